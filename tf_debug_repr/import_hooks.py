@@ -1,0 +1,95 @@
+"""Run a callback right after a module is imported, without importing it ourselves.
+
+The plugin is loaded when debugpy starts, long before the user's program imports
+TensorFlow. Importing TF there would add seconds to every debug session and
+initialise TF before the user's own ``tf.config`` calls, so instead we wait for
+the program to import it and act then (or at once, if it already has: attach mode).
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import sys
+import threading
+from collections.abc import Callable
+from types import ModuleType
+
+Callback = Callable[[ModuleType], None]
+
+_lock = threading.RLock()
+_pending: dict[str, list[Callback]] = {}
+
+
+def _run(callbacks: list[Callback], module: ModuleType) -> None:
+    for callback in callbacks:
+        try:
+            callback(module)
+        except Exception as exc:  # a hook must never break the user's import
+            _report(f"tf-debug-repr: hook for {module.__name__} failed: {exc!r}")
+
+
+def _report(message: str) -> None:
+    try:
+        sys.stderr.write(message + "\n")
+    except Exception:
+        pass
+
+
+class _LoaderWrapper(importlib.abc.Loader):
+    """Delegates to the real loader and fires the callbacks once the module has run."""
+
+    def __init__(self, loader: importlib.abc.Loader, name: str) -> None:
+        self._loader = loader
+        self._name = name
+
+    def create_module(self, spec):  # type: ignore[no-untyped-def]
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        self._loader.exec_module(module)
+        with _lock:
+            callbacks = _pending.pop(self._name, [])
+        _run(callbacks, module)
+
+    def __getattr__(self, attr: str):  # type: ignore[no-untyped-def]
+        # get_data, get_filename, is_package... are asked of the loader by other tools.
+        return getattr(self._loader, attr)
+
+
+class _PostImportFinder(importlib.abc.MetaPathFinder):
+    def __init__(self) -> None:
+        self._busy = threading.local()
+
+    def find_spec(self, fullname, path=None, target=None):  # type: ignore[no-untyped-def]
+        if fullname not in _pending or getattr(self._busy, "active", False):
+            return None
+        self._busy.active = True
+        try:
+            spec = None
+            for finder in sys.meta_path:
+                if finder is self or not hasattr(finder, "find_spec"):
+                    continue
+                spec = finder.find_spec(fullname, path, target)
+                if spec is not None:
+                    break
+        finally:
+            self._busy.active = False
+        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
+            return None
+        spec.loader = _LoaderWrapper(spec.loader, fullname)
+        return spec
+
+
+_finder = _PostImportFinder()
+
+
+def when_imported(name: str, callback: Callback) -> None:
+    """Call ``callback(module)`` once ``name`` has been imported (now, if it already is)."""
+    with _lock:
+        module = sys.modules.get(name)
+        if module is None:
+            _pending.setdefault(name, []).append(callback)
+            if _finder not in sys.meta_path:
+                sys.meta_path.insert(0, _finder)
+            return
+    _run([callback], module)
