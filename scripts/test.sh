@@ -13,7 +13,7 @@ fi
 .venv/bin/python -m pip install -q -e '.[dev]'
 
 echo "== ruff"
-.venv/bin/ruff check tf_debug_repr pydevd_plugins tests benchmarks
+.venv/bin/ruff check src tests benchmarks
 
 if [ -f vscode-ext/package.json ]; then
   echo "== vscode-ext"

@@ -1,0 +1,28 @@
+"""pydevd loads every ``pydevd_plugin*`` module under ``pydevd_plugins.extensions``
+when debugpy starts. This one only imports tf-debug-repr's adapter, guarded: pydevd
+catches nothing but ImportError here, and any other error would stop the debugger
+from starting. TensorFlow is not imported here (see tf_debug_repr.activation).
+"""
+
+try:
+    import sys as _sys
+
+    # Two copies on sys.path (a pip install and the VS Code extension's bundle) load
+    # this module twice under different paths; only the first registers.
+    if getattr(_sys, "_tf_debug_repr_registered", False):
+        __all__ = []
+    else:
+        from tf_debug_repr.pydevd_adapter import providers as _providers
+
+        _found = _providers()
+        globals().update(_found)
+        __all__ = list(_found)
+        _sys._tf_debug_repr_registered = True
+except Exception as _exc:  # never let the plugin stop the debugger
+    try:
+        import sys as _sys
+
+        _sys.stderr.write("tf-debug-repr: plugin disabled: %r\n" % (_exc,))
+    except Exception:
+        pass
+    __all__ = []

@@ -1,0 +1,263 @@
+"""Statistics of a tensor, computed without disturbing the program.
+
+Every figure the plugin shows comes from here, under the guards that make looking
+harmless (see ``harmless``): no op is recorded on a user's GradientTape, no op is
+added to a graph being traced, no random state is drawn (samples are strided), and
+a tensor on a GPU is reduced on its own device so that only scalars come to the host.
+
+Cost is bounded whatever the size: min/max and the NaN/Inf counts are exact up to
+``EXACT_LIMIT`` elements; mean and std come from a strided sample of at most
+``SAMPLE_LIMIT`` elements (and say so).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+# Mean/std are exact up to this many elements, sampled (strided) beyond.
+SAMPLE_LIMIT = 1 << 16
+# Min/max and NaN/Inf counts are exact up to this many elements, sampled beyond.
+EXACT_LIMIT = 1 << 27
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Figures of one tensor. ``None`` means "does not apply" (e.g. std of strings)."""
+
+    size: int
+    category: str  # "float", "int", "bool", "complex", "string" or "other"
+    min: float | None = None  # finite elements only (|z| for complex)
+    max: float | None = None
+    mean: float | None = None
+    std: float | None = None
+    nan: int = 0
+    posinf: int = 0
+    neginf: int = 0
+    true_count: int | None = None
+    # Elements used for mean/std when they come from a sample, else None.
+    moments_sample: int | None = None
+    # Stride of the sample used for mean/std (1 when exact).
+    moments_stride: int = 1
+    # True when even min/max and the NaN/Inf counts come from a sample.
+    extremes_sampled: bool = False
+    extremes_stride: int = 1
+
+    @property
+    def bad(self) -> int:
+        return self.nan + self.posinf + self.neginf
+
+
+def category_of(np_dtype: np.dtype) -> str:
+    kind = np_dtype.kind
+    if kind == "f" or np_dtype.name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
+        return "float"
+    if kind in "iu":
+        return "int"
+    if kind == "b":
+        return "bool"
+    if kind == "c":
+        return "complex"
+    if kind in "OSU":
+        return "string"
+    return "other"
+
+
+def _stride_for(size: int, limit: int) -> int:
+    return 1 if size <= limit else -(-size // limit)
+
+
+def array_stats(array: np.ndarray) -> Stats:
+    """Statistics of a host array (a zero-copy view of a CPU tensor, typically)."""
+    size = int(array.size)
+    category = category_of(array.dtype)
+    if size == 0 or category in ("string", "other"):
+        return Stats(size=size, category=category)
+    flat = array.reshape(-1)
+    extremes_stride = _stride_for(size, EXACT_LIMIT)
+    extremes = flat[::extremes_stride]
+    moments_stride = _stride_for(size, SAMPLE_LIMIT)
+    moments = flat[::moments_stride]
+    common = {
+        "size": size,
+        "category": category,
+        "moments_sample": int(moments.size) if moments_stride > 1 else None,
+        "moments_stride": moments_stride,
+        "extremes_sampled": extremes_stride > 1,
+        "extremes_stride": extremes_stride,
+    }
+    if category == "bool":
+        true_count = int(np.count_nonzero(extremes)) * extremes_stride
+        sample = moments.astype(np.float64)
+        return Stats(true_count=true_count, mean=float(sample.mean()), **common)
+    if category == "complex":
+        magnitude = np.abs(extremes)
+        return _real_stats(magnitude, np.abs(moments), extremes_stride, common)
+    if extremes.dtype.kind not in "fiu":
+        # bfloat16 and the float8 types: numpy reductions on them are slow or missing.
+        extremes = extremes.astype(np.float32)
+        moments = moments.astype(np.float32)
+    return _real_stats(extremes, moments, extremes_stride, common)
+
+
+def _real_stats(extremes: np.ndarray, moments: np.ndarray, scale: int, common: dict) -> Stats:
+    lo = extremes.min()
+    hi = extremes.max()
+    nan = posinf = neginf = 0
+    if extremes.dtype.kind == "f" and not (np.isfinite(lo) and np.isfinite(hi)):
+        # min/max propagate NaN and reach ±Inf, so finite extremes prove a clean tensor
+        # and the (costlier) counting only happens when something is wrong.
+        nan = int(np.count_nonzero(np.isnan(extremes))) * scale
+        posinf = int(np.count_nonzero(extremes == np.inf)) * scale
+        neginf = int(np.count_nonzero(extremes == -np.inf)) * scale
+        finite = extremes[np.isfinite(extremes)]
+        lo, hi = (finite.min(), finite.max()) if finite.size else (None, None)
+        moments = moments[np.isfinite(moments)]
+    mean = std = None
+    if moments.size:
+        wide = moments.astype(np.float64) if moments.dtype.itemsize < 4 or moments.dtype.kind != "f" else moments
+        mean = float(wide.mean(dtype=np.float64))
+        std = float(wide.std(dtype=np.float64))
+    return Stats(
+        min=None if lo is None else _number(lo),
+        max=None if hi is None else _number(hi),
+        mean=mean,
+        std=std,
+        nan=nan,
+        posinf=posinf,
+        neginf=neginf,
+        **common,
+    )
+
+
+def _number(value: Any) -> float:
+    item = value.item() if hasattr(value, "item") else value
+    return item if isinstance(item, int) else float(item)
+
+
+@contextlib.contextmanager
+def harmless(device: str | None = None) -> Iterator[None]:
+    """Run TF ops as an observer: eagerly, off every tape, on the tensor's own device.
+
+    ``init_scope`` lifts out of any graph being traced (a breakpoint inside a
+    ``tf.function``) and pauses gradient tapes; ``tf.device`` keeps reductions of a GPU
+    tensor on that GPU even inside a user's ``with tf.device('/CPU:0')``.
+    """
+    import tensorflow as tf
+
+    with tf.init_scope():
+        if device:
+            with tf.device(device):
+                yield
+        else:
+            yield
+
+
+def is_on_host(tensor: Any) -> bool:
+    device = getattr(tensor, "device", "") or ""
+    return "GPU" not in device and "TPU" not in device
+
+
+def host_view(tensor: Any) -> np.ndarray:
+    """The tensor's values as numpy without a copy when TF allows it (CPU tensors).
+
+    The public ``.numpy()`` always copies; ``_numpy()`` shares the buffer of a CPU
+    tensor. The view is made read-only so nothing we hand out can change the tensor.
+    """
+    array = tensor._numpy()
+    if isinstance(array, np.ndarray):
+        array = array.view()
+        array.flags.writeable = False
+    return array
+
+
+def tensor_stats(tensor: Any, on_host: bool | None = None) -> Stats:
+    """Statistics of an eager tensor, on the host (CPU tensors) or on its device."""
+    if on_host is None:
+        on_host = is_on_host(tensor)
+    if on_host:
+        return array_stats(np.asarray(host_view(tensor)))
+    return device_stats(tensor)
+
+
+def device_stats(tensor: Any) -> Stats:
+    """Reduce on the tensor's own device; only a handful of scalars reach the host."""
+    import tensorflow as tf
+
+    dtype = tensor.dtype
+    size = int(tensor.shape.num_elements() or 0)
+    category = category_of(np.dtype(dtype.as_numpy_dtype)) if dtype.is_numpy_compatible else "other"
+    if size == 0 or category in ("string", "other"):
+        return Stats(size=size, category=category)
+    with harmless(tensor.device):
+        flat = tf.reshape(tensor, [-1])
+        extremes_stride = _stride_for(size, EXACT_LIMIT)
+        moments_stride = _stride_for(size, SAMPLE_LIMIT)
+        extremes = flat[::extremes_stride] if extremes_stride > 1 else flat
+        moments = flat[::moments_stride] if moments_stride > 1 else flat
+        common = {
+            "size": size,
+            "category": category,
+            "moments_sample": int(moments.shape[0]) if moments_stride > 1 else None,
+            "moments_stride": moments_stride,
+            "extremes_sampled": extremes_stride > 1,
+            "extremes_stride": extremes_stride,
+        }
+        if category == "bool":
+            true_count = tf.math.count_nonzero(extremes, dtype=tf.int64)
+            mean = tf.reduce_mean(tf.cast(moments, tf.float64))
+            values = tf.stack([tf.cast(true_count, tf.float64), mean]).numpy()
+            return Stats(true_count=int(values[0]) * extremes_stride, mean=float(values[1]), **common)
+        if category == "complex":
+            extremes, moments = tf.abs(extremes), tf.abs(moments)
+        wide = tf.float64
+        extremes64 = tf.cast(extremes, wide)
+        moments64 = tf.cast(moments, wide)
+        finite_e = tf.math.is_finite(extremes64)
+        finite_m = tf.math.is_finite(moments64)
+        big = tf.constant(np.inf, wide)
+        lo = tf.reduce_min(tf.where(finite_e, extremes64, big))
+        hi = tf.reduce_max(tf.where(finite_e, extremes64, -big))
+        count_m = tf.reduce_sum(tf.cast(finite_m, wide))
+        clean_m = tf.where(finite_m, moments64, tf.zeros_like(moments64))
+        mean = tf.reduce_sum(clean_m) / tf.maximum(count_m, 1.0)
+        centred = tf.where(finite_m, moments64 - mean, tf.zeros_like(moments64))
+        std = tf.sqrt(tf.reduce_sum(centred * centred) / tf.maximum(count_m, 1.0))
+        nan = tf.reduce_sum(tf.cast(tf.math.is_nan(extremes64), wide))
+        posinf = tf.reduce_sum(tf.cast(tf.equal(extremes64, big), wide))
+        neginf = tf.reduce_sum(tf.cast(tf.equal(extremes64, -big), wide))
+        values = tf.stack([lo, hi, mean, std, nan, posinf, neginf, count_m]).numpy()
+    lo_v, hi_v, mean_v, std_v, nan_v, pos_v, neg_v, count_v = (float(v) for v in values)
+    has_finite = math.isfinite(lo_v)
+    as_int = category == "int"
+    return Stats(
+        min=(int(lo_v) if as_int else lo_v) if has_finite else None,
+        max=(int(hi_v) if as_int else hi_v) if has_finite else None,
+        mean=mean_v if count_v else None,
+        std=std_v if count_v else None,
+        nan=int(nan_v) * extremes_stride,
+        posinf=int(pos_v) * extremes_stride,
+        neginf=int(neg_v) * extremes_stride,
+        **common,
+    )
+
+
+def first_bad_index(tensor: Any) -> tuple[int, ...] | None:
+    """Index of the first NaN or ±Inf element (row-major), found on the tensor's device."""
+    import tensorflow as tf
+
+    if not (tensor.dtype.is_floating or tensor.dtype.is_complex):
+        return None
+    with harmless(tensor.device):
+        bad = tf.logical_not(tf.math.is_finite(tf.abs(tensor) if tensor.dtype.is_complex else tensor))
+        where = tf.where(tf.reshape(bad, [-1]))
+        if int(tf.size(where)) == 0:
+            return None
+        flat_index = int(where[0, 0])
+    shape = tuple(int(d) for d in tensor.shape)
+    return tuple(int(i) for i in np.unravel_index(flat_index, shape)) if shape else ()

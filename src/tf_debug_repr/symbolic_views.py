@@ -1,0 +1,86 @@
+"""Tensors without a value: graph tensors met while ``tf.function`` traces, and Keras
+symbolic tensors met while a functional model is built.
+
+Only static facts are shown (name, op, shape, dtype, graph). Nothing here creates an
+op: reading ``.op``, ``.graph`` or ``.shape`` only looks at what the graph has.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import formatting as fmt
+from .view_model import Child, Note, call, lazy
+
+TRACING_HINT = Note(
+    "no value while tracing: set TF_DEBUG_REPR_EAGER=1 in the launch configuration "
+    "(or call tf.config.run_functions_eagerly(True)) to run functions as plain Python"
+)
+KERAS_HINT = Note(
+    "no value while the model is being built: inspect the layer's weights, or call the "
+    "model on data and stop there to see real tensors"
+)
+
+
+def _graph_name(tensor: Any) -> str:
+    graph = getattr(tensor, "graph", None)
+    name = getattr(graph, "name", None)
+    return f"{type(graph).__name__} {name!r}" if name else type(graph).__name__
+
+
+def symbolic_summary(tensor: Any) -> str:
+    op = getattr(tensor, "op", None)
+    op_type = getattr(op, "type", "?")
+    return fmt.clip(
+        f"symbolic {tensor.dtype.name}{fmt.shape_text(tensor.shape)} {tensor.name!r} "
+        f"← {op_type} in {_graph_name(tensor)} (no value while tracing)"
+    )
+
+
+def symbolic_children(tensor: Any) -> list[Child]:
+    return [
+        Child("hint", TRACING_HINT),
+        Child("name", Note(tensor.name), ".name"),
+        lazy("op", lambda: Note(tensor.op.type), call("{}.op.type")),
+        Child("shape", fmt.shape_text(tensor.shape), call("{}.shape.as_list()")),
+        Child("dtype", Note(tensor.dtype.name), call("{}.dtype.name")),
+        lazy("graph", lambda: Note(_graph_name(tensor)), None),
+        lazy(
+            "inputs",
+            lambda: [t.name for t in tensor.op.inputs],
+            call("[t.name for t in {}.op.inputs]"),
+        ),
+        lazy("device", lambda: Note(tensor.device or "(not placed yet)"), ".device"),
+    ]
+
+
+def _keras_origin(tensor: Any) -> Any:
+    history = getattr(tensor, "_keras_history", None)
+    return getattr(history, "operation", None)
+
+
+def keras_tensor_summary(tensor: Any) -> str:
+    origin = _keras_origin(tensor)
+    source = f" from {type(origin).__name__} {getattr(origin, 'name', '')!r}" if origin is not None else ""
+    dtype = getattr(tensor, "dtype", "?")
+    dtype = getattr(dtype, "name", dtype)
+    return fmt.clip(
+        f"KerasTensor {dtype}{fmt.shape_text(tensor.shape)} {getattr(tensor, 'name', '')!r}{source} "
+        "(symbolic: no value while building the model)"
+    )
+
+
+def keras_tensor_children(tensor: Any) -> list[Child]:
+    dtype = getattr(tensor, "dtype", "?")
+    children = [
+        Child("hint", KERAS_HINT),
+        Child("name", Note(str(getattr(tensor, "name", ""))), ".name"),
+        Child("shape", Note(str(tuple(tensor.shape))), call("tuple({}.shape)")),
+        Child("dtype", Note(str(getattr(dtype, "name", dtype))), ".dtype"),
+    ]
+    if getattr(tensor, "sparse", False):
+        children.append(Child("sparse", True, ".sparse"))
+    origin = _keras_origin(tensor)
+    if origin is not None:
+        children.append(Child("layer", origin, "._keras_history.operation"))
+    return children

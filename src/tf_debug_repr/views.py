@@ -1,0 +1,190 @@
+"""What a value looks like: the one place that maps a value to its summary and children.
+
+``summary``, ``children``, ``console_text`` and ``clipboard_text`` are what every
+front end uses (the pydevd adapter, the demo printer, tests). Errors propagate from
+here; the adapter turns them into placeholders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import composite_views, symbolic_views, tensor_views
+from . import formatting as fmt
+from .stats import harmless
+from .tf_types import Kind, kind_of, kind_of_type
+from .view_model import Child, Node, Note, call
+
+# Extension points for features that add to a value's view (gradients, for one): each
+# takes the object and returns extra children / a short mark for the summary line.
+extra_children: list[Callable[[Any, Kind | None], list[Child]]] = []
+summary_marks: list[Callable[[Any, Kind | None], str]] = []
+# Further kinds of values (Keras models, tapes…) registered by other modules:
+# (predicate on the type, summary, children).
+extra_views: list[tuple[Callable[[type], bool], Callable[[Any], str], Callable[[Any], list[Child]]]] = []
+
+
+def handles(type_object: type) -> bool:
+    """Does the plugin present values of this type? Cheap; pydevd caches the answer."""
+    try:
+        if issubclass(type_object, Node) or issubclass(type_object, Note):
+            return True
+    except TypeError:
+        return False
+    return kind_of_type(type_object) is not None or _extra_view(type_object) is not None
+
+
+def _extra_view(type_object: type):
+    for entry in extra_views:
+        try:
+            if entry[0](type_object):
+                return entry
+        except Exception:
+            continue
+    return None
+
+
+def _marks(obj: Any, kind: Kind | None) -> str:
+    marks = []
+    for mark in summary_marks:
+        try:
+            text = mark(obj, kind)
+        except Exception:
+            text = ""
+        if text:
+            marks.append(text)
+    return " ".join(marks)
+
+
+def _extra_children(obj: Any, kind: Kind | None) -> list[Child]:
+    found: list[Child] = []
+    for provider in extra_children:
+        try:
+            found.extend(provider(obj, kind))
+        except Exception as exc:  # one feature failing must not hide the value
+            from .view_model import error_note
+
+            found.append(Child("gradient", error_note(exc)))
+    return found
+
+
+# --------------------------------------------------------------------------- variables
+
+
+def _variable_label(var: Any, kind: Kind) -> str:
+    if kind is Kind.KERAS_VARIABLE:
+        return f"Variable {getattr(var, 'path', None) or var.name!r}"
+    return f"Variable {var.name!r}"
+
+
+def variable_summary(var: Any, kind: Kind) -> str:
+    value = tensor_views.read_value(var)
+    trainable = "trainable" if getattr(var, "trainable", False) else "frozen"
+    line = tensor_views.summary(value, prefix=f"{_variable_label(var, kind)} {trainable}")
+    mark = _marks(var, kind)
+    return fmt.clip(f"{line} {mark}" if mark else line)
+
+
+def variable_children(var: Any, kind: Kind) -> list[Child]:
+    value = tensor_views.read_value(var)
+    children = _extra_children(var, kind)
+    children.extend(tensor_views.tensor_children(value))
+    name = getattr(var, "path", None) if kind is Kind.KERAS_VARIABLE else var.name
+    if kind is Kind.KERAS_VARIABLE:
+        identity = [Child("path", Note(str(name)), ".path"), Child("value", var.value, ".value")]
+    else:
+        identity = [Child("name", Note(str(name)), ".name"), Child("value", value, call("{}.value()"))]
+    children.extend(identity)
+    children.append(Child("trainable", bool(var.trainable), ".trainable"))
+    return children
+
+
+# --------------------------------------------------------------------------- dispatch
+
+
+def summary(obj: Any) -> str:
+    """The one-line value shown in the Variables and Watch panes and in hovers."""
+    if isinstance(obj, Note):
+        return str(obj)
+    if isinstance(obj, Node):
+        return fmt.clip(obj.summary())
+    kind = kind_of(obj)
+    if kind is Kind.EAGER:
+        mark = _marks(obj, kind)
+        line = tensor_views.summary(obj)
+        return fmt.clip(f"{line} {mark}" if mark else line)
+    if kind in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
+        return variable_summary(obj, kind)
+    if kind is Kind.SYMBOLIC:
+        return symbolic_views.symbolic_summary(obj)
+    if kind is Kind.KERAS_TENSOR:
+        return symbolic_views.keras_tensor_summary(obj)
+    if kind is Kind.SPARSE:
+        return composite_views.sparse_summary(obj)
+    if kind is Kind.RAGGED:
+        return composite_views.ragged_summary(obj)
+    if kind is Kind.INDEXED_SLICES:
+        return composite_views.indexed_slices_summary(obj)
+    if kind is Kind.DATASET:
+        return composite_views.dataset_summary(obj)
+    entry = _extra_view(type(obj))
+    if entry is not None:
+        return fmt.clip(entry[1](obj))
+    return fmt.clip(repr(obj))
+
+
+def children(obj: Any) -> list[Child]:
+    """The children shown when the value is expanded, in display order."""
+    if isinstance(obj, Node):
+        return obj.children()
+    kind = kind_of(obj)
+    if kind is Kind.EAGER:
+        return _extra_children(obj, kind) + tensor_views.tensor_children(obj)
+    if kind in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
+        return variable_children(obj, kind)
+    if kind is Kind.SYMBOLIC:
+        return symbolic_views.symbolic_children(obj)
+    if kind is Kind.KERAS_TENSOR:
+        return symbolic_views.keras_tensor_children(obj)
+    if kind is Kind.SPARSE:
+        return composite_views.sparse_children(obj)
+    if kind is Kind.RAGGED:
+        return composite_views.ragged_children(obj)
+    if kind is Kind.INDEXED_SLICES:
+        return composite_views.indexed_slices_children(obj)
+    if kind is Kind.DATASET:
+        return composite_views.dataset_children(obj)
+    entry = _extra_view(type(obj))
+    if entry is not None:
+        return entry[2](obj)
+    return []
+
+
+def _values_of(obj: Any) -> Any:
+    """The eager tensor whose values the console and clipboard print, if any."""
+    kind = kind_of(obj)
+    if kind is Kind.EAGER:
+        return obj
+    if kind in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
+        return tensor_views.read_value(obj)
+    return None
+
+
+def console_text(obj: Any) -> str:
+    """Debug Console: the summary, then the values numpy-style (bounded)."""
+    line = summary(obj)
+    tensor = _values_of(obj)
+    if tensor is None or isinstance(obj, Node):
+        return line
+    with harmless():
+        return f"{line}\n{tensor_views.values_text(tensor, tensor_views.CONSOLE_ELEMENTS)}"
+
+
+def clipboard_text(obj: Any) -> str:
+    """Copy Value: the actual values as text, bounded for huge tensors."""
+    tensor = _values_of(obj)
+    if tensor is None:
+        return summary(obj)
+    with harmless():
+        return tensor_views.values_text(tensor, tensor_views.CLIPBOARD_ELEMENTS)
