@@ -1,0 +1,69 @@
+"""Shared fixtures: real debugpy sessions on real TensorFlow programs."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tf_debug_repr.dap_client import DapClient, Variable, launch_config, line_of
+
+PROGRAMS = Path(__file__).parent / "programs"
+
+
+class Stopped:
+    """A debug session stopped at a breakpoint, with helpers to read what VS Code reads."""
+
+    def __init__(self, client: DapClient, stop: dict) -> None:
+        self.client = client
+        self.thread_id = stop["threadId"]
+        self.frame_id = client.top_frame(self.thread_id)["id"]
+
+    def locals(self) -> dict[str, Variable]:
+        return {v.name: v for v in self.client.variables(self.client.locals_reference(self.frame_id))}
+
+    def children(self, var: Variable) -> list[Variable]:
+        assert var.reference, f"{var.name} is not expandable: {var.value}"
+        return self.client.variables(var.reference)
+
+    def child_map(self, var: Variable) -> dict[str, Variable]:
+        return {c.name: c for c in self.children(var)}
+
+    def evaluate(self, expression: str, context: str = "watch") -> dict:
+        return self.client.evaluate(expression, self.frame_id, context)
+
+    def value_of(self, expression: str) -> str:
+        """The repr of ``expression`` computed by the program itself (a ground truth)."""
+        return self.evaluate(f"repr({expression})", "repl")["result"]
+
+    def resume_to_next_stop(self) -> None:
+        self.client.request("continue", {"threadId": self.thread_id})
+        stop = self.client.wait_event("stopped")
+        self.thread_id = stop["threadId"]
+        self.frame_id = self.client.top_frame(self.thread_id)["id"]
+
+
+def program_path(name: str) -> str:
+    return str(PROGRAMS / name)
+
+
+@pytest.fixture
+def debug_session() -> Iterator:
+    """``debug_session("prog.py", marker="BREAKPOINT", env={...})`` -> Stopped."""
+    clients: list[DapClient] = []
+
+    def start(name: str, marker: str = "BREAKPOINT", env: dict | None = None, markers: list[str] | None = None, **config) -> Stopped:
+        path = name if os.path.isabs(name) else program_path(name)
+        lines = [line_of(path, m) for m in (markers or [marker])]
+        client = DapClient(python=sys.executable)
+        clients.append(client)
+        launch_env = {"TF_CPP_MIN_LOG_LEVEL": "2", **(env or {})}
+        stop = client.start(launch_config(path, env=launch_env, **config), {path: lines})
+        return Stopped(client, stop)
+
+    yield start
+    for client in clients:
+        client.close()
