@@ -15,7 +15,7 @@ import numpy as np
 
 from . import formatting as fmt
 from .stats import Stats, first_bad_index, harmless, host_view, is_on_host, tensor_stats
-from .view_model import NUMPY, Child, Expression, Node, Note, call, lazy
+from .view_model import NUMPY, Child, Expression, Node, Note, call, lazy, scalar_leaf
 
 CHUNK = 100  # most children at one level of an axis
 # Host copies for the Debug Console / Copy Value stop at this many elements.
@@ -49,13 +49,7 @@ def _dims(tensor: Any) -> tuple[int, ...]:
     return tuple(int(d) for d in tensor.shape)
 
 
-def _python_scalar(value: Any) -> Any:
-    """numpy scalars are expandable objects in pydevd; Python numbers are leaves."""
-    if isinstance(value, np.generic):
-        if value.dtype.kind == "V":  # bfloat16 and other ml_dtypes
-            return float(value)
-        return value.item()
-    return value
+_python_scalar = scalar_leaf
 
 
 def host_values(tensor: Any, limit: int) -> tuple[np.ndarray, str]:

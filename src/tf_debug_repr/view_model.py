@@ -78,3 +78,36 @@ def error_note(exc: BaseException) -> Note:
     if len(text) > 200:
         text = text[:199] + "…"
     return Note(f"<error: {text}>")
+
+
+def _narrow_float_type(dtype_name: str, to_narrow: Callable[[float], Any]) -> type:
+    """A ``float`` whose repr is the shortest text of its narrow dtype (``0.1``, not
+    ``0.10000000149011612``) and whose class name, shown in the type column, is the dtype.
+    Being a ``float``, pydevd keeps it a leaf."""
+
+    def text(self: float) -> str:
+        return str(to_narrow(float(self)))
+
+    return type(dtype_name, (float,), {"__slots__": (), "__repr__": text, "__str__": text})
+
+
+_narrow_types: dict[str, type] = {}
+
+
+def scalar_leaf(value: Any) -> Any:
+    """A numpy/ml_dtypes scalar as a plain Python leaf (numpy scalars are expandable
+    objects in pydevd). float32/float16/bfloat16 keep their short, exact-looking text."""
+    import numpy as np
+
+    if not isinstance(value, np.generic):
+        return value
+    name = value.dtype.name
+    if name in ("float32", "float16", "bfloat16"):
+        cls = _narrow_types.get(name)
+        if cls is None:
+            narrow = type(value)
+            cls = _narrow_types[name] = _narrow_float_type(name, narrow)
+        return cls(float(value))
+    if value.dtype.kind == "V":  # float8 and other ml_dtypes
+        return float(value)
+    return value.item()
