@@ -1,4 +1,8 @@
-"""What the plugin does when debugpy loads it: arrange to act once TensorFlow is imported."""
+"""What the plugin does when debugpy loads it: arrange to act once TensorFlow is imported.
+
+Nothing is patched before the program imports TensorFlow (or Keras) itself; every hook
+runs guarded by ``import_hooks``, so a failure never breaks the user's import.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +14,27 @@ _activated = False
 
 
 def _on_tensorflow(tf: ModuleType) -> None:
-    # Filled in by the gradient-capture and eager-switch modules as they land.
-    pass
+    from . import eager_switch, gradient_capture
+
+    # Independent features: one failing must not stop the other.
+    try:
+        eager_switch.apply(tf)
+    finally:
+        gradient_capture.install_tape_hooks(tf)
+
+
+def _on_keras(keras: ModuleType) -> None:
+    from . import gradient_capture
+
+    gradient_capture.install_keras_hooks(keras)
+
+
+def _register_views() -> None:
+    from . import gradient_views, model_views, tape_views
+
+    gradient_views.register()
+    tape_views.register()
+    model_views.register()
 
 
 def activate() -> None:
@@ -20,4 +43,9 @@ def activate() -> None:
     if _activated:
         return
     _activated = True
+    try:
+        _register_views()
+    except Exception as exc:  # the core views still work without these
+        import_hooks._report(f"tf-debug-repr: gradient/model views disabled: {exc!r}")
     import_hooks.when_imported("tensorflow", _on_tensorflow)
+    import_hooks.when_imported("keras", _on_keras)

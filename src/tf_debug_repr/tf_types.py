@@ -20,7 +20,6 @@ class Kind(Enum):
     INDEXED_SLICES = "indexed slices"
     SPARSE = "sparse tensor"
     RAGGED = "ragged tensor"
-    TAPE = "gradient tape"
     DATASET = "dataset"
     SHAPE = "tensor shape"
 
@@ -38,7 +37,6 @@ _CLASS_KINDS: tuple[tuple[str, Kind], ...] = (
     ("tensorflow.python.framework.indexed_slices.IndexedSlices", Kind.INDEXED_SLICES),
     ("tensorflow.python.framework.sparse_tensor.SparseTensor", Kind.SPARSE),
     ("tensorflow.python.ops.ragged.ragged_tensor.RaggedTensor", Kind.RAGGED),
-    ("tensorflow.python.eager.backprop.GradientTape", Kind.TAPE),
     ("tensorflow.python.data.ops.dataset_ops.DatasetV2", Kind.DATASET),
     ("tensorflow.python.framework.tensor_shape.TensorShape", Kind.SHAPE),
 )

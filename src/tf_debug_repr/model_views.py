@@ -1,0 +1,224 @@
+"""Keras models and layers, and plain ``tf.Module`` trees, as trees of layers and weights.
+
+A layer shows its sublayers, then its own weights. Each weight is the variable itself,
+so it carries its ``∇ gradient`` child. The summary line gives parameter counts and,
+when gradients were recorded, their global norm. Types are recognised by class names
+in the MRO (pydevd asks about every type; importing TF or Keras here is not allowed).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from . import formatting as fmt
+from . import gradient_capture as capture
+from . import views
+from .gradient_views import GradientInfo, gradient_mark
+from .view_model import Child, Node, Note, call
+
+KERAS_LAYER = "keras.src.layers.layer.Layer"
+TF_MODULE = "tensorflow.python.module.module.Module"
+MODULE = "__import__('tf_debug_repr.model_views', fromlist=['_'])"
+LISTED = 100
+
+
+def _has_class(type_object: type, name: str) -> bool:
+    try:
+        return any(f"{c.__module__}.{c.__qualname__}" == name for c in type_object.__mro__)
+    except Exception:
+        return False
+
+
+def is_keras_layer(type_object: type) -> bool:
+    return _has_class(type_object, KERAS_LAYER)
+
+
+def is_tf_module(type_object: type) -> bool:
+    return _has_class(type_object, TF_MODULE) and not is_keras_layer(type_object)
+
+
+def _size(var: Any) -> int:
+    try:
+        return int(math.prod(int(d) for d in var.shape))
+    except Exception:
+        return 0
+
+
+def _params_text(variables: list) -> str:
+    total = sum(_size(v) for v in variables)
+    frozen = sum(_size(v) for v in variables if not getattr(v, "trainable", False))
+    text = f"{fmt.count(total)} params"
+    if frozen:
+        text += f" ({fmt.count(total - frozen)} trainable, {fmt.count(frozen)} frozen)"
+    return text
+
+
+def _global_norm(variables: list) -> str:
+    """``∇‖g‖=0.42@step 5`` over the weights' latest gradients, if any were recorded."""
+    squares, steps, bad = 0.0, set(), False
+    for var in variables:
+        record = capture.record_of(var)
+        if record is None or record.gradient is None:
+            continue
+        norm = record.norm
+        if norm is None or not math.isfinite(norm):
+            bad = True
+        else:
+            squares += norm * norm
+        steps.add(record.step)
+    if not steps:
+        return ""
+    at = f"@step {max(steps)}" if len(steps) == 1 else f"@steps {min(steps)}–{max(steps)}"
+    if bad:
+        return f"∇{fmt.WARNING}‖g‖=NaN/Inf{at}"
+    return f"∇‖g‖={fmt.number(math.sqrt(squares))}{at}"
+
+
+# --------------------------------------------------------------------------- keras
+
+
+def _sublayers(layer: Any) -> tuple[list, str]:
+    """Direct sublayers and the attribute that lists them."""
+    if hasattr(layer, "layers") and isinstance(getattr(type(layer), "layers", None), property):
+        return list(layer.layers), ".layers"
+    return list(getattr(layer, "_layers", []) or []), "._layers"
+
+
+def layer_summary(layer: Any) -> str:
+    name = f"{type(layer).__name__} {layer.name!r}"
+    subs, _ = _sublayers(layer)
+    weights = list(layer.weights)
+    if not getattr(layer, "built", True) and not weights:
+        return f"{name} not built yet (no weights)"
+    head = f"{name}, {len(subs)} layers" if subs else name
+    text = f"{head}, {_params_text(weights)}"
+    if not subs and weights:
+        text += ": " + " ".join(f"{w.name}{fmt.shape_text(w.shape)}" for w in weights[:4])
+    return fmt.join([text, _global_norm(weights)])
+
+
+def layer_children(layer: Any) -> list[Child]:
+    subs, attribute = _sublayers(layer)
+    rows = [
+        Child(f"{sub.name} ({type(sub).__name__})", sub, f"{attribute}[{i}]")
+        for i, sub in enumerate(subs[:LISTED])
+    ]
+    weights = list(layer.weights)
+    nested = {id(w) for sub in subs for w in sub.weights}
+    for k, weight in enumerate(weights):
+        if id(weight) not in nested:
+            rows.append(Child(weight.name, weight, f".weights[{k}]"))
+    rows.append(Child("params", sum(_size(w) for w in weights), call(f"{MODULE}.param_count({{}})")))
+    if subs and weights:
+        rows.append(Child("all weights", Weights(weights), ".weights"))
+    trainable = list(layer.trainable_weights)
+    if any(capture.record_of(w) is not None for w in trainable):
+        rows.append(Child("∇ gradients", GradientTable(trainable), call(f"{MODULE}.gradient_table({{}})")))
+    rows.append(Child("trainable", bool(layer.trainable), ".trainable"))
+    return rows
+
+
+# --------------------------------------------------------------------------- tf.Module
+
+
+def _module_members(module: Any) -> list[tuple[str, Any, str]]:
+    """Public attributes that are modules or variables (one level into lists/dicts)."""
+    members = []
+    for attr, value in vars(module).items():
+        if attr.startswith("_"):
+            continue
+        if _is_member(value):
+            members.append((attr, value, f".{attr}"))
+        elif isinstance(value, (list, tuple)):
+            members.extend((f"{attr}[{i}]", v, f".{attr}[{i}]") for i, v in enumerate(value) if _is_member(v))
+        elif isinstance(value, dict):
+            members.extend(
+                (f"{attr}[{k!r}]", v, f".{attr}[{k!r}]") for k, v in value.items() if _is_member(v) and isinstance(k, (str, int))
+            )
+    return members[:LISTED]
+
+
+def _is_member(value: Any) -> bool:
+    t = type(value)
+    return views.handles(t) and (is_tf_module(t) or is_keras_layer(t) or hasattr(value, "assign"))
+
+
+def module_summary(module: Any) -> str:
+    variables = list(module.variables)
+    text = f"{type(module).__name__} {module.name!r}, {len(variables)} variables, {_params_text(variables)}"
+    return fmt.join([text, _global_norm(list(module.trainable_variables))])
+
+
+def module_children(module: Any) -> list[Child]:
+    rows = [Child(name, value, expression) for name, value, expression in _module_members(module)]
+    variables = list(module.variables)
+    rows.append(Child("params", sum(_size(v) for v in variables), call(f"{MODULE}.param_count({{}})")))
+    rows.append(Child("all variables", Weights(variables), ".variables"))
+    trainable = list(module.trainable_variables)
+    if any(capture.record_of(v) is not None for v in trainable):
+        rows.append(Child("∇ gradients", GradientTable(trainable), call(f"{MODULE}.gradient_table({{}})")))
+    return rows
+
+
+# --------------------------------------------------------------------------- nodes
+
+
+class Weights(Node):
+    """All weights of a model, by path."""
+
+    def __init__(self, weights: list) -> None:
+        self.weights = weights
+
+    def summary(self) -> str:
+        return f"{len(self.weights)} weights, {_params_text(self.weights)}"
+
+    def children(self) -> list[Child]:
+        return [
+            Child(getattr(w, "path", None) or w.name, w, f"[{i}]") for i, w in enumerate(self.weights[:LISTED])
+        ]
+
+
+class GradientTable(Node):
+    """Every trainable weight's latest gradient on one screen: which layer vanishes?"""
+
+    def __init__(self, weights: list) -> None:
+        self.weights = weights
+
+    def info(self, index: int) -> GradientInfo | None:
+        from .gradient_views import gradient_info
+
+        return gradient_info(self.weights[index])
+
+    def summary(self) -> str:
+        have = sum(1 for w in self.weights if capture.record_of(w) is not None)
+        return fmt.join([_global_norm(self.weights), f"{have} of {len(self.weights)} trainable weights recorded"])
+
+    def children(self) -> list[Child]:
+        rows = []
+        for i, weight in enumerate(self.weights[:LISTED]):
+            name = getattr(weight, "path", None) or weight.name
+            if capture.record_of(weight) is None:
+                rows.append(Child(name, Note("no gradient recorded")))
+            else:
+                rows.append(Child(f"{name} {gradient_mark(weight, None)}", self.info(i), call(f"{{}}.info({i})")))
+        return rows
+
+
+# --------------------------------------------------------------------------- public
+
+
+def param_count(obj: Any) -> int:
+    weights = obj.weights if is_keras_layer(type(obj)) else obj.variables
+    return sum(_size(w) for w in weights)
+
+
+def gradient_table(obj: Any) -> GradientTable:
+    weights = obj.trainable_weights if is_keras_layer(type(obj)) else obj.trainable_variables
+    return GradientTable(list(weights))
+
+
+def register() -> None:
+    for entry in ((is_keras_layer, layer_summary, layer_children), (is_tf_module, module_summary, module_children)):
+        if not any(e[0] is entry[0] for e in views.extra_views):
+            views.extra_views.append(entry)
