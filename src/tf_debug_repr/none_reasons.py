@@ -21,7 +21,8 @@ NOT_AUTO_WATCHED = (
 )
 NOT_READ = (
     "not watched: the variable was not read while the tape was recording (the computation "
-    "using it ran before or outside the `with tape:` block, or under tape.stop_recording()). "
+    "using it ran before or outside the `with tape:` block, under tape.stop_recording(), or "
+    "it was only passed straight to tf.stop_gradient(v)). "
     "Compute the loss from it inside the block"
 )
 TENSOR_NOT_WATCHED = (

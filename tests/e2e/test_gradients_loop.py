@@ -1,0 +1,106 @@
+"""A custom Keras training loop under a real debugpy session: gradient children equal the
+program's own gradients, the history grows, the tape and the model tree, and the final
+weights are bit-identical with capture on and off (and after inspecting everything)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from ..conftest import program_path
+
+pytestmark = pytest.mark.e2e
+
+PROGRAM = "grad_custom_loop.py"
+NP = "__import__('numpy')"
+
+
+def _gradient_child(s, var):
+    child = s.child_map(var)["∇ gradient"]
+    assert child.evaluate_name, child
+    return child
+
+
+def _digest(s) -> str:
+    return s.evaluate("digest", "watch")["result"].strip("'\"")
+
+
+def test_gradients_history_tape_model_and_identical_weights(debug_session):
+    s = debug_session(PROGRAM, markers=["STOP_AFTER_GRADIENT", "STOP_AT_END"])
+    assert s.client.top_frame(s.thread_id)["line"] > 0
+
+    # Step 1: every trainable variable's ∇ gradient is the program's grads[i], exactly.
+    model = s.locals()["model"]
+    weights = s.child_map(s.child_map(model)["all weights"])
+    assert len(weights) == 4
+    for i, var in enumerate(weights.values()):
+        assert re.search(r"∇‖g‖=[0-9.e-]+@step 1\b", var.value), var.value
+        child = _gradient_child(s, var)
+        assert child.value.startswith("∇ step 1 ‖g‖="), child.value
+        parts = s.child_map(child)
+        numpy_expr = parts["numpy"].evaluate_name
+        same = s.evaluate(f"bool({NP}.array_equal({numpy_expr}, grads[{i}].numpy()))")["result"]
+        assert same == "True", (var.name, numpy_expr)
+        shown_norm = float(parts["‖g‖"].value)
+        program_norm = float(s.evaluate(f"float({NP}.linalg.norm(grads[{i}].numpy().astype('float64')))")["result"])
+        assert shown_norm == pytest.approx(program_norm, rel=1e-6)
+        assert "1 steps" in parts["‖g‖ history"].value
+
+    # The tape: used up (non-persistent), what it watched, what it returned.
+    tape = s.locals()["tape"]
+    assert tape.value.startswith("GradientTape used (non-persistent"), tape.value
+    assert "watches 4 variables" in tape.value and "returned 4 gradients at step 1" in tape.value
+    tape_parts = s.child_map(tape)
+    assert tape_parts["persistent"].value == "False"
+    watched = s.children(tape_parts["watched variables"])
+    assert [w.name for w in watched][0].endswith("sequential/dense/kernel:0")
+    returned = s.children(tape_parts["gradients returned last"])
+    assert len(returned) == 4
+    first = s.evaluate(f"bool({NP}.array_equal({returned[0].evaluate_name}.numpy(), grads[0].numpy()))")
+    assert first["result"] == "True"
+
+    # The model tree: layers, weights with shapes and parameter counts, a global norm.
+    assert re.match(r"Sequential 'sequential', 2 layers, 49 params ∇‖g‖=[0-9.e-]+@step 1", model.value), model.value
+    tree = s.child_map(model)
+    dense = tree["dense (Dense)"]
+    assert dense.value.startswith("Dense 'dense', 40 params: kernel[4, 8] bias[8]"), dense.value
+    kernel = s.child_map(dense)["kernel"]
+    assert s.evaluate(f"{kernel.evaluate_name} is model.trainable_variables[0]")["result"] == "True"
+    assert "∇ gradient" in s.child_map(kernel)
+    table = s.children(tree["∇ gradients"])
+    assert len(table) == 4 and all("@step 1" in row.name for row in table)
+
+    # Step 2: the history has grown, the step moved on.
+    s.resume_to_next_stop()
+    kernel_var = s.child_map(s.child_map(s.locals()["model"])["all weights"])["sequential/dense/kernel"]
+    history = s.child_map(_gradient_child(s, kernel_var))["‖g‖ history"]
+    assert "last 2 steps" in history.value, history.value
+    rows = s.children(history)
+    assert [r.name for r in rows] == ["step 2", "step 1"]
+    assert s.evaluate(f"{rows[1].evaluate_name} == {float(rows[1].value)!r}")["result"] == "True"
+    tape_value = s.locals()["tape"].value
+    assert "at step 2" in tape_value, tape_value
+
+    for _ in range(3):  # steps 3 and 4, then the end
+        s.resume_to_next_stop()
+    inspected_digest = _digest(s)
+
+    # Capture off: same program, same final weights, and no gradient shown.
+    off = debug_session(PROGRAM, marker="STOP_AT_END", env={"TF_DEBUG_REPR_GRADIENTS": "0"})
+    off_kernel = off.locals()["model"]
+    assert "∇" not in off_kernel.value
+    assert _digest(off) == inspected_digest
+
+    # And the program run with no debugger at all agrees.
+    plain = subprocess.run(
+        [sys.executable, program_path(PROGRAM)],
+        capture_output=True,
+        text=True,
+        env={"TF_CPP_MIN_LOG_LEVEL": "2", "PATH": "/usr/bin:/bin"},
+        timeout=120,
+        check=True,
+    )
+    assert plain.stdout.strip().splitlines()[-1] == inspected_digest
