@@ -50,20 +50,33 @@ def program_path(name: str) -> str:
     return str(PROGRAMS / name)
 
 
+def start_stopped(
+    name: str, marker: str = "BREAKPOINT", env: dict | None = None, markers: list[str] | None = None, **config
+) -> Stopped:
+    """Launch tests/programs/<name> under a real debugpy adapter, stopped at ``marker``.
+    The caller closes it (``s.client.close()``)."""
+    path = name if os.path.isabs(name) else program_path(name)
+    lines = [line_of(path, m) for m in (markers or [marker])]
+    client = DapClient(python=sys.executable)
+    launch_env = {"TF_CPP_MIN_LOG_LEVEL": "2", **(env or {})}
+    try:
+        stop = client.start(launch_config(path, env=launch_env, **config), {path: lines})
+        return Stopped(client, stop)
+    except BaseException:
+        client.close()
+        raise
+
+
 @pytest.fixture
 def debug_session() -> Iterator:
     """``debug_session("prog.py", marker="BREAKPOINT", env={...})`` -> Stopped."""
-    clients: list[DapClient] = []
+    sessions: list[Stopped] = []
 
     def start(name: str, marker: str = "BREAKPOINT", env: dict | None = None, markers: list[str] | None = None, **config) -> Stopped:
-        path = name if os.path.isabs(name) else program_path(name)
-        lines = [line_of(path, m) for m in (markers or [marker])]
-        client = DapClient(python=sys.executable)
-        clients.append(client)
-        launch_env = {"TF_CPP_MIN_LOG_LEVEL": "2", **(env or {})}
-        stop = client.start(launch_config(path, env=launch_env, **config), {path: lines})
-        return Stopped(client, stop)
+        session = start_stopped(name, marker, env, markers, **config)
+        sessions.append(session)
+        return session
 
     yield start
-    for client in clients:
-        client.close()
+    for session in sessions:
+        session.client.close()

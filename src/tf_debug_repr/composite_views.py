@@ -61,7 +61,7 @@ def ragged_children(rt: Any) -> list[Child]:
     children += [
         Child("flat_values", rt.flat_values, ".flat_values"),
         Child("row_splits", rt.row_splits, ".row_splits"),
-        Child("shape", fmt.shape_text(rt.shape), call("{}.shape.as_list()")),
+        Child("shape", Note(fmt.shape_text(rt.shape)), call("{}.shape.as_list()")),
     ]
     return children
 

@@ -42,7 +42,7 @@ def symbolic_children(tensor: Any) -> list[Child]:
         Child("hint", TRACING_HINT),
         Child("name", Note(tensor.name), ".name"),
         lazy("op", lambda: Note(tensor.op.type), call("{}.op.type")),
-        Child("shape", fmt.shape_text(tensor.shape), call("{}.shape.as_list()")),
+        Child("shape", Note(fmt.shape_text(tensor.shape)), call("{}.shape.as_list()")),
         Child("dtype", Note(tensor.dtype.name), call("{}.dtype.name")),
         lazy("graph", lambda: Note(_graph_name(tensor)), None),
         lazy(

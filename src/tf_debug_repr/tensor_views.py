@@ -20,7 +20,7 @@ from .view_model import NUMPY, Child, Expression, Node, Note, call, lazy, scalar
 CHUNK = 100  # most children at one level of an axis
 # Host copies for the Debug Console / Copy Value stop at this many elements.
 CONSOLE_ELEMENTS = 1_000
-CLIPBOARD_ELEMENTS = 100_000
+CLIPBOARD_ELEMENTS = 10_000
 
 
 # --------------------------------------------------------------------------- values
@@ -43,6 +43,11 @@ def read_value(obj: Any) -> Any:
 
 def _is_eager(obj: Any) -> bool:
     return hasattr(obj, "_numpy") and not hasattr(obj, "read_value")
+
+
+def has_values(tensor: Any) -> bool:
+    """False for resource and variant tensors (handles), which numpy cannot hold."""
+    return bool(getattr(tensor.dtype, "is_numpy_compatible", True))
 
 
 def _dims(tensor: Any) -> tuple[int, ...]:
@@ -84,12 +89,15 @@ def summary(tensor: Any, stats: Stats | None = None, prefix: str = "") -> str:
     dims = _dims(tensor)
     dtype = tensor.dtype.name
     device = fmt.device_text(tensor.device)
+    if not has_values(tensor):
+        return fmt.clip(fmt.join([prefix, f"{dtype}{fmt.shape_text(tensor.shape)}", device, "(a handle: no values to show)"]))
     if stats is None:
         stats = tensor_stats(tensor)
     if not dims:
         value = _python_scalar(np.asarray(host_view(tensor) if is_on_host(tensor) else tensor.numpy())[()])
-        shown = repr(value) if isinstance(value, bytes) else fmt.number(value)
-        warn = fmt.bad_values_text(stats)
+        # A scalar is shown in full (the shortest text of its dtype), not rounded.
+        shown = repr(value) if isinstance(value, (bytes, float, complex)) else fmt.number(value)
+        warn = fmt.WARNING if stats.bad else ""  # the value itself says nan/inf
         return fmt.clip(fmt.join([prefix, warn, shown, f"{dtype} {device}"]))
     head = f"{dtype}{fmt.shape_text(tensor.shape)}"
     inline = ""
@@ -107,6 +115,8 @@ def summary(tensor: Any, stats: Stats | None = None, prefix: str = "") -> str:
 def tensor_children(tensor: Any, stats: Stats | None = None) -> list[Child]:
     """Children of an eager tensor (also used for a variable's current value)."""
     dims = _dims(tensor)
+    if not has_values(tensor):
+        return property_children(tensor)
     if stats is None:
         stats = tensor_stats(tensor)
     children: list[Child] = []

@@ -1,0 +1,29 @@
+"""Keras model.fit: symbolic gradients (compiled) say how to get values; with
+run_eagerly=True the weights carry real gradients applied by the optimizer."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+
+def test_fit_compiled_then_eager(debug_session):
+    s = debug_session("grad_fit.py", markers=["STOP_AFTER_COMPILED_FIT", "STOP_AFTER_EAGER_FIT"])
+    kernel = s.child_map(s.child_map(s.locals()["model"])["dense (Dense)"])["kernel"]
+    assert "∇ in tf.function" in kernel.value, kernel.value
+    child = s.child_map(kernel)["∇ gradient"]
+    assert child.value.startswith("∇ not available: computed inside tf.function"), child.value
+    assert "TF_DEBUG_REPR_EAGER=1" in s.child_map(child)["how to get one"].value
+
+    s.resume_to_next_stop()
+    model = s.locals()["model"]
+    assert "∇‖g‖=" in model.value and "@step 4" in model.value, model.value  # 64 / 16 = 4 batches
+    for i in range(4):
+        var = s.evaluate(f"model.trainable_variables[{i}]")
+        assert "∇‖g‖=" in var["result"], var["result"]
+    kernel = s.child_map(s.child_map(model)["dense (Dense)"])["kernel"]
+    parts = s.child_map(s.child_map(kernel)["∇ gradient"])
+    assert "applied by Adam" in parts["from"].value
+    assert "last 4 steps" in parts["‖g‖ history"].value
+    assert s.evaluate(f"{parts['‖g‖'].evaluate_name} > 0")["result"] == "True"
