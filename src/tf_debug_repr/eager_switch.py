@@ -5,14 +5,19 @@ function is never hit and gradients computed there are symbolic. Turned on as so
 the program imports TensorFlow, this makes those bodies run eagerly, so breakpoints
 are hit and gradients are real values (at eager speed: it is a debugging switch).
 
-Caveat: ``tf.data`` debug mode applies to datasets created after it is enabled, and
-it runs ``map`` functions one element at a time, deterministically.
+Caveats: ``tf.data`` debug mode applies to datasets created after it is enabled (hence
+at import), and it runs ``map`` functions one element at a time, deterministically.
+Those per-element calls happen on a TensorFlow thread that Python did not start; debugpy
+only stops on such a thread once ``debugpy.debug_this_thread()`` ran there, so the switch
+also makes every ``tf.py_function`` call (which is how debug mode runs ``map``
+functions) announce its thread to debugpy first.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import threading
 from types import ModuleType
 
 ENV = "TF_DEBUG_REPR_EAGER"
@@ -31,8 +36,36 @@ def apply(tf: ModuleType) -> bool:
         tf.data.experimental.enable_debug_mode()
     except Exception as exc:  # only possible from graph mode; functions still run eagerly
         sys.stderr.write(f"tf-debug-repr: tf.data debug mode not enabled: {exc}\n")
+    _trace_py_function_threads()
     sys.stderr.write(
         f"tf-debug-repr: {ENV}=1: tf.function and tf.data functions run eagerly "
         "(breakpoints inside them are hit; slower)\n"
     )
     return True
+
+
+def _trace_py_function_threads() -> None:
+    """Call ``debugpy.debug_this_thread()`` once per thread that runs a py_function."""
+    debugpy = sys.modules.get("debugpy")
+    if debugpy is None or not hasattr(debugpy, "debug_this_thread"):
+        return
+    from tensorflow.python.ops import script_ops
+
+    cls = script_ops.FuncRegistry
+    if getattr(cls.__call__, "_tf_debug_repr", False):
+        return
+    original = cls.__call__
+    announced = threading.local()
+
+    def __call__(self, token, device, args):  # C++ looks this up on the type per call
+        if not getattr(announced, "done", False):
+            announced.done = True
+            try:
+                debugpy.debug_this_thread()
+            except Exception:
+                pass
+        return original(self, token, device, args)
+
+    __call__._tf_debug_repr = True
+    __call__.__wrapped__ = original
+    cls.__call__ = __call__
