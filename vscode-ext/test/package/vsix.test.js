@@ -1,0 +1,92 @@
+// @ts-check
+'use strict';
+/**
+ * The .vsix that `npm run package` (vsce) produced: it carries the extension code, its runtime
+ * dependency, and the whole bundled Python folder (and no __init__.py in the PEP 420 portion).
+ */
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const zlib = require('node:zlib');
+const { test } = require('node:test');
+
+const EXT_ROOT = path.resolve(__dirname, '..', '..');
+const VSIX = path.join(EXT_ROOT, 'tf-debug-repr.vsix');
+
+/** Entry names and a reader, from the zip's central directory. @param {Buffer} buf */
+function readZip(buf) {
+  let eocd = buf.length - 22;
+  while (eocd >= 0 && buf.readUInt32LE(eocd) !== 0x06054b50) eocd--;
+  assert.ok(eocd >= 0, 'zip end-of-central-directory record found');
+  const count = buf.readUInt16LE(eocd + 10);
+  let p = buf.readUInt32LE(eocd + 16);
+  /** @type {Map<string, () => Buffer>} */
+  const entries = new Map();
+  for (let i = 0; i < count; i++) {
+    assert.equal(buf.readUInt32LE(p), 0x02014b50);
+    const method = buf.readUInt16LE(p + 10);
+    const csize = buf.readUInt32LE(p + 20);
+    const nlen = buf.readUInt16LE(p + 28);
+    const elen = buf.readUInt16LE(p + 30);
+    const clen = buf.readUInt16LE(p + 32);
+    const local = buf.readUInt32LE(p + 42);
+    const name = buf.toString('utf8', p + 46, p + 46 + nlen);
+    entries.set(name, () => {
+      const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
+      const data = buf.subarray(start, start + csize);
+      return method === 8 ? zlib.inflateRawSync(data) : Buffer.from(data);
+    });
+    p += 46 + nlen + elen + clen;
+  }
+  return entries;
+}
+
+/** @param {string} dir @returns {string[]} */
+function filesUnder(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.name === '__pycache__') return [];
+    return e.isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+test('the .vsix exists and carries the extension, its dependency and the bundled Python folder', () => {
+  assert.ok(fs.existsSync(VSIX), 'run `npm run package` first');
+  const zip = readZip(fs.readFileSync(VSIX));
+  const names = [...zip.keys()];
+  for (const required of [
+    'extension/package.json',
+    'extension/src/extension.js',
+    'extension/src/templates.js',
+    'extension/media/icon.png',
+    'extension/README.md',
+    'extension/CHANGELOG.md',
+    'extension/LICENSE.txt',
+    'extension/node_modules/jsonc-parser/package.json',
+    'extension/python/pydevd_plugins/extensions/pydevd_plugin_tf_debug_repr.py',
+    'extension/python/plugin/pydevd_plugin_tf_debug_repr.py',
+    'extension/python/lib/tf_debug_repr/__init__.py',
+  ]) {
+    // vsce stores README/CHANGELOG under lower-case names.
+    assert.ok(names.some((n) => n.toLowerCase() === required.toLowerCase()), `${required} in the vsix`);
+  }
+  // Every file of the bundled folder is in the package, byte for byte.
+  const bundle = path.join(EXT_ROOT, 'python');
+  for (const file of filesUnder(bundle)) {
+    const entry = 'extension/python/' + path.relative(bundle, file).split(path.sep).join('/');
+    const read = zip.get(entry);
+    assert.ok(read, `${entry} in the vsix`);
+    assert.ok(read().equals(fs.readFileSync(file)), `${entry} matches the bundled file`);
+  }
+  // PEP 420 portion: no __init__.py in pydevd_plugins/ or pydevd_plugins/extensions/.
+  assert.ok(!names.includes('extension/python/pydevd_plugins/__init__.py'));
+  assert.ok(!names.includes('extension/python/pydevd_plugins/extensions/__init__.py'));
+  // Nothing that belongs to development only.
+  const stray = names.filter((n) => /__pycache__|\.pyc$|^extension\/test\/|^extension\/scripts\/|\.vsix$|node_modules\/@vscode\//.test(n));
+  assert.deepEqual(stray, []);
+  // The manifest inside is the one in the repository.
+  const manifest = JSON.parse(zip.get('extension/package.json')?.().toString('utf8') ?? '{}');
+  const here = JSON.parse(fs.readFileSync(path.join(EXT_ROOT, 'package.json'), 'utf8'));
+  assert.equal(manifest.version, here.version);
+  assert.deepEqual(manifest.extensionDependencies, ['ms-python.debugpy']);
+});
