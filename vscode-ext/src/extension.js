@@ -165,6 +165,7 @@ async function pickFolder(uri) {
   if (fromUri) return fromUri;
   const active = vscode.window.activeTextEditor?.document.uri;
   const fromEditor = active && vscode.workspace.getWorkspaceFolder(active);
+  if (fromEditor) return fromEditor;
   if (folders.length === 1) return folders[0];
   return (await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Add the configurations to which folder?' })) ?? undefined;
 }
