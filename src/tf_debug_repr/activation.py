@@ -37,15 +37,21 @@ def _register_views() -> None:
     model_views.register()
 
 
+def _register_views_guarded(_tf: ModuleType) -> None:
+    try:
+        _register_views()
+    except Exception as exc:  # the core views still work without these
+        import_hooks._report(f"tf-debug-repr: gradient/model views disabled: {exc!r}")
+
+
 def activate() -> None:
     """Install the post-import hooks once. Never imports TensorFlow itself."""
     global _activated
     if _activated:
         return
     _activated = True
-    try:
-        _register_views()
-    except Exception as exc:  # the core views still work without these
-        import_hooks._report(f"tf-debug-repr: gradient/model views disabled: {exc!r}")
+    # The views are registered once TF is imported, so a program that never imports it
+    # pays nothing for them at debugger start.
+    import_hooks.when_imported("tensorflow", _register_views_guarded)
     import_hooks.when_imported("tensorflow", _on_tensorflow)
     import_hooks.when_imported("keras", _on_keras)

@@ -8,11 +8,11 @@ the program to import it and act then (or at once, if it already has: attach mod
 
 from __future__ import annotations
 
-import importlib.abc
 import sys
 import threading
 from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 Callback = Callable[[ModuleType], None]
 
@@ -35,10 +35,10 @@ def _report(message: str) -> None:
         pass
 
 
-class _LoaderWrapper(importlib.abc.Loader):
+class _LoaderWrapper:  # duck-typed: importlib.abc costs ~20 ms at debugger start
     """Delegates to the real loader and fires the callbacks once the module has run."""
 
-    def __init__(self, loader: importlib.abc.Loader, name: str) -> None:
+    def __init__(self, loader: Any, name: str) -> None:
         self._loader = loader
         self._name = name
 
@@ -56,7 +56,7 @@ class _LoaderWrapper(importlib.abc.Loader):
         return getattr(self._loader, attr)
 
 
-class _PostImportFinder(importlib.abc.MetaPathFinder):
+class _PostImportFinder:
     def __init__(self) -> None:
         self._busy = threading.local()
 

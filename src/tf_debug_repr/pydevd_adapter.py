@@ -13,11 +13,28 @@ import os
 import sys
 from typing import Any
 
-from . import activation, views
-from .view_model import Expression, Note, error_note
+from . import activation
+from .tf_types import kind_of_type
+from .view_model import Expression, Node, Note, error_note
 
 # VS Code renders at most 1,024 characters; the console gets a few lines more.
 _MAX_CONSOLE_CHARS = 20_000
+
+
+def _views():
+    # Imported on first use, not at debugger start: it pulls in numpy (~0.2 s), which a
+    # program that never imports TensorFlow should not pay for.
+    from . import views
+
+    return views
+
+
+def _handles(type_object: type) -> bool:
+    if issubclass(type_object, (Node, Note)) or kind_of_type(type_object) is not None:
+        return True
+    if "tensorflow" not in sys.modules and "keras" not in sys.modules:
+        return False  # no TF value can exist yet; skip loading the views
+    return _views().handles(type_object)
 
 
 def _debug(message: str) -> None:
@@ -25,9 +42,13 @@ def _debug(message: str) -> None:
         sys.stderr.write(f"tf-debug-repr: {message}\n")
 
 
+def _literal(text: str) -> Expression:
+    return lambda _parent: repr(text)
+
+
 def _contents(obj: Any) -> list[tuple[str, Any, Expression]]:
     try:
-        children = views.children(obj)
+        children = _views().children(obj)
     except Exception as exc:
         _debug(f"children of {type(obj).__name__} failed: {exc!r}")
         return [("error", error_note(exc), None)]
@@ -38,12 +59,18 @@ def _contents(obj: Any) -> list[tuple[str, Any, Expression]]:
         except Exception as exc:  # only this child is lost
             _debug(f"child {child.name} failed: {exc!r}")
             value = error_note(exc)
-        contents.append((child.name, value, child.expression))
+        expression = child.expression
+        if expression is None and isinstance(value, Note):
+            # A line of text: its expression is the text itself, so Copy as Expression
+            # and Add to Watch still give exactly what is shown.
+            expression = _literal(str(value))
+        contents.append((child.name, value, expression))
     return contents
 
 
 def _summary(obj: Any, context: str | None) -> str:
     try:
+        views = _views()
         if context == "repl":
             text = views.console_text(obj)
             return text if len(text) <= _MAX_CONSOLE_CHARS else text[: _MAX_CONSOLE_CHARS - 1] + "…"
@@ -68,7 +95,7 @@ class TensorResolveProvider:
         try:
             # Notes are leaves: leaving them to pydevd's ``str`` handling keeps them
             # unexpandable.
-            return views.handles(type_object) and not issubclass(type_object, Note)
+            return _handles(type_object) and not issubclass(type_object, Note)
         except Exception:
             return False
 
@@ -91,7 +118,7 @@ class TensorStrProvider:
 
     def can_provide(self, type_object: type, type_name: str) -> bool:
         try:
-            return views.handles(type_object)
+            return _handles(type_object)
         except Exception:
             return False
 

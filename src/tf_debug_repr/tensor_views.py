@@ -356,7 +356,11 @@ class BadValues(Node):
             children.append(
                 Child(label, n, lambda p, test=test: f"int({NUMPY}.count_nonzero({NUMPY}.{test.format(src(p))}))")
             )
-        children.append(Child("share", Note(self.summary()), None))
+        for label, (test, n) in checks.items():
+            if n:
+                children.append(
+                    Child(f"{label} share", n / s.size, lambda p, test=test: f"float({NUMPY}.{test.format(src(p))}.mean())")
+                )
         return children
 
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 # A suffix appended to the parent's expression (``"[3]"`` -> ``x[3]``), a function of
 # the parent's expression, or None where no expression can reproduce the value.
-Expression = Union[str, Callable[[str], str], None]
+Expression = str | Callable[[str], str] | None
 
 _UNSET: Any = object()
 

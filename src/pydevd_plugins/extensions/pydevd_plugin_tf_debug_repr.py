@@ -24,7 +24,7 @@ except Exception as _exc:  # never let the plugin stop the debugger
     try:
         import sys as _sys
 
-        _sys.stderr.write("tf-debug-repr: plugin disabled: %r\n" % (_exc,))
+        _sys.stderr.write(f"tf-debug-repr: plugin disabled: {_exc!r}\n")
     except Exception:
         pass
     __all__ = []

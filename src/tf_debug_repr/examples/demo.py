@@ -28,7 +28,7 @@ def main() -> None:
         logits = model(features)
         loss = loss_fn(labels, logits)
     grads = tape.gradient(loss, model.trainable_variables)
-    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    optimizer.apply_gradients(zip(grads, model.trainable_variables, strict=True))
 
     kernel = model.layers[0].kernel
     scale = tf.Variable(2.0, name="scale")
