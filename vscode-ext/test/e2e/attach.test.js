@@ -40,7 +40,18 @@ async function attachWithTemplateCommand(id, listenHostFor) {
   const s = new h.Session();
   try {
     const line = h.lineOf(PROGRAM, 'BREAK-HERE');
-    const stopped = await s.start('attach', config, [{ path: PROGRAM, lines: [line] }]);
+    const processEvent = s.dc.waitForEvent('process');
+    /** @type {any} */
+    let stopped;
+    try {
+      stopped = await s.start('attach', config, [{ path: PROGRAM, lines: [line] }]);
+    } catch (e) {
+      // Say what the debuggee did: a port taken by another process between freePort() and
+      // debugpy's bind shows up here as "Address already in use".
+      throw new Error(`${/** @type {Error} */ (e).message}; debuggee exit=${debuggee.child.exitCode}, output:\n${debuggee.stdout}${debuggee.stderr}`);
+    }
+    const proc = /** @type {any} */ (await h.withTimeout(processEvent, 10_000, 'process event'));
+    assert.equal(proc.body.systemProcessId, debuggee.child.pid, 'attached to the process started with the template command');
     const { top } = await s.topFrame(stopped.body.threadId);
     assert.equal(top.line, line);
     assert.equal(path.resolve(top.source.path), PROGRAM);
