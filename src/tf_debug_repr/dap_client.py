@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import socket
 import subprocess
 import sys
 import threading
@@ -36,20 +37,38 @@ class Variable:
 class DapClient:
     """One debugpy adapter process spoken to over stdio."""
 
-    def __init__(self, python: str = sys.executable, env: dict[str, str] | None = None, log_dir: str | None = None):
-        adapter_env = dict(os.environ if env is None else env)
-        if log_dir:
-            adapter_env["DEBUGPY_LOG_DIR"] = log_dir
+    def __init__(
+        self,
+        python: str = sys.executable,
+        env: dict[str, str] | None = None,
+        log_dir: str | None = None,
+        connect: tuple[str, int] | None = None,
+    ):
+        """Start ``python -m debugpy.adapter`` and speak to it over stdio; or, with
+        ``connect=(host, port)``, speak to the adapter that ``python -m debugpy --listen``
+        runs inside a debuggee (what VS Code does for an attach with ``connect``)."""
         self.python = python
-        self.proc = subprocess.Popen(
-            [python, "-m", "debugpy.adapter"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env=adapter_env,
-        )
+        self.proc: subprocess.Popen | None = None
+        self.sock: socket.socket | None = None
+        if connect is None:
+            adapter_env = dict(os.environ if env is None else env)
+            if log_dir:
+                adapter_env["DEBUGPY_LOG_DIR"] = log_dir
+            self.proc = subprocess.Popen(
+                [python, "-m", "debugpy.adapter"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env=adapter_env,
+            )
+            self._out, self._in = self.proc.stdin, self.proc.stdout
+        else:
+            self.sock = socket.create_connection(connect, timeout=DEFAULT_TIMEOUT)
+            self.sock.settimeout(None)
+            self._out = self._in = self.sock.makefile("rwb")
         self._seq = 0
         self._lock = threading.Lock()
+        self._write_lock = threading.Lock()
         self._responses: dict[int, queue.Queue] = {}
         self.events: queue.Queue = queue.Queue()
         self.output: list[str] = []
@@ -60,13 +79,12 @@ class DapClient:
     # ------------------------------------------------------------------ wire
     def _send(self, message: dict) -> None:
         body = json.dumps(message).encode()
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
+        with self._write_lock:
+            self._out.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            self._out.flush()
 
     def _read_message(self) -> dict | None:
-        stream = self.proc.stdout
-        assert stream is not None
+        stream = self._in
         length = None
         while True:
             line = stream.readline()
@@ -206,7 +224,7 @@ class DapClient:
 
     def close(self) -> None:
         try:
-            if self.proc.poll() is None:
+            if self.proc is None or self.proc.poll() is None:
                 q = self.send_request("disconnect", {"terminateDebuggee": True})
                 try:
                     q.get(timeout=10)
@@ -214,7 +232,12 @@ class DapClient:
                     pass
         except Exception:
             pass
-        for proc in [self.proc, *self.terminal_procs]:
+        if self.sock is not None:
+            try:
+                self.sock.close()
+            except OSError:
+                pass
+        for proc in [p for p in [self.proc, *self.terminal_procs] if p is not None]:
             try:
                 proc.wait(timeout=10)
             except Exception:
