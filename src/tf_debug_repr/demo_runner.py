@@ -17,8 +17,8 @@ from .dap_client import DapClient, Variable, launch_config, line_of
 
 DEMO = Path(__file__).parent / "examples" / "demo.py"
 # Which locals the demo opens, and how deep.
-EXPAND = {"kernel": 2, "ratios": 1, "long_vector": 2, "grads": 1}
-MAX_CHILDREN = 6
+EXPAND = {"kernel": 2, "ratios": 1, "long_vector": 1, "model": 1, "tape": 1}
+MAX_CHILDREN = 5
 VALUE_WIDTH = 150
 
 
