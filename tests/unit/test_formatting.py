@@ -1,0 +1,53 @@
+"""Pure text helpers: numbers, shapes, devices, warnings, sparklines."""
+
+import numpy as np
+
+from tf_debug_repr import formatting as fmt
+from tf_debug_repr.stats import Stats
+
+
+def test_numbers_are_short_and_exact_looking():
+    assert fmt.number(3) == "3"
+    assert fmt.number(np.int64(-7)) == "-7"
+    assert fmt.number(0.1234567) == "0.1235"
+    assert fmt.number(1234567.0) == "1.235e6"
+    assert fmt.number(0.00001234) == "1.234e-5"
+    assert fmt.number(0.0) == "0"
+    assert fmt.number(float("nan")) == "NaN"
+    assert fmt.number(float("-inf")) == "-Inf"
+    assert fmt.number(True) == "True"
+    assert fmt.number(1 - 2j) == "1-2j"
+    assert fmt.number(None) == "?"
+
+
+def test_shapes_and_devices():
+    assert fmt.shape_text([2, 3]) == "[2, 3]"
+    assert fmt.shape_text([None, 3]) == "[None, 3]"
+    assert fmt.shape_text([]) == "[]"
+    assert fmt.device_text("/job:localhost/replica:0/task:0/device:GPU:1") == "GPU:1"
+    assert fmt.device_text("/job:worker/replica:0/task:3/device:CPU:0") == "worker:3/CPU:0"
+    assert fmt.device_text("") == ""
+
+
+def test_bad_values_stand_out_and_sampled_figures_say_so():
+    stats = Stats(size=10, category="float", min=0.0, max=1.0, mean=0.5, std=0.1, nan=2, neginf=1)
+    assert fmt.bad_values_text(stats) == "‼ NaN×2 -Inf×1"
+    assert fmt.stats_text(stats) == "n=10 x∈[0, 1] μ=0.5 σ=0.1"
+    sampled = Stats(size=10**6, category="float", min=-1.0, max=1.0, mean=0.0, std=1.0, moments_sample=65536, moments_stride=16)
+    assert fmt.stats_text(sampled) == "n=1,000,000 x∈[-1, 1] μ≈0 σ≈1"
+    assert fmt.bad_values_text(Stats(size=3, category="float")) == ""
+    assert fmt.stats_text(Stats(size=0, category="float")) == "empty"
+
+
+def test_inline_values_and_clipping():
+    assert fmt.inline_values(np.array([[1, 2], [3, 4]])) == "[[1, 2], [3, 4]]"
+    assert fmt.inline_values(np.array([b"a", b"bc"], dtype=object)) == "[b'a', b'bc']"
+    long = fmt.clip("x" * 500)
+    assert len(long) == fmt.MAX_SUMMARY_CHARS and long.endswith("…")
+    assert fmt.clip("a\nb   c") == "a b c"
+
+
+def test_sparkline_marks_bad_entries():
+    assert fmt.sparkline([0.0, 1.0, 2.0, 3.0]) == "▁▃▆█"
+    assert fmt.sparkline([1.0, float("nan"), 1.0]) == "▅!▅"
+    assert fmt.sparkline([float("inf")]) == "!"

@@ -1,0 +1,93 @@
+"""Statistics on real tensors and arrays: exact where promised, sampled where said, the same
+figures from the host path and the on-device path."""
+
+import numpy as np
+import pytest
+import tensorflow as tf
+
+from tf_debug_repr import stats
+
+
+def test_clean_float_array_is_exact():
+    a = np.arange(10, dtype=np.float32)
+    s = stats.array_stats(a)
+    assert (s.min, s.max, s.size, s.bad) == (0.0, 9.0, 10, 0)
+    assert s.mean == pytest.approx(4.5) and s.std == pytest.approx(np.std(a))
+    assert s.moments_sample is None and not s.extremes_sampled
+
+
+def test_nan_and_inf_are_counted_and_excluded_from_figures():
+    a = np.array([1.0, np.nan, np.inf, -np.inf, 3.0, np.nan], dtype=np.float32)
+    s = stats.array_stats(a)
+    assert (s.nan, s.posinf, s.neginf) == (2, 1, 1)
+    assert (s.min, s.max, s.mean) == (1.0, 3.0, 2.0)
+
+
+def test_large_arrays_sample_moments_but_keep_exact_extremes():
+    a = np.zeros(1_000_003, dtype=np.float32)
+    a[777_777] = 5.0  # not on the sample's stride
+    a[123_457] = np.nan
+    s = stats.array_stats(a)
+    assert s.max == 5.0 and s.nan == 1, "extremes and bad counts must be exact"
+    assert s.moments_sample is not None and s.moments_sample <= stats.SAMPLE_LIMIT
+    assert s.moments_stride == -(-a.size // stats.SAMPLE_LIMIT)
+
+
+def test_other_categories():
+    assert stats.array_stats(np.array([True, False, True])).true_count == 2
+    ints = stats.array_stats(np.array([3, -1, 7], dtype=np.int8))
+    assert (ints.min, ints.max) == (-1, 7) and isinstance(ints.min, int)
+    cplx = stats.array_stats(np.array([3 + 4j, 0j], dtype=np.complex64))
+    assert (cplx.min, cplx.max, cplx.category) == (0.0, 5.0, "complex")
+    assert stats.array_stats(np.array([b"a"], dtype=object)).category == "string"
+    assert stats.array_stats(np.zeros((0, 3))).size == 0
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        tf.constant([[1.0, -2.0], [np.nan, np.inf]], dtype=tf.float32),
+        tf.random.stateless_normal([300, 500], seed=[1, 2]),
+        tf.constant([1, 5, -3], dtype=tf.int32),
+        tf.constant([True, False, False]),
+        tf.constant([1.5, 2.5], dtype=tf.bfloat16),
+        tf.constant([3 + 4j, 1j], dtype=tf.complex64),
+    ],
+    ids=["bad-floats", "sampled", "ints", "bool", "bfloat16", "complex"],
+)
+def test_device_path_agrees_with_host_path(values):
+    """The reductions used for GPU tensors (run here on the CPU) give the host's figures."""
+    host = stats.tensor_stats(values, on_host=True)
+    device = stats.device_stats(values)
+    for field in ("size", "category", "nan", "posinf", "neginf", "true_count", "moments_sample"):
+        assert getattr(host, field) == getattr(device, field), field
+    for field in ("min", "max", "mean", "std"):
+        h, d = getattr(host, field), getattr(device, field)
+        assert (h is None and d is None) or d == pytest.approx(h, rel=1e-5), field
+
+
+def test_first_bad_index():
+    t = tf.constant([[1.0, 2.0], [3.0, np.nan]])
+    assert stats.first_bad_index(t) == (1, 1)
+    assert stats.first_bad_index(tf.ones([3])) is None
+    assert stats.first_bad_index(tf.constant([1, 2])) is None
+
+
+def test_host_view_shares_memory_and_is_read_only():
+    t = tf.constant([1.0, 2.0])
+    view = stats.host_view(t)
+    assert not view.flags.writeable
+    with pytest.raises(ValueError):
+        view[0] = 5.0
+    assert t.numpy().tolist() == [1.0, 2.0]
+
+
+def test_reading_and_reducing_records_nothing_on_an_active_tape():
+    from tf_debug_repr.tensor_views import read_value
+
+    v = tf.Variable([1.0, 2.0, 3.0])
+    with tf.GradientTape(watch_accessed_variables=True) as tape:
+        value = read_value(v)
+        stats.tensor_stats(value)
+        stats.device_stats(value)
+    assert tape.watched_variables() == ()

@@ -1,0 +1,110 @@
+"""The views on real tensors, without a debugger: what a value looks like, each child's
+expression evaluated with eval() as pydevd would, and the adapter's error guard."""
+
+import numpy as np
+import pytest
+import tensorflow as tf
+
+from tf_debug_repr import pydevd_adapter, tensor_views, views
+from tf_debug_repr.view_model import Child, Node, Note
+
+
+def resolve_expression(expression, parent: str) -> str:
+    return expression(parent) if callable(expression) else parent + expression
+
+
+def test_every_child_expression_evaluates_to_the_child_value():
+    x = tf.reshape(tf.range(2 * 250, dtype=tf.float32), [250, 2])
+    frame = {"x": x}
+    checked = 0
+    for child in views.children(x):
+        value = child.resolve()
+        code = resolve_expression(child.expression, "x")
+        if isinstance(value, tensor_views.AxisRange):
+            part = eval(code, frame)
+            assert np.array_equal(part.numpy(), x.numpy()[value.start : value.stop])
+            for grandchild in views.children(value):
+                got = eval(resolve_expression(grandchild.expression, code), frame)
+                assert np.array_equal(np.asarray(got), np.asarray(grandchild.resolve()))
+                checked += 1
+    assert checked == 250
+
+
+def test_range_nodes_nest_so_no_level_exceeds_a_hundred():
+    x = tf.zeros([123_456])
+    top = [c for c in views.children(x) if c.name.startswith("[")]
+    assert len(top) == 13 and top[0].name == "[0:10000]" and top[-1].name == "[120000:123456]"
+    middle = views.children(top[-1].resolve())
+    assert len(middle) == 35 and middle[-1].name == "[123400:123456]"
+    leaves = views.children(middle[-1].resolve())
+    assert [c.name for c in leaves][:2] == ["[123400]", "[123401]"] and len(leaves) == 56
+    assert resolve_expression(leaves[5].expression, "x[120000:123456][123400:123456]") == "x[120000:123456][123405]"
+    assert resolve_expression(leaves[5].expression, "x[123400:123456]") == "x[123405]"
+
+
+def test_leaf_scalars_are_plain_python_numbers():
+    for dtype in (tf.float32, tf.float16, tf.bfloat16, tf.int64, tf.uint8, tf.bool, tf.complex64):
+        leaves = views.children(tf.ones([2], dtype=dtype))[:2]
+        for leaf in leaves:
+            value = leaf.resolve()
+            assert isinstance(value, (int, float, bool, complex)), (dtype, type(value))
+            assert not isinstance(value, np.generic)
+
+
+def test_accelerator_tensors_are_not_copied_when_children_are_listed(monkeypatch):
+    """On a GPU the numpy child is a node that copies only when expanded. No GPU here, so the
+    accelerator path is taken by telling the views the tensor is not on the host."""
+    monkeypatch.setattr(tensor_views, "is_on_host", lambda tensor: False)
+    x = tf.random.stateless_normal([400, 300], seed=[0, 1])
+    summary = views.summary(x)
+    children = {c.name: c for c in views.children(x)}
+    copy = children["numpy"].resolve()
+    assert isinstance(copy, tensor_views.HostCopy)
+    assert "expand to copy 0.5 MiB to the host" in copy.summary()
+    array = copy.children()[0].resolve()
+    assert np.array_equal(array, x.numpy())
+    assert summary.startswith("float32[400, 300] CPU:0 n=120,000")
+
+
+def test_console_and_clipboard_are_bounded():
+    x = tf.zeros([5000, 10])
+    console = views.console_text(x)
+    assert console.splitlines()[0] == views.summary(x) and len(console) < 5000
+    clip = views.clipboard_text(x)
+    assert clip.endswith("… first 1,000 of 5,000 rows shown")
+    wide = views.clipboard_text(tf.zeros([2, 50_000]))
+    assert wide.endswith("… first 10,000 of 100,000 elements shown (flattened)")
+
+
+class Exploding(Node):
+    def summary(self) -> str:
+        raise RuntimeError("summary broke")
+
+    def children(self) -> list[Child]:
+        return [Child("fine", 1, ".fine"), Child("bad", compute=lambda: 1 / 0, expression=".bad"), Child("also fine", Note("ok"))]
+
+
+def test_adapter_turns_errors_into_one_placeholder_each():
+    contents = pydevd_adapter._contents(Exploding())
+    assert [name for name, _, _ in contents] == ["fine", "bad", "also fine"]
+    assert contents[0][1] == 1 and str(contents[2][1]) == "ok"
+    assert str(contents[1][1]) == "<error: ZeroDivisionError: division by zero>"
+    assert contents[2][2]("x") == "'ok'"  # a note's expression is its own text
+    assert pydevd_adapter._summary(Exploding(), None) == "Exploding <error: RuntimeError: summary broke>"
+
+
+def test_adapter_claims_tf_types_and_leaves_others_alone():
+    resolver, strings = pydevd_adapter.TensorResolveProvider(), pydevd_adapter.TensorStrProvider()
+    eager = type(tf.constant(1.0))
+    assert resolver.can_provide(eager, eager.__name__) and strings.can_provide(eager, eager.__name__)
+    assert resolver.can_provide(type(tf.Variable(1.0)), "ResourceVariable")
+    assert not resolver.can_provide(Note, "Note") and strings.can_provide(Note, "Note")
+    for other in (int, list, np.ndarray, dict):
+        assert not resolver.can_provide(other, other.__name__)
+        assert not strings.can_provide(other, other.__name__)
+
+
+@pytest.mark.parametrize("context", [None, "watch", "hover", "repl", "clipboard"])
+def test_every_context_gives_text(context):
+    text = pydevd_adapter._summary(tf.constant([[1.0, 2.0]]), context)
+    assert isinstance(text, str) and "<error" not in text and "\x1b" not in text
