@@ -57,6 +57,11 @@ def _marks(obj: Any, kind: Kind | None) -> str:
     return " ".join(marks)
 
 
+def _with_marks(line: str, obj: Any, kind: Kind) -> str:
+    mark = _marks(obj, kind)
+    return f"{line} {mark}" if mark else line
+
+
 def _extra_children(obj: Any, kind: Kind | None) -> list[Child]:
     found: list[Child] = []
     for provider in extra_children:
@@ -81,9 +86,7 @@ def _variable_label(var: Any, kind: Kind) -> str:
 def variable_summary(var: Any, kind: Kind) -> str:
     value = tensor_views.read_value(var)
     trainable = "trainable" if getattr(var, "trainable", False) else "frozen"
-    line = tensor_views.summary(value, prefix=f"{_variable_label(var, kind)} {trainable}")
-    mark = _marks(var, kind)
-    return fmt.clip(f"{line} {mark}" if mark else line)
+    return _with_marks(tensor_views.summary(value, prefix=f"{_variable_label(var, kind)} {trainable}"), var, kind)
 
 
 def variable_children(var: Any, kind: Kind) -> list[Child]:
@@ -103,62 +106,56 @@ def variable_children(var: Any, kind: Kind) -> list[Child]:
 # --------------------------------------------------------------------------- dispatch
 
 
+def _eager_summary(tensor: Any) -> str:
+    return _with_marks(tensor_views.summary(tensor), tensor, Kind.EAGER)
+
+
+# One row per kind of TF value: (summary, children). Variables get their kind passed on,
+# since tf.Variable and Keras variables name themselves differently.
+_BY_KIND: dict[Kind, tuple[Callable[[Any], str], Callable[[Any], list[Child]]]] = {
+    Kind.EAGER: (_eager_summary, lambda t: _extra_children(t, Kind.EAGER) + tensor_views.tensor_children(t)),
+    Kind.VARIABLE: (
+        lambda v: variable_summary(v, Kind.VARIABLE),
+        lambda v: variable_children(v, Kind.VARIABLE),
+    ),
+    Kind.KERAS_VARIABLE: (
+        lambda v: variable_summary(v, Kind.KERAS_VARIABLE),
+        lambda v: variable_children(v, Kind.KERAS_VARIABLE),
+    ),
+    Kind.SYMBOLIC: (symbolic_views.symbolic_summary, symbolic_views.symbolic_children),
+    Kind.KERAS_TENSOR: (symbolic_views.keras_tensor_summary, symbolic_views.keras_tensor_children),
+    Kind.SPARSE: (composite_views.sparse_summary, composite_views.sparse_children),
+    Kind.RAGGED: (composite_views.ragged_summary, composite_views.ragged_children),
+    Kind.INDEXED_SLICES: (composite_views.indexed_slices_summary, composite_views.indexed_slices_children),
+    Kind.DATASET: (composite_views.dataset_summary, composite_views.dataset_children),
+}
+
+
+def _view_of(obj: Any):
+    """(summary, children) functions for a TF value or a registered extra view, else None."""
+    kind = kind_of(obj)
+    if kind is not None:
+        return _BY_KIND.get(kind)
+    entry = _extra_view(type(obj))
+    return (entry[1], entry[2]) if entry is not None else None
+
+
 def summary(obj: Any) -> str:
     """The one-line value shown in the Variables and Watch panes and in hovers."""
     if isinstance(obj, Note):
         return str(obj)
     if isinstance(obj, Node):
         return fmt.clip(obj.summary())
-    kind = kind_of(obj)
-    if kind is Kind.EAGER:
-        mark = _marks(obj, kind)
-        line = tensor_views.summary(obj)
-        return fmt.clip(f"{line} {mark}" if mark else line)
-    if kind in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
-        return variable_summary(obj, kind)
-    if kind is Kind.SYMBOLIC:
-        return symbolic_views.symbolic_summary(obj)
-    if kind is Kind.KERAS_TENSOR:
-        return symbolic_views.keras_tensor_summary(obj)
-    if kind is Kind.SPARSE:
-        return composite_views.sparse_summary(obj)
-    if kind is Kind.RAGGED:
-        return composite_views.ragged_summary(obj)
-    if kind is Kind.INDEXED_SLICES:
-        return composite_views.indexed_slices_summary(obj)
-    if kind is Kind.DATASET:
-        return composite_views.dataset_summary(obj)
-    entry = _extra_view(type(obj))
-    if entry is not None:
-        return fmt.clip(entry[1](obj))
-    return fmt.clip(repr(obj))
+    view = _view_of(obj)
+    return fmt.clip(view[0](obj) if view is not None else repr(obj))
 
 
 def children(obj: Any) -> list[Child]:
     """The children shown when the value is expanded, in display order."""
     if isinstance(obj, Node):
         return obj.children()
-    kind = kind_of(obj)
-    if kind is Kind.EAGER:
-        return _extra_children(obj, kind) + tensor_views.tensor_children(obj)
-    if kind in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
-        return variable_children(obj, kind)
-    if kind is Kind.SYMBOLIC:
-        return symbolic_views.symbolic_children(obj)
-    if kind is Kind.KERAS_TENSOR:
-        return symbolic_views.keras_tensor_children(obj)
-    if kind is Kind.SPARSE:
-        return composite_views.sparse_children(obj)
-    if kind is Kind.RAGGED:
-        return composite_views.ragged_children(obj)
-    if kind is Kind.INDEXED_SLICES:
-        return composite_views.indexed_slices_children(obj)
-    if kind is Kind.DATASET:
-        return composite_views.dataset_children(obj)
-    entry = _extra_view(type(obj))
-    if entry is not None:
-        return entry[2](obj)
-    return []
+    view = _view_of(obj)
+    return view[1](obj) if view is not None else []
 
 
 def _values_of(obj: Any) -> Any:
