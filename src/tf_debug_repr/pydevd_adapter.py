@@ -37,6 +37,21 @@ def _handles(type_object: type) -> bool:
     return _views().handles(type_object)
 
 
+# Lists, tuples and dicts get a string only when they hold TF values (None otherwise, and
+# pydevd then shows them as usual); their children stay pydevd's.
+_CONTAINERS = (list, tuple, dict)
+
+
+def _container_summary(obj: Any) -> str | None:
+    if "tensorflow" not in sys.modules and "keras" not in sys.modules:
+        return None
+    try:
+        return _views().container_summary(obj)
+    except Exception as exc:
+        _debug(f"summary of a {type(obj).__name__} failed: {exc!r}")
+        return None
+
+
 def _debug(message: str) -> None:
     if os.environ.get("TF_DEBUG_REPR_DEBUG"):
         sys.stderr.write(f"tf-debug-repr: {message}\n")
@@ -118,14 +133,17 @@ class TensorStrProvider:
 
     def can_provide(self, type_object: type, type_name: str) -> bool:
         try:
-            return _handles(type_object)
+            return type_object in _CONTAINERS or _handles(type_object)
         except Exception:
             return False
 
-    def get_str(self, val: Any) -> str:
-        return _summary(val, None)
+    def get_str(self, val: Any) -> str | None:
+        return self.get_str_in_context(val, None)
 
-    def get_str_in_context(self, val: Any, context: str) -> str:
+    def get_str_in_context(self, val: Any, context: str | None) -> str | None:
+        if type(val) in _CONTAINERS:
+            # The clipboard gets the containers' full repr, as stock does.
+            return None if context == "clipboard" else _container_summary(val)
         return _summary(val, context)
 
 

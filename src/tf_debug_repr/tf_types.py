@@ -43,8 +43,25 @@ _CLASS_KINDS: tuple[tuple[str, Kind], ...] = (
 _NAMES = dict(_CLASS_KINDS)
 
 
+_cache: dict[type, Kind | None] = {}
+
+
 def kind_of_type(type_object: type) -> Kind | None:
     """The kind of a TF value type, or None for everything else. Never raises."""
+    try:
+        return _cache[type_object]
+    except (KeyError, TypeError):
+        pass
+    kind = _kind_of_type(type_object)
+    try:
+        if len(_cache) < 4096:  # types are few; bounded all the same
+            _cache[type_object] = kind
+    except TypeError:
+        pass
+    return kind
+
+
+def _kind_of_type(type_object: type) -> Kind | None:
     try:
         mro = type_object.__mro__
     except Exception:

@@ -8,6 +8,7 @@ here; the adapter turns them into placeholders.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import islice
 from typing import Any
 
 from . import composite_views, symbolic_views, tensor_views
@@ -156,6 +157,51 @@ def children(obj: Any) -> list[Child]:
         return obj.children()
     view = _view_of(obj)
     return view[1](obj) if view is not None else []
+
+
+# ------------------------------------------------------------------ lists of tensors
+
+_CONTAINER_ITEMS = 100  # items looked at; a list of tensors shows its first ones
+_BRACKETS = {list: "[]", tuple: "()", dict: "{}"}
+
+
+def brief(obj: Any) -> str:
+    """A few words for a value inside a list: ``float32[4, 8]``, ``Variable 'w' float32[3]``."""
+    kind = kind_of(obj)
+    if kind in (Kind.EAGER, Kind.SYMBOLIC, Kind.INDEXED_SLICES, Kind.SPARSE, Kind.RAGGED):
+        return f"{obj.dtype.name}{fmt.shape_text(obj.shape)}"
+    if kind in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
+        name = getattr(obj, "path", None) if kind is Kind.KERAS_VARIABLE else obj.name
+        dtype = getattr(obj.dtype, "name", obj.dtype)
+        return f"Variable {name!r} {dtype}{fmt.shape_text(obj.shape)}"
+    if kind is not None:
+        return summary(obj)
+    text = repr(obj)
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+def container_summary(obj: Any) -> str | None:
+    """``[float32[4, 8], float32[8], …]`` for a list, tuple or dict holding TF values;
+    None for any other container, so that pydevd shows it as it always does. (Stock
+    shows each tensor's whole repr there, numpy values and all.)"""
+    if isinstance(obj, dict):
+        items = list(islice(obj.items(), _CONTAINER_ITEMS))
+        values = [v for _, v in items]
+    else:
+        items = list(islice(obj, _CONTAINER_ITEMS))
+        values = items
+    if not any(kind_of(v) is not None for v in values):
+        return None
+    if isinstance(obj, dict):
+        parts = [f"{k!r}: {brief(v)}" for k, v in items]
+    else:
+        parts = [brief(v) for v in items]
+    if len(obj) > len(items):
+        parts.append(f"… {fmt.count(len(obj) - len(items))} more")
+    opening, closing = _BRACKETS[type(obj)]
+    if isinstance(obj, tuple) and len(obj) == 1:
+        closing = ",)"
+    return fmt.clip(opening + ", ".join(parts) + closing, fmt.MAX_SUMMARY_CHARS)
 
 
 def _values_of(obj: Any) -> Any:

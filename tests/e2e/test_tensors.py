@@ -143,7 +143,9 @@ def test_nan_and_inf_stand_out_with_where_and_how_many(s):
 
 
 def test_every_dtype_is_presented_without_error(s):
-    dtypes = [c for c in s.children(s.locals()["dtypes"]) if c.name.startswith("'")]
+    container = s.locals()["dtypes"]
+    assert container.value.startswith("{'float16': float16[2, 3], 'bfloat16': bfloat16[2, 3], 'float32': float32[2, 3]")
+    dtypes = [c for c in s.children(container) if c.name.startswith("'")]
     assert len(dtypes) == 21
     for tensor in dtypes:
         label = tensor.name.strip("'")

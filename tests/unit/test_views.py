@@ -99,9 +99,25 @@ def test_adapter_claims_tf_types_and_leaves_others_alone():
     assert resolver.can_provide(eager, eager.__name__) and strings.can_provide(eager, eager.__name__)
     assert resolver.can_provide(type(tf.Variable(1.0)), "ResourceVariable")
     assert not resolver.can_provide(Note, "Note") and strings.can_provide(Note, "Note")
-    for other in (int, list, np.ndarray, dict):
+    for other in (int, list, np.ndarray, dict, tuple):
         assert not resolver.can_provide(other, other.__name__)
+    for other in (int, np.ndarray, set):
         assert not strings.can_provide(other, other.__name__)
+
+
+def test_containers_of_tensors_get_brief_items_and_others_stay_stock():
+    strings = pydevd_adapter.TensorStrProvider()
+    w = tf.Variable([1.0, 2.0], name="w")
+    assert strings.get_str([tf.ones([4, 8]), tf.zeros([8], tf.int32), 3]) == "[float32[4, 8], int32[8], 3]"
+    assert strings.get_str((tf.ones([2]),)) == "(float32[2],)"
+    assert strings.get_str({"a": w}) == "{'a': Variable 'w:0' float32[2]}"
+    assert strings.get_str_in_context([tf.ones([2])], "hover") == "[float32[2]]"
+    # None hands the value back to pydevd's own repr: plain containers look as they always did.
+    for plain in ([1, 2], {"k": "v"}, (), list(range(10_000))):
+        assert strings.get_str(plain) is None
+    assert strings.get_str_in_context([tf.ones([2])], "clipboard") is None
+    many = strings.get_str([tf.ones([1])] * 500)
+    assert many.startswith("[float32[1], float32[1]") and len(many) <= 300
 
 
 @pytest.mark.parametrize("context", [None, "watch", "hover", "repl", "clipboard"])
