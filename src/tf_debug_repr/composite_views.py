@@ -109,3 +109,17 @@ def dataset_children(ds: Any) -> list[Child]:
             Note("elements are not listed: reading them would consume the program's data"),
         ),
     ]
+
+
+def iterator_summary(it: Any) -> str:
+    return fmt.clip(f"Iterator over {it.element_spec} (not advanced by the debugger)")
+
+
+def iterator_children(it: Any) -> list[Child]:
+    return [
+        Child("element_spec", it.element_spec, ".element_spec"),
+        Child(
+            "note",
+            Note("the next element is not shown: reading it would take it from the program"),
+        ),
+    ]

@@ -21,6 +21,7 @@ class Kind(Enum):
     SPARSE = "sparse tensor"
     RAGGED = "ragged tensor"
     DATASET = "dataset"
+    ITERATOR = "dataset iterator"
     SHAPE = "tensor shape"
 
 
@@ -38,6 +39,7 @@ _CLASS_KINDS: tuple[tuple[str, Kind], ...] = (
     ("tensorflow.python.framework.sparse_tensor.SparseTensor", Kind.SPARSE),
     ("tensorflow.python.ops.ragged.ragged_tensor.RaggedTensor", Kind.RAGGED),
     ("tensorflow.python.data.ops.dataset_ops.DatasetV2", Kind.DATASET),
+    ("tensorflow.python.data.ops.iterator_ops.OwnedIterator", Kind.ITERATOR),
     ("tensorflow.python.framework.tensor_shape.TensorShape", Kind.SHAPE),
 )
 _NAMES = dict(_CLASS_KINDS)

@@ -129,6 +129,7 @@ _BY_KIND: dict[Kind, tuple[Callable[[Any], str], Callable[[Any], list[Child]]]] 
     Kind.RAGGED: (composite_views.ragged_summary, composite_views.ragged_children),
     Kind.INDEXED_SLICES: (composite_views.indexed_slices_summary, composite_views.indexed_slices_children),
     Kind.DATASET: (composite_views.dataset_summary, composite_views.dataset_children),
+    Kind.ITERATOR: (composite_views.iterator_summary, composite_views.iterator_children),
 }
 
 
