@@ -4,7 +4,8 @@ Prints medians (ms) and ratios for:
   * the Locals request of a frame holding 16 tensors of 10^6 float32 elements,
   * expanding one of those tensors,
   * the watch value of one 2^26-element tensor (size independence, 0.5 s notice),
-  * time to the first breakpoint of a program that never imports TensorFlow.
+  * time to the first breakpoint of a program that never imports TensorFlow,
+  * the debuggee's peak resident memory after all of it (a host copy would show).
 
 "Stock" is the same installation with the plugin switched off (TF_DEBUG_REPR_DISABLE=1):
 debugpy then loads the plugin module, which registers nothing. Every figure comes from
@@ -27,6 +28,7 @@ from tf_debug_repr.dap_client import DapClient, launch_config, line_of
 HERE = Path(__file__).parent / "programs"
 TENSORS = str(HERE / "sixteen_tensors.py")
 NO_TF = str(HERE / "no_tensorflow.py")
+RUSAGE = "__import__('resource')"
 
 
 def env_for(plugin: bool) -> dict[str, str]:
@@ -59,6 +61,12 @@ def tensor_figures(plugin: bool, repeat: int) -> dict[str, list[float]]:
         stop = client.wait_event("stopped")
         frame = client.top_frame(stop["threadId"])["id"]
         figures["watch value, 2^26 elements"] = timed(lambda: client.evaluate("huge", frame, "watch"), max(3, repeat // 3))
+        for _ in range(3):  # expand it too: the numpy child must not copy 256 MiB
+            client.variables(client.evaluate("huge", frame, "watch")["variablesReference"])
+        # Memory: the debuggee's peak resident size after all of the above (MiB). The
+        # tensors themselves take ~320 MiB in both; a copy of `huge` would add 256 MiB.
+        peak_kib = client.evaluate(f"{RUSAGE}.getrusage({RUSAGE}.RUSAGE_SELF).ru_maxrss", frame, "watch")["result"]
+        figures["debuggee peak RSS (MiB)"] = [int(peak_kib) / 1024]
         return figures
     finally:
         client.close()
@@ -92,7 +100,7 @@ def main() -> int:
                 startup_figures(plugin, max(2, args.repeat // 5))
             )
         print(f"round {round_ + 1} done", file=sys.stderr)
-    print(f"{'measure':<34} {'stock ms':>10} {'plugin ms':>10} {'ratio':>7}   (medians, n per cell)")
+    print(f"{'measure':<34} {'stock':>10} {'plugin':>10} {'ratio':>7}   (medians, ms unless named; n per cell)")
     for key in results["stock"]:
         stock = statistics.median(results["stock"][key])
         plugin = statistics.median(results["plugin"][key])
