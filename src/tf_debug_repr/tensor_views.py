@@ -54,7 +54,10 @@ def _dims(tensor: Any) -> tuple[int, ...]:
     return tuple(int(d) for d in tensor.shape)
 
 
-_python_scalar = scalar_leaf
+def host_array(tensor: Any) -> np.ndarray:
+    """The values on the host: a zero-copy view of a CPU tensor, a copy from elsewhere.
+    Only called on tensors already known to be small (or sliced to be)."""
+    return np.asarray(host_view(tensor) if is_on_host(tensor) else tensor.numpy())
 
 
 def host_values(tensor: Any, limit: int) -> tuple[np.ndarray, str]:
@@ -65,7 +68,7 @@ def host_values(tensor: Any, limit: int) -> tuple[np.ndarray, str]:
     dims = _dims(tensor)
     size = int(np.prod(dims)) if dims else 1
     if size <= limit:
-        return np.asarray(host_view(tensor) if is_on_host(tensor) else tensor.numpy()), ""
+        return host_array(tensor), ""
     row = size // dims[0]
     with harmless(tensor.device):
         if row <= limit:
@@ -77,7 +80,7 @@ def host_values(tensor: Any, limit: int) -> tuple[np.ndarray, str]:
 
             part = tf.reshape(tensor, [-1])[:limit]
             note = f"… first {fmt.count(limit)} of {fmt.count(size)} elements shown (flattened)"
-        array = np.asarray(host_view(part) if is_on_host(part) else part.numpy())
+        array = host_array(part)
     return array, note
 
 
@@ -94,7 +97,7 @@ def summary(tensor: Any, stats: Stats | None = None, prefix: str = "") -> str:
     if stats is None:
         stats = tensor_stats(tensor)
     if not dims:
-        value = _python_scalar(np.asarray(host_view(tensor) if is_on_host(tensor) else tensor.numpy())[()])
+        value = scalar_leaf(host_array(tensor)[()])
         # A scalar is shown in full (the shortest text of its dtype), not rounded.
         shown = repr(value) if isinstance(value, (bytes, float, complex)) else fmt.number(value)
         warn = fmt.WARNING if stats.bad else ""  # the value itself says nan/inf
@@ -102,7 +105,7 @@ def summary(tensor: Any, stats: Stats | None = None, prefix: str = "") -> str:
     head = f"{dtype}{fmt.shape_text(tensor.shape)}"
     inline = ""
     if 0 < stats.size <= fmt.INLINE_ELEMENTS:
-        inline = fmt.inline_values(np.asarray(host_view(tensor) if is_on_host(tensor) else tensor.numpy()))
+        inline = fmt.inline_values(host_array(tensor))
     body = fmt.stats_text(stats) if stats.category not in ("string", "other") or stats.size == 0 else ""
     if stats.category == "string" and stats.size:
         body = f"n={fmt.count(stats.size)}"
@@ -127,7 +130,7 @@ def tensor_children(tensor: Any, stats: Stats | None = None) -> list[Child]:
         children.append(
             lazy(
                 "value",
-                lambda: _python_scalar(np.asarray(tensor.numpy())[()]),
+                lambda: scalar_leaf(np.asarray(tensor.numpy())[()]),
                 ".numpy().item()",
             )
         )
@@ -199,8 +202,8 @@ def element_children(tensor: Any, start: int, stop: int, base_suffix: str) -> li
     with harmless(tensor.device):
         block = tensor[start:stop]
         if len(dims) == 1:
-            array = np.asarray(host_view(block) if is_on_host(block) else block.numpy())
-            values: list[Any] = [_python_scalar(v) for v in array]
+            array = host_array(block)
+            values: list[Any] = [scalar_leaf(v) for v in array]
         else:
             import tensorflow as tf
 
@@ -219,7 +222,7 @@ def bad_value_children(tensor: Any, stats: Stats) -> list[Child]:
         children.append(
             lazy(
                 f"{fmt.WARNING} first NaN/Inf at {index_text}",
-                lambda: _python_scalar(np.asarray(tensor[index].numpy())[()]),
+                lambda: scalar_leaf(np.asarray(tensor[index].numpy())[()]),
                 index_text,
             )
         )

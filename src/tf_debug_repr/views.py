@@ -15,7 +15,7 @@ from . import composite_views, symbolic_views, tensor_views
 from . import formatting as fmt
 from .stats import harmless
 from .tf_types import Kind, kind_of, kind_of_type
-from .view_model import Child, Node, Note, call
+from .view_model import Child, Node, Note, call, error_note
 
 # Extension points for features that add to a value's view (gradients, for one): each
 # takes the object and returns extra children / a short mark for the summary line.
@@ -69,9 +69,7 @@ def _extra_children(obj: Any, kind: Kind | None) -> list[Child]:
         try:
             found.extend(provider(obj, kind))
         except Exception as exc:  # one feature failing must not hide the value
-            from .view_model import error_note
-
-            found.append(Child("gradient", error_note(exc)))
+            found.append(Child(getattr(provider, "__name__", "extra"), error_note(exc)))
     return found
 
 
