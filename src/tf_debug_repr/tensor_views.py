@@ -130,7 +130,7 @@ def tensor_children(tensor: Any, stats: Stats | None = None) -> list[Child]:
         children.append(
             lazy(
                 "value",
-                lambda: scalar_leaf(np.asarray(tensor.numpy())[()]),
+                lambda: scalar_leaf(host_array(tensor)[()]),
                 ".numpy().item()",
             )
         )
@@ -222,11 +222,17 @@ def bad_value_children(tensor: Any, stats: Stats) -> list[Child]:
         children.append(
             lazy(
                 f"{fmt.WARNING} first NaN/Inf at {index_text}",
-                lambda: scalar_leaf(np.asarray(tensor[index].numpy())[()]),
+                lambda: _element(tensor, index),
                 index_text,
             )
         )
     return children
+
+
+def _element(tensor: Any, index: tuple[int, ...]) -> Any:
+    # Indexing is an op: under ``harmless`` it is neither traced nor taped.
+    with harmless(tensor.device):
+        return scalar_leaf(host_array(tensor[index])[()])
 
 
 # --------------------------------------------------------------------------- nodes
