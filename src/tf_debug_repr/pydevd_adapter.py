@@ -14,8 +14,7 @@ import sys
 from typing import Any
 
 from . import activation
-from .tf_types import kind_of_type
-from .view_model import Expression, Node, Note, error_note
+from .view_model import Expression, Note, error_note
 
 # VS Code renders at most 1,024 characters; the console gets a few lines more.
 _MAX_CONSOLE_CHARS = 20_000
@@ -30,10 +29,8 @@ def _views():
 
 
 def _handles(type_object: type) -> bool:
-    if issubclass(type_object, (Node, Note)) or kind_of_type(type_object) is not None:
-        return True
     if "tensorflow" not in sys.modules and "keras" not in sys.modules:
-        return False  # no TF value can exist yet; skip loading the views
+        return False  # no TF value (nor any node of ours) can exist yet; skip loading the views
     return _views().handles(type_object)
 
 
