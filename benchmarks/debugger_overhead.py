@@ -60,12 +60,16 @@ def tensor_figures(plugin: bool, repeat: int) -> dict[str, list[float]]:
         client.request("continue", {"threadId": stop["threadId"]})
         stop = client.wait_event("stopped")
         frame = client.top_frame(stop["threadId"])["id"]
-        figures["watch value, 2^26 elements"] = timed(lambda: client.evaluate("huge", frame, "watch"), max(3, repeat // 3))
+        figures["watch value, 2^26 elements"] = timed(
+            lambda: client.evaluate("huge", frame, "watch"), max(3, repeat // 3)
+        )
         for _ in range(3):  # expand it too: the numpy child must not copy 256 MiB
             client.variables(client.evaluate("huge", frame, "watch")["variablesReference"])
         # Memory: the debuggee's peak resident size after all of the above (MiB). The
         # tensors themselves take ~320 MiB in both; a copy of `huge` would add 256 MiB.
-        peak_kib = client.evaluate(f"{RUSAGE}.getrusage({RUSAGE}.RUSAGE_SELF).ru_maxrss", frame, "watch")["result"]
+        peak_kib = client.evaluate(
+            f"{RUSAGE}.getrusage({RUSAGE}.RUSAGE_SELF).ru_maxrss", frame, "watch"
+        )["result"]
         figures["debuggee peak RSS (MiB)"] = [int(peak_kib) / 1024]
         return figures
     finally:
@@ -78,7 +82,9 @@ def startup_figures(plugin: bool, repeat: int) -> list[float]:
         client = DapClient()
         try:
             start = time.perf_counter()
-            client.start(launch_config(NO_TF, env=env_for(plugin)), {NO_TF: [line_of(NO_TF, "BREAKPOINT")]})
+            client.start(
+                launch_config(NO_TF, env=env_for(plugin)), {NO_TF: [line_of(NO_TF, "BREAKPOINT")]}
+            )
             samples.append((time.perf_counter() - start) * 1e3)
         finally:
             client.close()
@@ -100,7 +106,9 @@ def main() -> int:
                 startup_figures(plugin, max(2, args.repeat // 5))
             )
         print(f"round {round_ + 1} done", file=sys.stderr)
-    print(f"{'measure':<34} {'stock':>10} {'plugin':>10} {'ratio':>7}   (medians, ms unless named; n per cell)")
+    print(
+        f"{'measure':<34} {'stock':>10} {'plugin':>10} {'ratio':>7}   (medians, ms unless named; n per cell)"
+    )
     for key in results["stock"]:
         stock = statistics.median(results["stock"][key])
         plugin = statistics.median(results["plugin"][key])

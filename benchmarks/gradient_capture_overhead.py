@@ -91,7 +91,7 @@ def main() -> None:
     on: list[float] = []
     off: list[float] = []
     for round_ in range(args.rounds):
-        for enabled in ((True, False) if round_ % 2 == 0 else (False, True)):
+        for enabled in (True, False) if round_ % 2 == 0 else (False, True):
             tf_debug_repr.set_gradient_capture(enabled)
             (on if enabled else off).extend(time_steps(step, args.steps))
     spent = timed_hooks()
@@ -107,12 +107,20 @@ def main() -> None:
         f"model: {args.depth}x Dense({args.width}) + Dense(10), {len(model.trainable_variables)} "
         f"trainable variables, {params:,} params, batch 64, Adam, eager GradientTape loop"
     )
-    print(f"steps timed: {len(on)} with capture on, {len(off)} off ({args.rounds} alternating rounds)")
+    print(
+        f"steps timed: {len(on)} with capture on, {len(off)} off ({args.rounds} alternating rounds)"
+    )
     print(f"capture off: median {median_off * 1e3:.3f} ms/step")
     print(f"capture on:  median {median_on * 1e3:.3f} ms/step")
-    print(f"ratio on/off: {median_on / median_off:.3f} ({(median_on / median_off - 1) * 100:+.1f}%)")
-    print(f"time inside the capture hooks: {hook_per_step * 1e6:.0f} µs/step ({hook_per_step / median_off:.2%} of a step)")
-    print(f"gradient steps recorded: {recorded.step} (10 warm-up + {len(on)} on + {args.steps} hook-timed); records held: {gradient_capture.live_records()}")
+    print(
+        f"ratio on/off: {median_on / median_off:.3f} ({(median_on / median_off - 1) * 100:+.1f}%)"
+    )
+    print(
+        f"time inside the capture hooks: {hook_per_step * 1e6:.0f} µs/step ({hook_per_step / median_off:.2%} of a step)"
+    )
+    print(
+        f"gradient steps recorded: {recorded.step} (10 warm-up + {len(on)} on + {args.steps} hook-timed); records held: {gradient_capture.live_records()}"
+    )
 
 
 if __name__ == "__main__":

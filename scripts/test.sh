@@ -14,6 +14,7 @@ fi
 
 echo "== ruff"
 .venv/bin/ruff check src tests benchmarks
+.venv/bin/ruff format --check src tests benchmarks
 
 if [ -f vscode-ext/package.json ]; then
   echo "== vscode-ext"

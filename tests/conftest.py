@@ -23,7 +23,9 @@ class Stopped:
         self.frame_id = client.top_frame(self.thread_id)["id"]
 
     def locals(self) -> dict[str, Variable]:
-        return {v.name: v for v in self.client.variables(self.client.locals_reference(self.frame_id))}
+        return {
+            v.name: v for v in self.client.variables(self.client.locals_reference(self.frame_id))
+        }
 
     def children(self, var: Variable) -> list[Variable]:
         assert var.reference, f"{var.name} is not expandable: {var.value}"
@@ -51,7 +53,11 @@ def program_path(name: str) -> str:
 
 
 def start_stopped(
-    name: str, marker: str = "BREAKPOINT", env: dict | None = None, markers: list[str] | None = None, **config
+    name: str,
+    marker: str = "BREAKPOINT",
+    env: dict | None = None,
+    markers: list[str] | None = None,
+    **config,
 ) -> Stopped:
     """Launch tests/programs/<name> under a real debugpy adapter, stopped at ``marker``.
     The caller closes it (``s.client.close()``)."""
@@ -72,7 +78,13 @@ def debug_session() -> Iterator:
     """``debug_session("prog.py", marker="BREAKPOINT", env={...})`` -> Stopped."""
     sessions: list[Stopped] = []
 
-    def start(name: str, marker: str = "BREAKPOINT", env: dict | None = None, markers: list[str] | None = None, **config) -> Stopped:
+    def start(
+        name: str,
+        marker: str = "BREAKPOINT",
+        env: dict | None = None,
+        markers: list[str] | None = None,
+        **config,
+    ) -> Stopped:
         session = start_stopped(name, marker, env, markers, **config)
         sessions.append(session)
         return session

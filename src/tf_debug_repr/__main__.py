@@ -9,7 +9,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] in ("-h", "--help"):
         print("usage: python -m tf_debug_repr demo [--compare] [--program PATH] [--watch EXPR]")
-        print("  demo   start a real debugpy session on a TensorFlow program and print its Variables pane")
+        print(
+            "  demo   start a real debugpy session on a TensorFlow program and print its Variables pane"
+        )
         return 0 if argv else 2
     if argv[0] == "demo":
         from .demo_runner import main as demo_main

@@ -25,7 +25,9 @@ def sparse_summary(st: Any) -> str:
     total = 1
     for d in dense or []:
         total *= d
-    density = f" ({nnz / total:.1%} dense)" if dense is not None and nnz is not None and total else ""
+    density = (
+        f" ({nnz / total:.1%} dense)" if dense is not None and nnz is not None and total else ""
+    )
     values = tensor_summary(st.values) if hasattr(st.values, "numpy") else ""
     return fmt.clip(
         f"SparseTensor {st.dtype.name}{fmt.shape_text(dense if dense is not None else st.shape)} "
@@ -57,7 +59,9 @@ def ragged_children(rt: Any) -> list[Child]:
         rows = int(rt.nrows())
     children = [lazy(f"[{i}]", lambda i=i: _row(rt, i), f"[{i}]") for i in range(min(rows, 100))]
     if rows > 100:
-        children.append(Child("…", Note(f"{fmt.count(rows - 100)} more rows: see flat_values / row_splits")))
+        children.append(
+            Child("…", Note(f"{fmt.count(rows - 100)} more rows: see flat_values / row_splits"))
+        )
     children += [
         Child("flat_values", rt.flat_values, ".flat_values"),
         Child("row_splits", rt.row_splits, ".row_splits"),
@@ -73,7 +77,9 @@ def _row(rt: Any, i: int) -> Any:
 
 def indexed_slices_summary(s: Any) -> str:
     dense = s.dense_shape
-    dense_text = fmt.shape_text([int(d) for d in dense.numpy()]) if hasattr(dense, "numpy") else "[?]"
+    dense_text = (
+        fmt.shape_text([int(d) for d in dense.numpy()]) if hasattr(dense, "numpy") else "[?]"
+    )
     rows = s.indices.shape[0]
     values = tensor_summary(s.values) if hasattr(s.values, "numpy") else ""
     return fmt.clip(f"IndexedSlices {s.dtype.name}{dense_text} rows={rows} values: {values}")
@@ -97,7 +103,9 @@ def _cardinality(ds: Any) -> str:
 
 
 def dataset_summary(ds: Any) -> str:
-    return fmt.clip(f"{type(ds).__name__.lstrip('_')} of {ds.element_spec} cardinality={_cardinality(ds)}")
+    return fmt.clip(
+        f"{type(ds).__name__.lstrip('_')} of {ds.element_spec} cardinality={_cardinality(ds)}"
+    )
 
 
 def dataset_children(ds: Any) -> list[Child]:

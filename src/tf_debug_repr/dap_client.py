@@ -130,7 +130,11 @@ class DapClient:
             env = dict(os.environ)
             env.update({k: v for k, v in (args.get("env") or {}).items() if v is not None})
             proc = subprocess.Popen(
-                args["args"], cwd=args.get("cwd") or None, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+                args["args"],
+                cwd=args.get("cwd") or None,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
             )
             self.terminal_procs.append(proc)
             body = {"processId": proc.pid}
@@ -158,7 +162,9 @@ class DapClient:
             seq = self._seq
             q: queue.Queue = queue.Queue()
             self._responses[seq] = q
-        self._send({"seq": seq, "type": "request", "command": command, "arguments": arguments or {}})
+        self._send(
+            {"seq": seq, "type": "request", "command": command, "arguments": arguments or {}}
+        )
         return q
 
     def wait_response(self, q: queue.Queue, command: str, timeout: float = DEFAULT_TIMEOUT) -> dict:
@@ -170,7 +176,9 @@ class DapClient:
             raise DapError(f"{command} failed: {response.get('message')} {response.get('body')}")
         return response.get("body") or {}
 
-    def request(self, command: str, arguments: dict | None = None, timeout: float = DEFAULT_TIMEOUT) -> dict:
+    def request(
+        self, command: str, arguments: dict | None = None, timeout: float = DEFAULT_TIMEOUT
+    ) -> dict:
         return self.wait_response(self.send_request(command, arguments), command, timeout)
 
     def wait_event(self, name: str, timeout: float = DEFAULT_TIMEOUT) -> dict:
@@ -178,7 +186,9 @@ class DapClient:
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise DapError(f"no {name} event within {timeout}s; output so far:\n{''.join(self.output)[-3000:]}")
+                raise DapError(
+                    f"no {name} event within {timeout}s; output so far:\n{''.join(self.output)[-3000:]}"
+                )
             try:
                 event = self.events.get(timeout=remaining)
             except queue.Empty:
@@ -186,9 +196,13 @@ class DapClient:
             if event["event"] == name:
                 return event.get("body") or {}
             if event["event"] == "_closed":
-                raise DapError(f"adapter closed while waiting for {name}; output:\n{''.join(self.output)[-3000:]}")
+                raise DapError(
+                    f"adapter closed while waiting for {name}; output:\n{''.join(self.output)[-3000:]}"
+                )
             if event["event"] == "terminated" and name != "terminated":
-                raise DapError(f"debuggee terminated while waiting for {name}; output:\n{''.join(self.output)[-3000:]}")
+                raise DapError(
+                    f"debuggee terminated while waiting for {name}; output:\n{''.join(self.output)[-3000:]}"
+                )
 
     # ------------------------------------------------------------------ session
     def start(
@@ -215,7 +229,8 @@ class DapClient:
         self.wait_event("initialized", timeout)
         for path, lines in breakpoints.items():
             self.request(
-                "setBreakpoints", {"source": {"path": path}, "breakpoints": [{"line": n} for n in lines]}
+                "setBreakpoints",
+                {"source": {"path": path}, "breakpoints": [{"line": n} for n in lines]},
             )
         self.request("setExceptionBreakpoints", {"filters": []})
         self.request("configurationDone")
@@ -232,6 +247,13 @@ class DapClient:
                     pass
         except Exception:
             pass
+        if self.proc is not None:
+            # The adapter exits when its stdin closes, as when VS Code ends a session;
+            # left open, it lingers until the wait below times out.
+            try:
+                self._out.close()
+            except OSError:
+                pass
         if self.sock is not None:
             try:
                 self.sock.close()
@@ -245,24 +267,39 @@ class DapClient:
 
     # ------------------------------------------------------------------ inspection
     def top_frame(self, thread_id: int) -> dict:
-        return self.request("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": 1})["stackFrames"][0]
+        return self.request("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": 1})[
+            "stackFrames"
+        ][0]
 
     def locals_reference(self, frame_id: int) -> int:
         scopes = self.request("scopes", {"frameId": frame_id})["scopes"]
-        return next(s["variablesReference"] for s in scopes if s["name"].lower().startswith("locals"))
+        return next(
+            s["variablesReference"] for s in scopes if s["name"].lower().startswith("locals")
+        )
 
     def variables(self, reference: int) -> list[Variable]:
         body = self.request("variables", {"variablesReference": reference})
         return [
-            Variable(v["name"], v["value"], v.get("type", ""), v.get("variablesReference", 0), v.get("evaluateName"), v)
+            Variable(
+                v["name"],
+                v["value"],
+                v.get("type", ""),
+                v.get("variablesReference", 0),
+                v.get("evaluateName"),
+                v,
+            )
             for v in body["variables"]
         ]
 
     def evaluate(self, expression: str, frame_id: int, context: str = "watch") -> dict:
-        return self.request("evaluate", {"expression": expression, "frameId": frame_id, "context": context})
+        return self.request(
+            "evaluate", {"expression": expression, "frameId": frame_id, "context": context}
+        )
 
 
-def launch_config(program: str, *, python: str = sys.executable, console: str = "internalConsole", **extra: Any) -> dict:
+def launch_config(
+    program: str, *, python: str = sys.executable, console: str = "internalConsole", **extra: Any
+) -> dict:
     config = {
         "type": "debugpy",
         "request": "launch",

@@ -30,10 +30,17 @@ def _line(v: Variable, depth: int, opened: bool) -> str:
     return f"{'  ' * depth}{arrow} {v.name:<16} {v.type:<16} {value}"
 
 
-def _print_tree(client: DapClient, variables: list[Variable], depth: int, budget: dict[str, int], out) -> None:
+def _print_tree(
+    client: DapClient, variables: list[Variable], depth: int, budget: dict[str, int], out
+) -> None:
     shown = variables[:MAX_CHILDREN] if depth else variables
     for v in shown:
-        if v.name in ("special variables", "function variables", "class variables", "protected variables"):
+        if v.name in (
+            "special variables",
+            "function variables",
+            "class variables",
+            "protected variables",
+        ):
             continue
         levels = budget.get(v.name, 0) if depth == 0 else budget.get("_", 0)
         opened = bool(v.reference) and levels > 0
@@ -56,7 +63,10 @@ def run_session(program: Path, plugin: bool, out, watch: list[str]) -> float:
         stop = client.start(launch_config(str(program), env=env), {str(program): [line]})
         elapsed = time.perf_counter() - started
         frame = client.top_frame(stop["threadId"])
-        print(f"stopped at {program.name}:{frame['line']} in {frame['name']}() after {elapsed:.1f} s\n", file=out)
+        print(
+            f"stopped at {program.name}:{frame['line']} in {frame['name']}() after {elapsed:.1f} s\n",
+            file=out,
+        )
         print("VARIABLES", file=out)
         _print_tree(client, client.variables(client.locals_reference(frame["id"])), 0, EXPAND, out)
         if watch:
@@ -72,12 +82,24 @@ def run_session(program: Path, plugin: bool, out, watch: list[str]) -> float:
 def main(argv: list[str]) -> int:
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m tf_debug_repr demo", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--program", type=Path, default=DEMO, help="a program with a line marked 'BREAKPOINT'")
-    parser.add_argument("--compare", action="store_true", help="also show stock debugpy's view (plugin off)")
-    parser.add_argument("--watch", action="append", default=None, help="expression to evaluate in the Debug Console")
+    parser = argparse.ArgumentParser(
+        prog="python -m tf_debug_repr demo", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "--program", type=Path, default=DEMO, help="a program with a line marked 'BREAKPOINT'"
+    )
+    parser.add_argument(
+        "--compare", action="store_true", help="also show stock debugpy's view (plugin off)"
+    )
+    parser.add_argument(
+        "--watch", action="append", default=None, help="expression to evaluate in the Debug Console"
+    )
     args = parser.parse_args(argv)
-    watch = args.watch if args.watch is not None else (["kernel", "ratios"] if args.program == DEMO else [])
+    watch = (
+        args.watch
+        if args.watch is not None
+        else (["kernel", "ratios"] if args.program == DEMO else [])
+    )
     out = sys.stdout
     print("=" * 30 + " with tf-debug-repr " + "=" * 30, file=out)
     run_session(args.program, plugin=True, out=out, watch=watch)

@@ -89,7 +89,9 @@ def stats_text(stats: Stats) -> str:
     approx_m = "≈" if stats.moments_sample is not None else "="
     if stats.category == "bool" and stats.true_count is not None:
         share = stats.true_count / stats.size
-        parts.append(f"True×{'~' if stats.extremes_sampled else ''}{count(stats.true_count)} ({share:.0%})")
+        parts.append(
+            f"True×{'~' if stats.extremes_sampled else ''}{count(stats.true_count)} ({share:.0%})"
+        )
         return " ".join(parts)
     if stats.min is not None and stats.max is not None:
         symbol = "|z|∈" if stats.category == "complex" else "x∈"
@@ -151,5 +153,7 @@ def sparkline(values: Sequence[float]) -> str:
         elif span == 0:
             bars.append(SPARK_BARS[len(SPARK_BARS) // 2])
         else:
-            bars.append(SPARK_BARS[min(len(SPARK_BARS) - 1, int((v - lo) / span * len(SPARK_BARS)))])
+            bars.append(
+                SPARK_BARS[min(len(SPARK_BARS) - 1, int((v - lo) / span * len(SPARK_BARS)))]
+            )
     return "".join(bars)

@@ -29,7 +29,12 @@ from . import none_reasons
 
 HISTORY = 64  # norms kept per source
 
-_enabled = os.environ.get("TF_DEBUG_REPR_GRADIENTS", "1").strip().lower() not in ("0", "false", "no", "off")
+_enabled = os.environ.get("TF_DEBUG_REPR_GRADIENTS", "1").strip().lower() not in (
+    "0",
+    "false",
+    "no",
+    "off",
+)
 _lock = threading.Lock()
 _step = 0  # one per gradient computation seen (tape call, or an optimizer call with new gradients)
 # id(source) -> (weak reference to the source, its record); the tf.Variable inside a

@@ -68,7 +68,8 @@ class NormHistory(Node):
 
     def children(self) -> list[Child]:
         return [
-            Child(f"step {step}", norm, call(f"{{}}.at({step})")) for step, norm in reversed(self.norms)
+            Child(f"step {step}", norm, call(f"{{}}.at({step})"))
+            for step, norm in reversed(self.norms)
         ]
 
 
@@ -102,17 +103,26 @@ class GradientInfo(Node):
         r = self.record
         rows: list[Child] = []
         if r.symbolic_in:
-            rows.append(Child("not available", Note(f"computed inside tf.function {r.symbolic_in!r}: symbolic, no value")))
+            rows.append(
+                Child(
+                    "not available",
+                    Note(f"computed inside tf.function {r.symbolic_in!r}: symbolic, no value"),
+                )
+            )
             rows.append(Child("how to get one", Note(EAGER_HINT)))
         if r.gradient is None:
             if r.step:
                 rows.append(Child("step", r.step, ".step"))
-                rows.append(Child("why None", Note(r.reason or "the tape returned None"), ".reason"))
+                rows.append(
+                    Child("why None", Note(r.reason or "the tape returned None"), ".reason")
+                )
             return rows
         rows.append(Child("step", r.step, ".step"))
         rows.append(Child("‖g‖", self.norm, ".norm"))
         rows.append(Child("‖g‖ history", self.norms, ".norms"))
-        rows.append(Child("from", Note(r.origin + (f", applied by {r.applied_by}" if r.applied_by else ""))))
+        rows.append(
+            Child("from", Note(r.origin + (f", applied by {r.applied_by}" if r.applied_by else "")))
+        )
         if r.applied is not None:
             rows.append(Child("applied (changed after the tape)", r.applied, ".applied"))
         rows.extend(_reroot(child, ".gradient") for child in views.children(r.gradient))

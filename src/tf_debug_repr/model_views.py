@@ -109,12 +109,16 @@ def layer_children(layer: Any) -> list[Child]:
     for k, weight in enumerate(weights):
         if id(weight) not in nested:
             rows.append(Child(weight.name, weight, f".weights[{k}]"))
-    rows.append(Child("params", sum(_size(w) for w in weights), call(f"{MODULE}.param_count({{}})")))
+    rows.append(
+        Child("params", sum(_size(w) for w in weights), call(f"{MODULE}.param_count({{}})"))
+    )
     if subs and weights:
         rows.append(Child("all weights", Weights(weights), ".weights"))
     trainable = list(layer.trainable_weights)
     if any(capture.record_of(w) is not None for w in trainable):
-        rows.append(Child("∇ gradients", GradientTable(trainable), call(f"{MODULE}.gradient_table({{}})")))
+        rows.append(
+            Child("∇ gradients", GradientTable(trainable), call(f"{MODULE}.gradient_table({{}})"))
+        )
     rows.append(Child("trainable", bool(layer.trainable), ".trainable"))
     return rows
 
@@ -131,10 +135,14 @@ def _module_members(module: Any) -> list[tuple[str, Any, str]]:
         if _is_member(value):
             members.append((attr, value, f".{attr}"))
         elif isinstance(value, (list, tuple)):
-            members.extend((f"{attr}[{i}]", v, f".{attr}[{i}]") for i, v in enumerate(value) if _is_member(v))
+            members.extend(
+                (f"{attr}[{i}]", v, f".{attr}[{i}]") for i, v in enumerate(value) if _is_member(v)
+            )
         elif isinstance(value, dict):
             members.extend(
-                (f"{attr}[{k!r}]", v, f".{attr}[{k!r}]") for k, v in value.items() if _is_member(v) and isinstance(k, (str, int))
+                (f"{attr}[{k!r}]", v, f".{attr}[{k!r}]")
+                for k, v in value.items()
+                if _is_member(v) and isinstance(k, (str, int))
             )
     return members[:LISTED]
 
@@ -153,11 +161,15 @@ def module_summary(module: Any) -> str:
 def module_children(module: Any) -> list[Child]:
     rows = [Child(name, value, expression) for name, value, expression in _module_members(module)]
     variables = list(module.variables)
-    rows.append(Child("params", sum(_size(v) for v in variables), call(f"{MODULE}.param_count({{}})")))
+    rows.append(
+        Child("params", sum(_size(v) for v in variables), call(f"{MODULE}.param_count({{}})"))
+    )
     rows.append(Child("all variables", Weights(variables), ".variables"))
     trainable = list(module.trainable_variables)
     if any(capture.record_of(v) is not None for v in trainable):
-        rows.append(Child("∇ gradients", GradientTable(trainable), call(f"{MODULE}.gradient_table({{}})")))
+        rows.append(
+            Child("∇ gradients", GradientTable(trainable), call(f"{MODULE}.gradient_table({{}})"))
+        )
     return rows
 
 
@@ -175,7 +187,8 @@ class Weights(Node):
 
     def children(self) -> list[Child]:
         return [
-            Child(getattr(w, "path", None) or w.name, w, f"[{i}]") for i, w in enumerate(self.weights[:LISTED])
+            Child(getattr(w, "path", None) or w.name, w, f"[{i}]")
+            for i, w in enumerate(self.weights[:LISTED])
         ]
 
 
@@ -192,7 +205,12 @@ class GradientTable(Node):
 
     def summary(self) -> str:
         have = sum(1 for w in self.weights if capture.record_of(w) is not None)
-        return fmt.join([_global_norm(self.weights), f"{have} of {len(self.weights)} trainable weights recorded"])
+        return fmt.join(
+            [
+                _global_norm(self.weights),
+                f"{have} of {len(self.weights)} trainable weights recorded",
+            ]
+        )
 
     def children(self) -> list[Child]:
         rows = []
@@ -201,7 +219,13 @@ class GradientTable(Node):
             if capture.record_of(weight) is None:
                 rows.append(Child(name, Note("no gradient recorded")))
             else:
-                rows.append(Child(f"{name} {gradient_mark(weight, None)}", self.info(i), call(f"{{}}.info({i})")))
+                rows.append(
+                    Child(
+                        f"{name} {gradient_mark(weight, None)}",
+                        self.info(i),
+                        call(f"{{}}.info({i})"),
+                    )
+                )
         return rows
 
 
@@ -219,6 +243,9 @@ def gradient_table(obj: Any) -> GradientTable:
 
 
 def register() -> None:
-    for entry in ((is_keras_layer, layer_summary, layer_children), (is_tf_module, module_summary, module_children)):
+    for entry in (
+        (is_keras_layer, layer_summary, layer_children),
+        (is_tf_module, module_summary, module_children),
+    ):
         if not any(e[0] is entry[0] for e in views.extra_views):
             views.extra_views.append(entry)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-NOT_DIFFERENTIABLE = "{dtype} is not differentiable: gradients flow only through floating-point (and complex) values"
+NOT_DIFFERENTIABLE = (
+    "{dtype} is not differentiable: gradients flow only through floating-point (and complex) values"
+)
 NOT_TRAINABLE = (
     "not watched: the variable is not trainable (trainable=False), and a tape watches only "
     "trainable variables by itself. Call tape.watch(v) inside the tape, or make it trainable"

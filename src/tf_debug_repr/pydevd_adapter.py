@@ -111,7 +111,9 @@ class TensorResolveProvider:
         except Exception:
             return False
 
-    def get_contents_debug_adapter_protocol(self, obj: Any, fmt: Any = None) -> list[tuple[str, Any, Expression]]:
+    def get_contents_debug_adapter_protocol(
+        self, obj: Any, fmt: Any = None
+    ) -> list[tuple[str, Any, Expression]]:
         return _contents(obj)
 
     # PyCharm / PyDev's older protocol: the same children, by name.

@@ -120,7 +120,11 @@ def _real_stats(extremes: np.ndarray, moments: np.ndarray, scale: int, common: d
         moments = moments[np.isfinite(moments)]
     mean = std = None
     if moments.size:
-        wide = moments.astype(np.float64) if moments.dtype.itemsize < 4 or moments.dtype.kind != "f" else moments
+        wide = (
+            moments.astype(np.float64)
+            if moments.dtype.itemsize < 4 or moments.dtype.kind != "f"
+            else moments
+        )
         mean = float(wide.mean(dtype=np.float64))
         std = float(wide.std(dtype=np.float64))
     return Stats(
@@ -212,7 +216,9 @@ def device_stats(tensor: Any) -> Stats:
             true_count = tf.math.count_nonzero(extremes, dtype=tf.int64)
             mean = tf.reduce_mean(tf.cast(moments, tf.float64))
             values = tf.stack([tf.cast(true_count, tf.float64), mean]).numpy()
-            return Stats(true_count=int(values[0]) * extremes_stride, mean=float(values[1]), **common)
+            return Stats(
+                true_count=int(values[0]) * extremes_stride, mean=float(values[1]), **common
+            )
         if category == "complex":
             extremes, moments = tf.abs(extremes), tf.abs(moments)
         wide = tf.float64
@@ -254,7 +260,9 @@ def first_bad_index(tensor: Any) -> tuple[int, ...] | None:
     if not (tensor.dtype.is_floating or tensor.dtype.is_complex):
         return None
     with harmless(tensor.device):
-        bad = tf.logical_not(tf.math.is_finite(tf.abs(tensor) if tensor.dtype.is_complex else tensor))
+        bad = tf.logical_not(
+            tf.math.is_finite(tf.abs(tensor) if tensor.dtype.is_complex else tensor)
+        )
         where = tf.where(tf.reshape(bad, [-1]))
         if int(tf.size(where)) == 0:
             return None

@@ -61,7 +61,11 @@ def _keras_origin(tensor: Any) -> Any:
 
 def keras_tensor_summary(tensor: Any) -> str:
     origin = _keras_origin(tensor)
-    source = f" from {type(origin).__name__} {getattr(origin, 'name', '')!r}" if origin is not None else ""
+    source = (
+        f" from {type(origin).__name__} {getattr(origin, 'name', '')!r}"
+        if origin is not None
+        else ""
+    )
     dtype = getattr(tensor, "dtype", "?")
     dtype = getattr(dtype, "name", dtype)
     return fmt.clip(

@@ -66,7 +66,8 @@ def tape_summary(tape: Any) -> str:
     if info is not None and info.calls:
         nones = sum(1 for _, _, grad, _ in info.last if grad is None)
         parts.append(
-            f"returned {len(info.last)} gradients at step {info.step}" + (f" ({nones} None)" if nones else "")
+            f"returned {len(info.last)} gradients at step {info.step}"
+            + (f" ({nones} None)" if nones else "")
         )
     return ", ".join(parts)
 
@@ -82,13 +83,27 @@ def tape_children(tape: Any) -> list[Child]:
             bool(getattr(tape, "_watch_accessed_variables", True)),
             "._watch_accessed_variables",
         ),
-        Child("watched variables", WatchedVariables(list(tape.watched_variables())), call("{}.watched_variables()")),
+        Child(
+            "watched variables",
+            WatchedVariables(list(tape.watched_variables())),
+            call("{}.watched_variables()"),
+        ),
     ]
     tensors = _watched_tensors(info)
     if tensors:
-        rows.append(Child("watched tensors", WatchedTensors(tensors), call(f"{MODULE}.watched_tensors({{}})")))
+        rows.append(
+            Child(
+                "watched tensors", WatchedTensors(tensors), call(f"{MODULE}.watched_tensors({{}})")
+            )
+        )
     if info is not None and info.calls:
-        rows.append(Child("gradients returned last", LastGradients(info), call(f"{MODULE}.last_gradients({{}})")))
+        rows.append(
+            Child(
+                "gradients returned last",
+                LastGradients(info),
+                call(f"{MODULE}.last_gradients({{}})"),
+            )
+        )
     elif not capture.enabled():
         rows.append(Child("gradients", Note("gradient capture is off (TF_DEBUG_REPR_GRADIENTS=0)")))
     return rows
@@ -103,7 +118,9 @@ class WatchedVariables(Node):
         return f"{len(self.variables)} variables, {fmt.count(params)} values"
 
     def children(self) -> list[Child]:
-        rows = [Child(f"[{i}] {v.name}", v, f"[{i}]") for i, v in enumerate(self.variables[:LISTED])]
+        rows = [
+            Child(f"[{i}] {v.name}", v, f"[{i}]") for i, v in enumerate(self.variables[:LISTED])
+        ]
         if len(self.variables) > LISTED:
             rows.append(Child("…", Note(f"{len(self.variables) - LISTED} more")))
         return rows

@@ -93,7 +93,16 @@ def summary(tensor: Any, stats: Stats | None = None, prefix: str = "") -> str:
     dtype = tensor.dtype.name
     device = fmt.device_text(tensor.device)
     if not has_values(tensor):
-        return fmt.clip(fmt.join([prefix, f"{dtype}{fmt.shape_text(tensor.shape)}", device, "(a handle: no values to show)"]))
+        return fmt.clip(
+            fmt.join(
+                [
+                    prefix,
+                    f"{dtype}{fmt.shape_text(tensor.shape)}",
+                    device,
+                    "(a handle: no values to show)",
+                ]
+            )
+        )
     if stats is None:
         stats = tensor_stats(tensor)
     if not dims:
@@ -106,7 +115,11 @@ def summary(tensor: Any, stats: Stats | None = None, prefix: str = "") -> str:
     inline = ""
     if 0 < stats.size <= fmt.INLINE_ELEMENTS:
         inline = fmt.inline_values(host_array(tensor))
-    body = fmt.stats_text(stats) if stats.category not in ("string", "other") or stats.size == 0 else ""
+    body = (
+        fmt.stats_text(stats)
+        if stats.category not in ("string", "other") or stats.size == 0
+        else ""
+    )
     if stats.category == "string" and stats.size:
         body = f"n={fmt.count(stats.size)}"
     return fmt.clip(fmt.join([prefix, head, fmt.bad_values_text(stats), device, body, inline]))
@@ -190,7 +203,9 @@ def axis_children(tensor: Any, start: int, stop: int, base_suffix: str) -> list[
         for a in range(start, stop, step):
             b = min(stop, a + step)
             suffix = f"[{a}:{b}]"
-            nodes.append(Child(suffix, AxisRange(tensor, a, b), _element_expression(base_suffix, suffix)))
+            nodes.append(
+                Child(suffix, AxisRange(tensor, a, b), _element_expression(base_suffix, suffix))
+            )
         return nodes
     return element_children(tensor, start, stop, base_suffix)
 
@@ -288,6 +303,7 @@ class StatsNode(Node):
 
     def children(self) -> list[Child]:
         s = self.stats
+
         # Expressions recompute over the same elements the figure came from.
         def over(stride: int) -> Callable[[str], str]:
             def sample(parent: str) -> str:
@@ -302,23 +318,39 @@ class StatsNode(Node):
             if s.bad
             else (lambda src: src)
         )
-        magnitude = (lambda src: lambda p: f"abs({src(p)})") if s.category == "complex" else (lambda src: src)
+        magnitude = (
+            (lambda src: lambda p: f"abs({src(p)})")
+            if s.category == "complex"
+            else (lambda src: src)
+        )
 
         def reduce(fn: str, src: Callable[[str], str], cast: str = "float") -> Callable[[str], str]:
             return lambda p: f"{cast}({src(p)}.{fn}())"
 
         children = [Child("size", s.size, call("int({}.shape.num_elements())"))]
         if s.category == "bool":
-            children.append(Child("true", s.true_count, lambda p: f"int({NUMPY}.count_nonzero({extremes(p)}))"))
+            children.append(
+                Child("true", s.true_count, lambda p: f"int({NUMPY}.count_nonzero({extremes(p)}))")
+            )
         else:
             cast = "int" if s.category == "int" else "float"
             if s.min is not None:
-                children.append(Child("min", s.min, reduce("min", finite(magnitude(extremes)), cast)))
-                children.append(Child("max", s.max, reduce("max", finite(magnitude(extremes)), cast)))
+                children.append(
+                    Child("min", s.min, reduce("min", finite(magnitude(extremes)), cast))
+                )
+                children.append(
+                    Child("max", s.max, reduce("max", finite(magnitude(extremes)), cast))
+                )
             if s.mean is not None:
                 mean_src = finite(magnitude(moments))
-                children.append(Child("mean", s.mean, lambda p: f"float({mean_src(p)}.astype('float64').mean())"))
-                children.append(Child("std", s.std, lambda p: f"float({mean_src(p)}.astype('float64').std())"))
+                children.append(
+                    Child(
+                        "mean", s.mean, lambda p: f"float({mean_src(p)}.astype('float64').mean())"
+                    )
+                )
+                children.append(
+                    Child("std", s.std, lambda p: f"float({mean_src(p)}.astype('float64').std())")
+                )
         if s.moments_sample is not None:
             children.append(
                 Child(
@@ -331,7 +363,10 @@ class StatsNode(Node):
             )
         if s.extremes_sampled:
             children.append(
-                Child("sampled extremes", Note(f"min/max/NaN counts from every {s.extremes_stride}th element"))
+                Child(
+                    "sampled extremes",
+                    Note(f"min/max/NaN counts from every {s.extremes_stride}th element"),
+                )
             )
         return children
 
@@ -354,7 +389,11 @@ class BadValues(Node):
 
     def children(self) -> list[Child]:
         s = self.stats
-        src = (lambda p: f"abs({NUMPY}.asarray({p}))") if s.category == "complex" else (lambda p: f"{NUMPY}.asarray({p})")
+        src = (
+            (lambda p: f"abs({NUMPY}.asarray({p}))")
+            if s.category == "complex"
+            else (lambda p: f"{NUMPY}.asarray({p})")
+        )
         checks = {
             "NaN": ("isnan({})", s.nan),
             "+Inf": ("isposinf({})", s.posinf),
@@ -363,12 +402,22 @@ class BadValues(Node):
         children = []
         for label, (test, n) in checks.items():
             children.append(
-                Child(label, n, lambda p, test=test: f"int({NUMPY}.count_nonzero({NUMPY}.{test.format(src(p))}))")
+                Child(
+                    label,
+                    n,
+                    lambda p, test=test: (
+                        f"int({NUMPY}.count_nonzero({NUMPY}.{test.format(src(p))}))"
+                    ),
+                )
             )
         for label, (test, n) in checks.items():
             if n:
                 children.append(
-                    Child(f"{label} share", n / s.size, lambda p, test=test: f"float({NUMPY}.{test.format(src(p))}.mean())")
+                    Child(
+                        f"{label} share",
+                        n / s.size,
+                        lambda p, test=test: f"float({NUMPY}.{test.format(src(p))}.mean())",
+                    )
                 )
         return children
 

@@ -23,7 +23,9 @@ extra_children: list[Callable[[Any, Kind | None], list[Child]]] = []
 summary_marks: list[Callable[[Any, Kind | None], str]] = []
 # Further kinds of values (Keras models, tapes…) registered by other modules:
 # (predicate on the type, summary, children).
-extra_views: list[tuple[Callable[[type], bool], Callable[[Any], str], Callable[[Any], list[Child]]]] = []
+extra_views: list[
+    tuple[Callable[[type], bool], Callable[[Any], str], Callable[[Any], list[Child]]]
+] = []
 
 
 def handles(type_object: type) -> bool:
@@ -85,7 +87,9 @@ def _variable_label(var: Any, kind: Kind) -> str:
 def variable_summary(var: Any, kind: Kind) -> str:
     value = tensor_views.read_value(var)
     trainable = "trainable" if getattr(var, "trainable", False) else "frozen"
-    return _with_marks(tensor_views.summary(value, prefix=f"{_variable_label(var, kind)} {trainable}"), var, kind)
+    return _with_marks(
+        tensor_views.summary(value, prefix=f"{_variable_label(var, kind)} {trainable}"), var, kind
+    )
 
 
 def variable_children(var: Any, kind: Kind) -> list[Child]:
@@ -96,7 +100,10 @@ def variable_children(var: Any, kind: Kind) -> list[Child]:
     if kind is Kind.KERAS_VARIABLE:
         identity = [Child("path", Note(str(name)), ".path"), Child("value", var.value, ".value")]
     else:
-        identity = [Child("name", Note(str(name)), ".name"), Child("value", value, call("{}.value()"))]
+        identity = [
+            Child("name", Note(str(name)), ".name"),
+            Child("value", value, call("{}.value()")),
+        ]
     children.extend(identity)
     children.append(Child("trainable", bool(var.trainable), ".trainable"))
     return children
@@ -112,7 +119,10 @@ def _eager_summary(tensor: Any) -> str:
 # One row per kind of TF value: (summary, children). Variables get their kind passed on,
 # since tf.Variable and Keras variables name themselves differently.
 _BY_KIND: dict[Kind, tuple[Callable[[Any], str], Callable[[Any], list[Child]]]] = {
-    Kind.EAGER: (_eager_summary, lambda t: _extra_children(t, Kind.EAGER) + tensor_views.tensor_children(t)),
+    Kind.EAGER: (
+        _eager_summary,
+        lambda t: _extra_children(t, Kind.EAGER) + tensor_views.tensor_children(t),
+    ),
     Kind.VARIABLE: (
         lambda v: variable_summary(v, Kind.VARIABLE),
         lambda v: variable_children(v, Kind.VARIABLE),
@@ -125,7 +135,10 @@ _BY_KIND: dict[Kind, tuple[Callable[[Any], str], Callable[[Any], list[Child]]]] 
     Kind.KERAS_TENSOR: (symbolic_views.keras_tensor_summary, symbolic_views.keras_tensor_children),
     Kind.SPARSE: (composite_views.sparse_summary, composite_views.sparse_children),
     Kind.RAGGED: (composite_views.ragged_summary, composite_views.ragged_children),
-    Kind.INDEXED_SLICES: (composite_views.indexed_slices_summary, composite_views.indexed_slices_children),
+    Kind.INDEXED_SLICES: (
+        composite_views.indexed_slices_summary,
+        composite_views.indexed_slices_children,
+    ),
     Kind.DATASET: (composite_views.dataset_summary, composite_views.dataset_children),
     Kind.ITERATOR: (composite_views.iterator_summary, composite_views.iterator_children),
 }

@@ -21,7 +21,8 @@ pytestmark = pytest.mark.e2e
 def snapshot(s: Stopped, names: list[str]) -> dict:
     local = s.locals()
     return {
-        name: (local[name].value, [(c.name, c.value) for c in s.children(local[name])]) for name in names
+        name: (local[name].value, [(c.name, c.value) for c in s.children(local[name])])
+        for name in names
     }
 
 
@@ -42,10 +43,18 @@ def test_numpy_and_pandas_views_are_unchanged():
     frame_children = dict(with_plugin["frame"][1])
     assert "debugger:skipped eval" in frame_children["T"]
     assert with_plugin["frame"][0].startswith("   a    b")
+
     # Identical to stock debugpy, object addresses and set orders (hash-seeded) aside.
     def stable(view):
         return {
-            n: (v, [(c, "".join(sorted(x)) if x.startswith("{") else x) for c, x in kids if " at 0x" not in x])
+            n: (
+                v,
+                [
+                    (c, "".join(sorted(x)) if x.startswith("{") else x)
+                    for c, x in kids
+                    if " at 0x" not in x
+                ],
+            )
             for n, (v, kids) in view.items()
         }
 
@@ -54,7 +63,10 @@ def test_numpy_and_pandas_views_are_unchanged():
 
 def test_a_program_without_tensorflow_loads_neither_tensorflow_nor_numpy(debug_session):
     s = debug_session("no_tensorflow.py")
-    assert s.evaluate("'tf_debug_repr.pydevd_adapter' in __import__('sys').modules")["result"] == "True"
+    assert (
+        s.evaluate("'tf_debug_repr.pydevd_adapter' in __import__('sys').modules")["result"]
+        == "True"
+    )
     assert s.evaluate("'tensorflow' in __import__('sys').modules")["result"] == "False"
     assert s.evaluate("'numpy' in __import__('sys').modules")["result"] == "False"
     assert s.locals()["words"].value == "['plain', 'python']"
@@ -78,7 +90,15 @@ def test_attach_mode_presents_tensors():
     port = free_port()
     env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"}
     debuggee = subprocess.Popen(
-        [sys.executable, "-m", "debugpy", "--listen", f"127.0.0.1:{port}", "--wait-for-client", program],
+        [
+            sys.executable,
+            "-m",
+            "debugpy",
+            "--listen",
+            f"127.0.0.1:{port}",
+            "--wait-for-client",
+            program,
+        ],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -89,11 +109,18 @@ def test_attach_mode_presents_tensors():
         # takes the first connection for the adapter's.
         deadline = time.monotonic() + 60
         while not is_listening(port):
-            assert time.monotonic() < deadline and debuggee.poll() is None, "debuggee never listened"
+            assert time.monotonic() < deadline and debuggee.poll() is None, (
+                "debuggee never listened"
+            )
             time.sleep(0.2)
         # As VS Code does for "connect": speak DAP to the adapter debugpy runs in the debuggee.
         client = DapClient(connect=("127.0.0.1", port))
-        config = {"type": "debugpy", "request": "attach", "connect": {"host": "127.0.0.1", "port": port}, "justMyCode": True}
+        config = {
+            "type": "debugpy",
+            "request": "attach",
+            "connect": {"host": "127.0.0.1", "port": port},
+            "justMyCode": True,
+        }
         stop = client.start(config, {program: [line_of(program, "BREAKPOINT")]})
         s = Stopped(client, stop)
         value = s.locals()["activations"].value

@@ -20,7 +20,9 @@ def test_eager_switch_hits_breakpoints_in_functions(debug_session):
     from tf_debug_repr.dap_client import line_of
 
     path = program_path(PROGRAM)
-    s = debug_session(PROGRAM, markers=["STOP_IN_MAP", "STOP_IN_FUNCTION"], env={"TF_DEBUG_REPR_EAGER": "1"})
+    s = debug_session(
+        PROGRAM, markers=["STOP_IN_MAP", "STOP_IN_FUNCTION"], env={"TF_DEBUG_REPR_EAGER": "1"}
+    )
     assert _line(s) == line_of(path, "STOP_IN_MAP")
     doubled = s.locals()["doubled"]
     assert doubled.value.startswith("2.0 float32"), doubled.value  # a value, not a symbolic tensor
@@ -30,6 +32,8 @@ def test_eager_switch_hits_breakpoints_in_functions(debug_session):
         s.resume_to_next_stop()
     assert _line(s) == line_of(path, "STOP_IN_FUNCTION")
     scope = s.locals()
-    assert scope["g"].value.startswith("float32[2]") and "[3., 4.]" in scope["g"].value, scope["g"].value
+    assert scope["g"].value.startswith("float32[2]") and "[3., 4.]" in scope["g"].value, scope[
+        "g"
+    ].value
     v = s.evaluate("v")["result"]
     assert "∇‖g‖=5@step 1" in v, v

@@ -45,7 +45,9 @@ def test_gradients_history_tape_model_and_identical_weights(debug_session):
         same = s.evaluate(f"bool({NP}.array_equal({numpy_expr}, grads[{i}].numpy()))")["result"]
         assert same == "True", (var.name, numpy_expr)
         shown_norm = float(parts["‖g‖"].value)
-        program_norm = float(s.evaluate(f"float({NP}.linalg.norm(grads[{i}].numpy().astype('float64')))")["result"])
+        program_norm = float(
+            s.evaluate(f"float({NP}.linalg.norm(grads[{i}].numpy().astype('float64')))")["result"]
+        )
         assert shown_norm == pytest.approx(program_norm, rel=1e-6)
         assert "1 steps" in parts["‖g‖ history"].value
 
@@ -59,11 +61,15 @@ def test_gradients_history_tape_model_and_identical_weights(debug_session):
     assert [w.name for w in watched][0].endswith("sequential/dense/kernel:0")
     returned = s.children(tape_parts["gradients returned last"])
     assert len(returned) == 4
-    first = s.evaluate(f"bool({NP}.array_equal({returned[0].evaluate_name}.numpy(), grads[0].numpy()))")
+    first = s.evaluate(
+        f"bool({NP}.array_equal({returned[0].evaluate_name}.numpy(), grads[0].numpy()))"
+    )
     assert first["result"] == "True"
 
     # The model tree: layers, weights with shapes and parameter counts, a global norm.
-    assert re.match(r"Sequential 'sequential', 2 layers, 49 params ∇‖g‖=[0-9.e-]+@step 1", model.value), model.value
+    assert re.match(
+        r"Sequential 'sequential', 2 layers, 49 params ∇‖g‖=[0-9.e-]+@step 1", model.value
+    ), model.value
     tree = s.child_map(model)
     dense = tree["dense (Dense)"]
     assert dense.value.startswith("Dense 'dense', 40 params: kernel[4, 8] bias[8]"), dense.value
@@ -75,7 +81,9 @@ def test_gradients_history_tape_model_and_identical_weights(debug_session):
 
     # Step 2: the history has grown, the step moved on.
     s.resume_to_next_stop()
-    kernel_var = s.child_map(s.child_map(s.locals()["model"])["all weights"])["sequential/dense/kernel"]
+    kernel_var = s.child_map(s.child_map(s.locals()["model"])["all weights"])[
+        "sequential/dense/kernel"
+    ]
     history = s.child_map(_gradient_child(s, kernel_var))["‖g‖ history"]
     assert "last 2 steps" in history.value, history.value
     rows = s.children(history)

@@ -26,7 +26,9 @@ def test_none_reasons_bad_values_and_a_recording_tape(debug_session):
     # Stopped inside a recording persistent tape: its state, and looking changes nothing.
     scope = s.locals()
     live = scope["live"]
-    assert live.value.startswith("GradientTape recording, persistent, watches 1 variables"), live.value
+    assert live.value.startswith("GradientTape recording, persistent, watches 1 variables"), (
+        live.value
+    )
     parts = s.child_map(live)
     assert parts["recording"].value == "True"
     assert [v.name for v in s.children(parts["watched variables"])] == ["[0] w:0"]
@@ -53,7 +55,10 @@ def test_none_reasons_bad_values_and_a_recording_tape(debug_session):
     assert "∇‖g‖=" in watched.value
     grad = s.child_map(watched)["∇ gradient"]
     numpy_expr = s.child_map(grad)["numpy"].evaluate_name
-    assert s.evaluate(f"{numpy_expr}.tolist() == grads_tensors[1].numpy().tolist()")["result"] == "True"
+    assert (
+        s.evaluate(f"{numpy_expr}.tolist() == grads_tensors[1].numpy().tolist()")["result"]
+        == "True"
+    )
 
     # An Inf in a gradient stands out on the variable and in the gradient.
     exploding = scope["exploding"]

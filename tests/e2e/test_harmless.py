@@ -23,7 +23,11 @@ def program_lines(output: str) -> list[str]:
 def test_looking_inside_a_tape_changes_nothing(debug_session):
     env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"}
     plain = subprocess.run(
-        [sys.executable, program_path("inside_tape.py")], capture_output=True, text=True, env=env, timeout=120
+        [sys.executable, program_path("inside_tape.py")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
     )
     expected = program_lines(plain.stdout)
     assert len(expected) == 3 and "'x:0'" in expected[0] and "unused" not in expected[0]

@@ -12,7 +12,9 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture(scope="module")
 def s():
-    session = start_stopped("symbolic.py", markers=["BREAKPOINT in tf.function", "BREAKPOINT keras"])
+    session = start_stopped(
+        "symbolic.py", markers=["BREAKPOINT in tf.function", "BREAKPOINT keras"]
+    )
     yield session
     session.client.close()
 
@@ -28,7 +30,10 @@ def look_at_everything(s, names):
             reference = stack.pop()
             if reference:
                 for child in s.client.variables(reference):
-                    if child.type not in ("ndarray", "FuncGraph", "module") and "variables" not in child.name:
+                    if (
+                        child.type not in ("ndarray", "FuncGraph", "module")
+                        and "variables" not in child.name
+                    ):
                         stack.append(child.reference)
         for context in ("hover", "repl", "clipboard"):
             s.evaluate(name, context)
@@ -39,13 +44,21 @@ def test_traced_tensors_show_static_facts_and_add_no_ops(s):
     shown = look_at_everything(s, ["x", "y", "scale"])
     local = s.locals()
     y = local["y"]
-    assert y.value == "symbolic float32[2, 2] 'mul:0' ← Mul in FuncGraph 'traced' (no value while tracing)"
-    assert local["x"].value.startswith("symbolic float32[2, 2] 'x:0' ← Placeholder in FuncGraph 'traced'")
+    assert (
+        y.value
+        == "symbolic float32[2, 2] 'mul:0' ← Mul in FuncGraph 'traced' (no value while tracing)"
+    )
+    assert local["x"].value.startswith(
+        "symbolic float32[2, 2] 'x:0' ← Placeholder in FuncGraph 'traced'"
+    )
     children = s.child_map(y)
     assert children["hint"].value.startswith("no value while tracing: set TF_DEBUG_REPR_EAGER=1")
     assert children["op"].value == "Mul" and children["op"].evaluate_name == "y.op.type"
     assert children["shape"].value == "[2, 2]"
-    assert s.evaluate(children["inputs"].evaluate_name)["result"] == "['MatMul:0', 'mul/ReadVariableOp:0']"
+    assert (
+        s.evaluate(children["inputs"].evaluate_name)["result"]
+        == "['MatMul:0', 'mul/ReadVariableOp:0']"
+    )
     # The captured variable still shows its real value, read outside the graph.
     assert shown["scale"].startswith("Variable 'scale:0' trainable 3.0 float32")
     ops_now = s.evaluate("len(graph.get_operations()) - ops_before")["result"]

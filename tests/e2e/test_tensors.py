@@ -15,7 +15,12 @@ from ..conftest import Stopped, start_stopped
 
 pytestmark = pytest.mark.e2e
 
-PYDEVD_GROUPS = {"special variables", "function variables", "class variables", "protected variables"}
+PYDEVD_GROUPS = {
+    "special variables",
+    "function variables",
+    "class variables",
+    "protected variables",
+}
 
 
 @pytest.fixture(scope="module")
@@ -36,12 +41,28 @@ def real(s: Stopped, expression: str):
 
 def test_summary_lines_are_one_plain_readable_line(s):
     local = s.locals()
-    assert local["small"].value == "float32[2, 3] CPU:0 n=6 x∈[1, 6.5] μ=3.583 σ=1.835 [[1. , 2. , 3. ], [4. , 5. , 6.5]]"
+    assert (
+        local["small"].value
+        == "float32[2, 3] CPU:0 n=6 x∈[1, 6.5] μ=3.583 σ=1.835 [[1. , 2. , 3. ], [4. , 5. , 6.5]]"
+    )
     assert local["scalar"].value == "3.25 float32 CPU:0"
-    assert local["weights"].value.startswith("Variable 'weights:0' trainable float32[3, 4] CPU:0 n=12 x∈[0, 1.375]")
+    assert local["weights"].value.startswith(
+        "Variable 'weights:0' trainable float32[3, 4] CPU:0 n=12 x∈[0, 1.375]"
+    )
     assert local["frozen"].value.startswith("Variable 'frozen:0' frozen int32[3]")
     assert local["empty"].value == "float32[0, 3] CPU:0 empty"
-    for name in ("small", "scalar", "vector", "long_axis", "bad", "weights", "frozen", "big", "empty", "handle"):
+    for name in (
+        "small",
+        "scalar",
+        "vector",
+        "long_axis",
+        "bad",
+        "weights",
+        "frozen",
+        "big",
+        "empty",
+        "handle",
+    ):
         value = local[name].value
         assert not value.startswith("<tf."), value
         assert "\x1b" not in value and "\n" not in value
@@ -62,7 +83,9 @@ def test_children_are_elements_numpy_and_facts_in_order(s):
     leaves = [c for c in row if c.name.startswith("[")]
     assert [c.name for c in leaves] == ["[0]", "[1]", "[2]"]
     assert [c.value for c in leaves] == ["4.0", "5.0", "6.5"]
-    assert all(c.reference == 0 and c.type == "float32" for c in leaves), "leaf scalars must not be expandable"
+    assert all(c.reference == 0 and c.type == "float32" for c in leaves), (
+        "leaf scalars must not be expandable"
+    )
 
 
 def test_leaf_values_equal_the_real_values(s):
@@ -101,11 +124,17 @@ def test_every_child_expression_evaluates_to_that_child(s, name):
         if child.type in ("float32", "float", "int", "bool"):
             # A leaf: the expression gives a 0-d tensor (or number) of the same value.
             number = shown.removeprefix("‼ ").split()[0]
-            assert (number == child.value) or math.isclose(float(number), float(child.value), rel_tol=1e-6) or (
-                math.isnan(float(number)) and math.isnan(float(child.value))
+            assert (
+                (number == child.value)
+                or math.isclose(float(number), float(child.value), rel_tol=1e-6)
+                or (math.isnan(float(number)) and math.isnan(float(child.value)))
             ), (child.evaluate_name, shown, child.value)
         elif child.type == "EagerTensor" or child.type == "AxisRange":
-            assert shown == child.value or child.type == "AxisRange", (child.evaluate_name, shown, child.value)
+            assert shown == child.value or child.type == "AxisRange", (
+                child.evaluate_name,
+                shown,
+                child.value,
+            )
         checked += 1
     assert checked >= 5
 
@@ -144,13 +173,21 @@ def test_nan_and_inf_stand_out_with_where_and_how_many(s):
 
 def test_every_dtype_is_presented_without_error(s):
     container = s.locals()["dtypes"]
-    assert container.value.startswith("{'float16': float16[2, 3], 'bfloat16': bfloat16[2, 3], 'float32': float32[2, 3]")
+    assert container.value.startswith(
+        "{'float16': float16[2, 3], 'bfloat16': bfloat16[2, 3], 'float32': float32[2, 3]"
+    )
     dtypes = [c for c in s.children(container) if c.name.startswith("'")]
     assert len(dtypes) == 21
     for tensor in dtypes:
         label = tensor.name.strip("'")
         assert "<error" not in tensor.value, tensor.value
-        dtype = {"scalar_string": "string", "scalar_bool": "bool", "scalar_int": "int64", "empty_int": "int32", "complex_bad": "complex64"}.get(label, label)
+        dtype = {
+            "scalar_string": "string",
+            "scalar_bool": "bool",
+            "scalar_int": "int64",
+            "empty_int": "int32",
+            "complex_bad": "complex64",
+        }.get(label, label)
         assert dtype in tensor.value, tensor.value
         for child in walk(s, tensor, 2):
             assert "<error" not in child.value, (label, child.name, child.value)
@@ -177,7 +214,9 @@ def test_huge_tensor_statistics_are_bounded_and_say_so(s):
     assert "μ≈" in big.value and "σ≈" in big.value
     assert "x∈[-4.786, 4.703]" in big.value  # exact extremes
     stats = s.child_map(s.child_map(big)["stats"])
-    assert stats["sampled"].value.startswith("mean/std from every 16th element (62,500 of 1,000,000)")
+    assert stats["sampled"].value.startswith(
+        "mean/std from every 16th element (62,500 of 1,000,000)"
+    )
     for figure in ("min", "max", "mean", "std"):
         recomputed = s.evaluate(stats[figure].evaluate_name)["result"]
         assert math.isclose(float(recomputed), float(stats[figure].value), rel_tol=1e-6), figure
@@ -190,7 +229,12 @@ def test_watch_hover_console_and_clipboard(s):
     assert watched["result"] == local["weights"].value
     hovered = s.evaluate("weights * 2", "hover")
     assert hovered["result"].startswith("float32[3, 4] CPU:0 n=12 x∈[0, 2.75]")
-    assert names(s.client.variables(hovered["variablesReference"]))[:4] == ["[0]", "[1]", "[2]", "numpy"]
+    assert names(s.client.variables(hovered["variablesReference"]))[:4] == [
+        "[0]",
+        "[1]",
+        "[2]",
+        "numpy",
+    ]
     indexed = s.evaluate("[small, scalar][0]", "watch")
     assert indexed["result"] == local["small"].value
     console = s.evaluate("small", "repl")["result"]
@@ -203,7 +247,9 @@ def test_watch_hover_console_and_clipboard(s):
 
 def test_datasets_and_iterators_are_not_consumed(s):
     local = s.locals()
-    assert local["dataset"].value.startswith("BatchDataset of TensorSpec(shape=(None,), dtype=tf.int64")
+    assert local["dataset"].value.startswith(
+        "BatchDataset of TensorSpec(shape=(None,), dtype=tf.int64"
+    )
     assert "cardinality=4" in local["dataset"].value
     assert local["iterator"].value == (
         "Iterator over TensorSpec(shape=(None,), dtype=tf.int64, name=None) (not advanced by the debugger)"

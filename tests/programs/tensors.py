@@ -15,12 +15,26 @@ empty = tf.zeros([0, 3])
 handle = weights.handle  # a resource tensor: no values to show
 
 dtypes = {
-    name: tf.constant(np.arange(6).reshape(2, 3) % 2 if name == "bool" else np.arange(6).reshape(2, 3), dtype=getattr(tf, name))
+    name: tf.constant(
+        np.arange(6).reshape(2, 3) % 2 if name == "bool" else np.arange(6).reshape(2, 3),
+        dtype=getattr(tf, name),
+    )
     for name in [
-        "float16", "bfloat16", "float32", "float64",
-        "int8", "int16", "int32", "int64",
-        "uint8", "uint16", "uint32", "uint64",
-        "bool", "complex64", "complex128",
+        "float16",
+        "bfloat16",
+        "float32",
+        "float64",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "bool",
+        "complex64",
+        "complex128",
     ]
 }
 dtypes["string"] = tf.constant([["a", "bc", "def"], ["", "g", "hi"]])
@@ -32,7 +46,9 @@ dtypes["complex_bad"] = tf.constant([1 + 2j, complex(float("nan"), 0.0)], dtype=
 
 sparse = tf.sparse.SparseTensor(indices=[[0, 1], [2, 3]], values=[1.5, -2.0], dense_shape=[3, 4])
 ragged = tf.ragged.constant([[1, 2], [3], [4, 5, 6]])
-slices = tf.IndexedSlices(values=tf.ones([2, 4]), indices=tf.constant([0, 5]), dense_shape=tf.constant([10, 4]))
+slices = tf.IndexedSlices(
+    values=tf.ones([2, 4]), indices=tf.constant([0, 5]), dense_shape=tf.constant([10, 4])
+)
 dataset = tf.data.Dataset.range(10).map(lambda x: x * 2).batch(3)
 iterator = iter(dataset)
 print("ready")  # BREAKPOINT

@@ -33,7 +33,16 @@ def test_bad_values_stand_out_and_sampled_figures_say_so():
     stats = Stats(size=10, category="float", min=0.0, max=1.0, mean=0.5, std=0.1, nan=2, neginf=1)
     assert fmt.bad_values_text(stats) == "‼ NaN×2 -Inf×1"
     assert fmt.stats_text(stats) == "n=10 x∈[0, 1] μ=0.5 σ=0.1"
-    sampled = Stats(size=10**6, category="float", min=-1.0, max=1.0, mean=0.0, std=1.0, moments_sample=65536, moments_stride=16)
+    sampled = Stats(
+        size=10**6,
+        category="float",
+        min=-1.0,
+        max=1.0,
+        mean=0.0,
+        std=1.0,
+        moments_sample=65536,
+        moments_stride=16,
+    )
     assert fmt.stats_text(sampled) == "n=1,000,000 x∈[-1, 1] μ≈0 σ≈1"
     assert fmt.bad_values_text(Stats(size=3, category="float")) == ""
     assert fmt.stats_text(Stats(size=0, category="float")) == "empty"

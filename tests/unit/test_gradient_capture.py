@@ -167,7 +167,9 @@ def test_module_tree_counts_parameters():
             self.parts = [tf.Module(name="inner")]
 
     net = Net()
-    assert views.summary(net).startswith("Net 'net', 2 variables, 10 params (6 trainable, 4 frozen)")
+    assert views.summary(net).startswith(
+        "Net 'net', 2 variables, 10 params (6 trainable, 4 frozen)"
+    )
     names = [c.name for c in views.children(net)]
     assert names[:3] == ["w", "frozen", "parts[0]"]
 

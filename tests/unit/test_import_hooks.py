@@ -8,13 +8,17 @@ from tf_debug_repr.tf_types import Kind, kind_of_type
 
 
 def test_callback_runs_after_the_module_is_imported(tmp_path, monkeypatch, capsys):
-    (tmp_path / "hooked_module_for_test.py").write_text(textwrap.dedent("""
+    (tmp_path / "hooked_module_for_test.py").write_text(
+        textwrap.dedent("""
         VALUE = 42
-    """))
+    """)
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     seen = []
     import_hooks.when_imported("hooked_module_for_test", lambda m: seen.append(m.VALUE))
-    import_hooks.when_imported("hooked_module_for_test", lambda m: 1 / 0)  # must not break the import
+    import_hooks.when_imported(
+        "hooked_module_for_test", lambda m: 1 / 0
+    )  # must not break the import
     assert seen == [] and "hooked_module_for_test" not in sys.modules
     import hooked_module_for_test  # noqa: F401
 

@@ -38,7 +38,10 @@ def test_range_nodes_nest_so_no_level_exceeds_a_hundred():
     assert len(middle) == 35 and middle[-1].name == "[123400:123456]"
     leaves = views.children(middle[-1].resolve())
     assert [c.name for c in leaves][:2] == ["[123400]", "[123401]"] and len(leaves) == 56
-    assert resolve_expression(leaves[5].expression, "x[120000:123456][123400:123456]") == "x[120000:123456][123405]"
+    assert (
+        resolve_expression(leaves[5].expression, "x[120000:123456][123400:123456]")
+        == "x[120000:123456][123405]"
+    )
     assert resolve_expression(leaves[5].expression, "x[123400:123456]") == "x[123405]"
 
 
@@ -81,7 +84,11 @@ class Exploding(Node):
         raise RuntimeError("summary broke")
 
     def children(self) -> list[Child]:
-        return [Child("fine", 1, ".fine"), Child("bad", compute=lambda: 1 / 0, expression=".bad"), Child("also fine", Note("ok"))]
+        return [
+            Child("fine", 1, ".fine"),
+            Child("bad", compute=lambda: 1 / 0, expression=".bad"),
+            Child("also fine", Note("ok")),
+        ]
 
 
 def test_adapter_turns_errors_into_one_placeholder_each():
@@ -90,13 +97,18 @@ def test_adapter_turns_errors_into_one_placeholder_each():
     assert contents[0][1] == 1 and str(contents[2][1]) == "ok"
     assert str(contents[1][1]) == "<error: ZeroDivisionError: division by zero>"
     assert contents[2][2]("x") == "'ok'"  # a note's expression is its own text
-    assert pydevd_adapter._summary(Exploding(), None) == "Exploding <error: RuntimeError: summary broke>"
+    assert (
+        pydevd_adapter._summary(Exploding(), None)
+        == "Exploding <error: RuntimeError: summary broke>"
+    )
 
 
 def test_adapter_claims_tf_types_and_leaves_others_alone():
     resolver, strings = pydevd_adapter.TensorResolveProvider(), pydevd_adapter.TensorStrProvider()
     eager = type(tf.constant(1.0))
-    assert resolver.can_provide(eager, eager.__name__) and strings.can_provide(eager, eager.__name__)
+    assert resolver.can_provide(eager, eager.__name__) and strings.can_provide(
+        eager, eager.__name__
+    )
     assert resolver.can_provide(type(tf.Variable(1.0)), "ResourceVariable")
     assert not resolver.can_provide(Note, "Note") and strings.can_provide(Note, "Note")
     for other in (int, list, np.ndarray, dict, tuple):
@@ -108,7 +120,10 @@ def test_adapter_claims_tf_types_and_leaves_others_alone():
 def test_containers_of_tensors_get_brief_items_and_others_stay_stock():
     strings = pydevd_adapter.TensorStrProvider()
     w = tf.Variable([1.0, 2.0], name="w")
-    assert strings.get_str([tf.ones([4, 8]), tf.zeros([8], tf.int32), 3]) == "[float32[4, 8], int32[8], 3]"
+    assert (
+        strings.get_str([tf.ones([4, 8]), tf.zeros([8], tf.int32), 3])
+        == "[float32[4, 8], int32[8], 3]"
+    )
     assert strings.get_str((tf.ones([2]),)) == "(float32[2],)"
     assert strings.get_str({"a": w}) == "{'a': Variable 'w:0' float32[2]}"
     assert strings.get_str_in_context([tf.ones([2])], "hover") == "[float32[2]]"

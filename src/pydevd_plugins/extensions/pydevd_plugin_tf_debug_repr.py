@@ -11,7 +11,9 @@ try:
     # TF_DEBUG_REPR_DISABLE=1 gives stock debugpy (the demo's and benchmark's baseline).
     # Two copies on sys.path (a pip install and the VS Code extension's bundle) load
     # this module twice under different paths; only the first registers.
-    if _os.environ.get("TF_DEBUG_REPR_DISABLE") or getattr(_sys, "_tf_debug_repr_registered", False):
+    if _os.environ.get("TF_DEBUG_REPR_DISABLE") or getattr(
+        _sys, "_tf_debug_repr_registered", False
+    ):
         __all__ = []
     else:
         from tf_debug_repr.pydevd_adapter import providers as _providers

@@ -19,7 +19,11 @@ def main() -> None:
     labels = tf.constant(rng.integers(0, 3, size=(64,)), dtype=tf.int32)
 
     model = tf.keras.Sequential(
-        [tf.keras.Input((4,)), tf.keras.layers.Dense(8, activation="relu"), tf.keras.layers.Dense(3)]
+        [
+            tf.keras.Input((4,)),
+            tf.keras.layers.Dense(8, activation="relu"),
+            tf.keras.layers.Dense(3),
+        ]
     )
     optimizer = tf.keras.optimizers.SGD(0.1)
     loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
@@ -32,7 +36,9 @@ def main() -> None:
 
     kernel = model.layers[0].kernel
     scale = tf.Variable(2.0, name="scale")
-    ratios = tf.constant([1.0, 0.0, -1.0, 2.0]) / tf.constant([0.0, 0.0, 0.0, 4.0])  # inf, nan, -inf
+    ratios = tf.constant([1.0, 0.0, -1.0, 2.0]) / tf.constant(
+        [0.0, 0.0, 0.0, 4.0]
+    )  # inf, nan, -inf
     long_vector = tf.range(1000, dtype=tf.float32) / 10.0
     mask = logits > 0
     words = tf.constant(["tensor", "flow"])
