@@ -105,10 +105,12 @@ def max_difference(value: Any) -> float | None:
 def _agreement_text(value: Any, must_agree: bool) -> str:
     worst, sampled = compare(value)
     if worst is None:
-        return "symbolic: no values while tracing"
+        if any(kind_of(r) is Kind.SYMBOLIC for r in _replicas(value)):
+            return "symbolic: no values while tracing"
+        return "replicas not compared (not all are tensors with values)"
     approx = "≈" if sampled else ""
     if worst == 0:
-        return "replicas equal" if must_agree else "replicas all equal"
+        return "replicas equal"
     figure = f"max |Δ|{approx}={fmt.number(worst)}"
     return (
         f"{fmt.WARNING} replicas differ, {figure}" if must_agree else f"replicas differ, {figure}"

@@ -194,22 +194,30 @@ def slots_by_weight(opt: Any) -> SlotsByWeight:
     """Group ``opt``'s slot variables by the weight they were made for."""
     base = _base(opt)
     weights = list(getattr(base, "_trainable_variables", None) or [])
-    prefixes = sorted(
-        ((_path(w).replace("/", "_").replace(":", "_") + "_", w) for w in weights),
-        key=lambda entry: -len(entry[0]),
-    )
+    by_prefix = {_path(w).replace("/", "_").replace(":", "_"): w for w in weights}
     grouped: dict[int, dict[str, Any]] = {}
     others = []
     for var in base.variables:
         name = str(var.name)
-        for prefix, weight in prefixes:  # longest first: 'd_kernel_1_' before 'd_kernel_'
-            if name.startswith(prefix) and len(name) > len(prefix):
-                grouped.setdefault(id(weight), {})[name[len(prefix) :]] = var
-                break
-        else:
+        match = _owner(name, by_prefix)
+        if match is None:
             others.append(var)
+        else:
+            weight, slot = match
+            grouped.setdefault(id(weight), {})[slot] = var
     groups = [WeightSlots(w, grouped[id(w)]) for w in weights if id(w) in grouped]
     return SlotsByWeight(groups, others)
+
+
+def _owner(name: str, by_prefix: dict[str, Any]) -> tuple[Any, str] | None:
+    """(weight, slot) for a slot named ``<prefix>_<slot>``, trying the longest prefix
+    first: ``d_kernel_1_momentum`` belongs to ``d/kernel_1`` before ``d/kernel``."""
+    cut = len(name)
+    while (cut := name.rfind("_", 0, cut)) > 0:
+        weight = by_prefix.get(name[:cut])
+        if weight is not None:
+            return weight, name[cut + 1 :]
+    return None
 
 
 # --------------------------------------------------------------------- schedules

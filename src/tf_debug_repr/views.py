@@ -103,7 +103,7 @@ def variable_children(var: Any, kind: Kind) -> list[Child]:
 # --------------------------------------------------------------------------- dispatch
 
 
-def unwrapped(obj: Any) -> Any:
+def _unwrapped(obj: Any) -> Any:
     """The value inside TF's "should use" wrapper (what ``TensorArray.write`` returns),
     read without marking it used: the program's own "never used" warning still fires."""
     return object.__getattribute__(obj, "_tf_should_use_wrapped_value")
@@ -182,7 +182,7 @@ def build_table() -> dict[Kind, View]:
             distribute_views.per_replica_summary, distribute_views.per_replica_children
         ),
         # Attributes pass through the wrapper, so the inner value's expressions still hold.
-        Kind.SHOULD_USE: View(lambda w: summary(unwrapped(w)), lambda w: children(unwrapped(w))),
+        Kind.SHOULD_USE: View(lambda w: summary(_unwrapped(w)), lambda w: children(_unwrapped(w))),
         Kind.TAPE: View(tape_views.tape_summary, tape_views.tape_children),
         Kind.KERAS_LAYER: View(model_views.layer_summary, model_views.layer_children),
         Kind.TF_MODULE: View(model_views.module_summary, model_views.module_children),
@@ -197,7 +197,7 @@ def build_table() -> dict[Kind, View]:
     return _TABLE
 
 
-def view_of(obj: Any) -> View | None:
+def _view_of(obj: Any) -> View | None:
     """The view of a TF value, None for anything else."""
     kind = kind_of(obj)
     if kind is None:
@@ -211,7 +211,7 @@ def summary(obj: Any) -> str:
         return str(obj)
     if isinstance(obj, Node):
         return fmt.clip(obj.summary())
-    view = view_of(obj)
+    view = _view_of(obj)
     return fmt.clip(view.summary(obj) if view is not None else repr(obj))
 
 
@@ -219,7 +219,7 @@ def children(obj: Any) -> list[Child]:
     """The children shown when the value is expanded, in display order."""
     if isinstance(obj, Node):
         return obj.children()
-    view = view_of(obj)
+    view = _view_of(obj)
     return view.children(obj) if view is not None else []
 
 
@@ -280,6 +280,14 @@ def _values_of(obj: Any) -> Any:
         return obj
     if kind in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
         return tensor_views.read_value(obj)
+    if kind in (Kind.MIRRORED, Kind.SYNC_ON_READ):
+        # a mirrored variable reads its first replica, a sync-on-read one the aggregate
+        if hasattr(obj, "read_value"):
+            with harmless():
+                return obj.read_value()
+        return _values_of(obj.values[0])
+    if kind is Kind.SHOULD_USE:
+        return _values_of(_unwrapped(obj))
     return None
 
 

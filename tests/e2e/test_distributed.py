@@ -82,3 +82,10 @@ def test_keras_weights_under_the_strategy(s):
     assert mean.value == "Mean 'mean' result=0 (state: total, count)"
     total = s.child_map(mean)["total"]
     assert total.value.endswith("sync-on-read ×2 SUM")
+
+
+def test_debug_console_prints_the_values(s):
+    text = s.evaluate("weights", "repl")["result"]
+    assert text.splitlines()[0].startswith("MirroredVariable 'weights:0' replicas equal")
+    assert text.splitlines()[1] == "[1., 2., 3.]"
+    assert s.evaluate("counter", "clipboard")["result"] == "3."
