@@ -62,7 +62,11 @@ def _fn_name(loss: Any) -> str | None:
 
 
 def _config(loss: Any) -> dict:
-    config = loss.get_config()
+    """The loss's config; empty where it has none (Keras's CompileLoss raises)."""
+    try:
+        config = loss.get_config()
+    except Exception:
+        return {}
     return config if isinstance(config, dict) else {}
 
 
@@ -88,5 +92,5 @@ def loss_children(loss: Any) -> list[Child]:
     kwargs = getattr(loss, "_fn_kwargs", None)
     if isinstance(kwargs, dict) and kwargs:
         rows.append(Child("fn kwargs", dict(kwargs), "._fn_kwargs"))
-    rows.append(Child("config", _config(loss), call("{}.get_config()")))
+    rows.append(lazy("config", loss.get_config, call("{}.get_config()")))
     return rows

@@ -183,7 +183,8 @@ class Weights(Node):
     def summary(self) -> str:
         if self.noun != "weights":  # state, not parameters: no trainable/frozen split
             values = sum(_size(w) for w in self.weights)
-            return f"{len(self.weights)} {self.noun}, {fmt.count(values)} values"
+            noun = self.noun[:-1] if len(self.weights) == 1 else self.noun
+            return f"{len(self.weights)} {noun}, {fmt.count(values)} values"
         return f"{len(self.weights)} weights, {_params_text(self.weights)}"
 
     def children(self) -> list[Child]:

@@ -224,7 +224,11 @@ def _owner(name: str, by_prefix: dict[str, Any]) -> tuple[Any, str] | None:
 
 
 def _config(obj: Any) -> dict:
-    config = obj.get_config()
+    """The schedule's config; empty where a custom schedule has none."""
+    try:
+        config = obj.get_config()
+    except Exception:
+        return {}
     return config if isinstance(config, dict) else {}
 
 
@@ -236,4 +240,5 @@ def schedule_summary(schedule: Any) -> str:
 
 
 def schedule_children(schedule: Any) -> list[Child]:
-    return [Child(str(k), v, f".get_config()[{k!r}]") for k, v in _config(schedule).items()]
+    rows = [Child(str(k), v, f".get_config()[{k!r}]") for k, v in _config(schedule).items()]
+    return rows or [Child("config", Note("none: the schedule does not implement get_config"))]
