@@ -126,3 +126,20 @@ def test_symbolic_items_in_lists_say_so():
     traced(tf.ones([2, 3]))
     assert seen["text"] == "[symbolic float32[2, 3], symbolic float32[2, 3]]"
     assert views.container_summary([tf.ones([2])]) == "[float32[2]]"
+
+
+def test_loss_and_schedule_without_config():
+    class Halving(keras.optimizers.schedules.LearningRateSchedule):
+        def __call__(self, step):
+            return 0.1 / (1.0 + tf.cast(step, tf.float32))
+
+    assert views.summary(Halving()) == "Halving()"
+    assert [c.name for c in views.children(Halving())] == ["config"]
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    model.fit(np.zeros((4, 2)), np.zeros((4, 1)), verbose=0)
+    compile_loss = model._compile_loss  # get_config raises NotImplementedError
+    assert views.summary(compile_loss) == "CompileLoss 'compile_loss' reduction=sum_over_batch_size"
+    rows = {c.name: c for c in views.children(compile_loss)}
+    with pytest.raises(NotImplementedError):  # that one child fails, not the view
+        rows["config"].resolve()
