@@ -118,7 +118,7 @@ def _agreement_text(value: Any, must_agree: bool) -> str:
 
 
 def _name(value: Any) -> str:
-    name = getattr(value, "name", None)
+    name = variable_views.label(value)  # the naming rule of every variable
     return f" {name!r}" if isinstance(name, str) and name else ""
 
 
