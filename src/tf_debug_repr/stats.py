@@ -75,6 +75,12 @@ def _stride_for(size: int, limit: int) -> int:
 
 def array_stats(array: np.ndarray) -> Stats:
     """Statistics of a host array (a zero-copy view of a CPU tensor, typically)."""
+    # Overflow in a square of float64 extremes must not print a warning into the program.
+    with np.errstate(all="ignore"):
+        return _array_stats(array)
+
+
+def _array_stats(array: np.ndarray) -> Stats:
     size = int(array.size)
     category = category_of(array.dtype)
     if size == 0 or category in ("string", "other"):

@@ -28,6 +28,8 @@ CLIPBOARD_ELEMENTS = 10_000
 CONSOLE_FULL_ELEMENTS = 200  # up to this many, the console prints every value
 CONSOLE_EDGE = 3  # corners shown per axis beyond that (numpy's summarised form)
 CONSOLE_ELEMENTS = CONSOLE_FULL_ELEMENTS  # kept for callers of the old name
+CONSOLE_STRING_CHARS = 200  # each string element in the console, at most
+CLIPBOARD_CHARS = 1_000_000  # Copy Value text, at most (megabyte strings)
 
 # dtypes without a CPU slicing kernel in TF (measured on TF 2.21): sliced on the host.
 HOST_SLICED = frozenset(
@@ -594,17 +596,18 @@ def console_values(tensor: Any) -> str:
         return "(a handle: no values to show)"
     dims = _dims(tensor)
     size = int(np.prod(dims)) if dims else 1
+    edge = CONSOLE_EDGE if len(dims) <= 2 else CONSOLE_EDGE - 1  # deep tensors: fewer corners
     if size <= CONSOLE_FULL_ELEMENTS:
         array, threshold = host_array(tensor), CONSOLE_FULL_ELEMENTS
     else:
-        array, threshold = _corners(tensor, CONSOLE_EDGE), 0
+        array, threshold = _corners(tensor, edge), 0
     text = np.array2string(
         array,
         separator=", ",
         threshold=threshold,
-        edgeitems=CONSOLE_EDGE,
+        edgeitems=edge,
         max_line_width=120,
-        formatter=fmt.array_formatter(array),
+        formatter=fmt.array_formatter(array, CONSOLE_STRING_CHARS),
     )
     lines = text.splitlines()
     if len(lines) > 40:  # a rank-6 corner still fits a screen; this bounds the worst case
@@ -632,4 +635,8 @@ def values_text(tensor: Any, limit: int) -> str:
         max_line_width=120,
         formatter=fmt.array_formatter(array),
     )
+    if len(text) > CLIPBOARD_CHARS:
+        text = text[:CLIPBOARD_CHARS]
+        note = f"{note}\n" if note else ""
+        note += f"… cut at {fmt.count(CLIPBOARD_CHARS)} characters"
     return f"{text}\n{note}" if note else text
