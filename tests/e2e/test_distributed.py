@@ -22,15 +22,16 @@ def s():
 def test_mirrored_variable_replicas_and_agreement(s):
     weights = s.locals()["weights"]
     assert weights.value.startswith(
-        "MirroredVariable 'weights' replicas equal, 2 replicas (CPU:0, CPU:1): float32[3] x∈[1, 3]"
+        "MirroredVariable 'weights' replicas equal, 2 replicas (CPU:0, CPU:1): "
+        "float32[3] x∈[1, 3] μ=2 σ=0.8165 n=3 CPU:0"
     )
     children = s.child_map(weights)
     assert children["max |Δ| between replicas"].value == "0.0"
     assert children["[0] CPU:0"].value.startswith(
-        "Variable 'weights' trainable float32[3] x∈[1, 3]"
+        "Variable 'weights' trainable float32[3] x∈[1, 3] μ=2 σ=0.8165 n=3 CPU:0"
     )
     assert children["[1] CPU:1"].value.startswith(
-        "Variable 'weights/replica_1' trainable float32[3] x∈[1, 3]"
+        "Variable 'weights/replica_1' trainable float32[3] x∈[1, 3] μ=2 σ=0.8165 n=3 CPU:1"
     )
     device = s.evaluate(f"{children['[1] CPU:1'].evaluate_name}.device")["result"]
     assert device.endswith("device:CPU:1'")
