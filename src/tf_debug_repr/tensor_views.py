@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from . import formatting as fmt
-from .guards import harmless, host_view, is_on_host
+from .guards import extend, harmless, host_view, is_on_host
 from .stats import Stats, array_stats, first_bad_index, tensor_stats
 from .view_model import NUMPY, Child, Expression, Node, Note, call, lazy, scalar_leaf
 
@@ -260,15 +260,9 @@ def _same(parent: str) -> str:
 def _element_expression(base_suffix: str, index_text: str) -> Expression:
     """The expression of an element of a range node: the range's own ``[a:b]`` suffix
     is replaced so ``Add to Watch`` on ``[150]`` gives ``x[150]``, not ``x[100:200][50]``."""
-    if not base_suffix:
-        return index_text
-
-    def expression(parent: str) -> str:
-        if parent.endswith(base_suffix):
-            return parent[: -len(base_suffix)] + index_text
-        return parent + index_text  # still correct, just longer
-
-    return expression
+    # Through ``guards.extend``: under Keras's build pass the parent's expression is an
+    # ``eagerly(lambda v: …, w)`` wrapper, and the index belongs inside it.
+    return lambda parent: extend(parent, index_text, replacing=base_suffix)
 
 
 def axis_children(

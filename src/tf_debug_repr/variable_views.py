@@ -14,7 +14,7 @@ from typing import Any
 
 from . import formatting as fmt
 from . import symbolic_views, tensor_views
-from .guards import harmless
+from .guards import eager_expression, harmless
 from .tf_types import Kind
 from .view_model import Child, Note, call, lazy
 
@@ -139,12 +139,10 @@ def variable_children(var: Any, kind: Kind) -> list[Child]:
     else:
         children.append(Child("name", Note(str(var.name)), ".name"))
         if value is not None:
-            children.append(Child("value", value, call("{}.value()")))
+            read = Child("value", value, call("{}.value()"))
+            children.append(_outside_graph(read) if symbolic_views.in_keras_build_pass() else read)
     children.append(Child("trainable", bool(var.trainable), ".trainable"))
     return children
-
-
-_EAGERLY = "__import__('tf_debug_repr.guards').guards.eagerly"
 
 
 def _outside_graph(child: Child) -> Child:
@@ -160,7 +158,7 @@ def _outside_graph(child: Child) -> Child:
             body = "__import__('tensorflow').convert_to_tensor(v)"
         else:
             body = inner("v") if callable(inner) else "v" + inner
-        return f"{_EAGERLY}(lambda v: {body}, {parent})"
+        return eager_expression(body, parent)
 
     return Child(child.name, child.value, expression, child.compute)
 
