@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 
 from . import formatting as fmt
-from . import tensor_views
-from .stats import harmless, host_view, is_on_host
+from . import tensor_views, variable_views
+from .guards import harmless, host_view, is_on_host
 from .tf_types import Kind, kind_of
 from .view_model import Child, Note, call
 
@@ -44,7 +44,7 @@ def _eager_value(component: Any) -> Any:
     """The replica's current value as an eager tensor, or None (symbolic, not a tensor)."""
     kind = kind_of(component)
     if kind in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
-        component = tensor_views.read_value(component)
+        component = variable_views.read_value(component)
         kind = kind_of(component)
     return component if kind is Kind.EAGER and tensor_views.has_values(component) else None
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from . import formatting as fmt
 from . import tensor_views
-from .stats import harmless
+from .guards import harmless
 from .tf_types import Kind, kind_of
 from .view_model import Child, Note, call, error_note, lazy
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from . import formatting as fmt
-from .stats import harmless
+from .guards import harmless
 from .tf_types import Kind, kind_of
 from .view_model import Child, Node, Note, call, scalar_leaf
 

@@ -18,10 +18,10 @@ from itertools import islice
 from typing import Any
 
 from . import formatting as fmt
-from . import tensor_views
-from .stats import harmless
+from . import tensor_views, variable_views
+from .guards import harmless
 from .tf_types import Kind, kind_of, kind_of_type
-from .view_model import Child, Node, Note, call, error_note
+from .view_model import Child, Node, Note, error_note
 
 # Extension points for features that add to a value's view (gradients, for one): each
 # takes the object and returns extra children / a short mark for the summary line.
@@ -43,7 +43,7 @@ def handles(type_object: type) -> bool:
     return kind_of_type(type_object) is not None and "tensorflow" in sys.modules
 
 
-def _marks(obj: Any, kind: Kind | None) -> str:
+def _marks(obj: Any, kind: Kind | None) -> list[str]:
     marks = []
     for mark in summary_marks:
         try:
@@ -52,12 +52,12 @@ def _marks(obj: Any, kind: Kind | None) -> str:
             text = ""
         if text:
             marks.append(text)
-    return " ".join(marks)
+    return marks
 
 
 def _with_marks(line: str, obj: Any, kind: Kind) -> str:
-    mark = _marks(obj, kind)
-    return f"{line} {mark}" if mark else line
+    # The marks are kept whole; the line's least telling tail makes room for them.
+    return fmt.with_marks(line, _marks(obj, kind))
 
 
 def _extra_children(obj: Any, kind: Kind | None) -> list[Child]:
@@ -68,40 +68,6 @@ def _extra_children(obj: Any, kind: Kind | None) -> list[Child]:
         except Exception as exc:  # one feature failing must not hide the value
             found.append(Child(getattr(provider, "__name__", "extra"), error_note(exc)))
     return found
-
-
-# --------------------------------------------------------------------------- variables
-
-
-def _variable_label(var: Any, kind: Kind) -> str:
-    if kind is Kind.KERAS_VARIABLE:
-        return f"Variable {getattr(var, 'path', None) or var.name!r}"
-    return f"Variable {var.name!r}"
-
-
-def variable_summary(var: Any, kind: Kind) -> str:
-    value = tensor_views.read_value(var)
-    trainable = "trainable" if getattr(var, "trainable", False) else "frozen"
-    return _with_marks(
-        tensor_views.summary(value, prefix=f"{_variable_label(var, kind)} {trainable}"), var, kind
-    )
-
-
-def variable_children(var: Any, kind: Kind) -> list[Child]:
-    value = tensor_views.read_value(var)
-    children = _extra_children(var, kind)
-    children.extend(tensor_views.tensor_children(value))
-    name = getattr(var, "path", None) if kind is Kind.KERAS_VARIABLE else var.name
-    if kind is Kind.KERAS_VARIABLE:
-        identity = [Child("path", Note(str(name)), ".path"), Child("value", var.value, ".value")]
-    else:
-        identity = [
-            Child("name", Note(str(name)), ".name"),
-            Child("value", value, call("{}.value()")),
-        ]
-    children.extend(identity)
-    children.append(Child("trainable", bool(var.trainable), ".trainable"))
-    return children
 
 
 # --------------------------------------------------------------------------- dispatch
@@ -152,12 +118,22 @@ def build_table() -> dict[Kind, View]:
     table = {
         Kind.EAGER: View(_eager_summary, _eager_children),
         Kind.VARIABLE: View(
-            lambda v: variable_summary(v, Kind.VARIABLE),
-            lambda v: variable_children(v, Kind.VARIABLE),
+            lambda v: _with_marks(
+                variable_views.variable_summary(v, Kind.VARIABLE), v, Kind.VARIABLE
+            ),
+            lambda v: (
+                _extra_children(v, Kind.VARIABLE)
+                + variable_views.variable_children(v, Kind.VARIABLE)
+            ),
         ),
         Kind.KERAS_VARIABLE: View(
-            lambda v: variable_summary(v, Kind.KERAS_VARIABLE),
-            lambda v: variable_children(v, Kind.KERAS_VARIABLE),
+            lambda v: _with_marks(
+                variable_views.variable_summary(v, Kind.KERAS_VARIABLE), v, Kind.KERAS_VARIABLE
+            ),
+            lambda v: (
+                _extra_children(v, Kind.KERAS_VARIABLE)
+                + variable_views.variable_children(v, Kind.KERAS_VARIABLE)
+            ),
         ),
         Kind.SYMBOLIC: View(symbolic_views.symbolic_summary, symbolic_views.symbolic_children),
         Kind.KERAS_TENSOR: View(
@@ -244,8 +220,7 @@ def brief(obj: Any) -> str:
         dtype = getattr(obj.dtype, "name", obj.dtype)
         return f"symbolic {dtype}{fmt.shape_text(obj.shape)}"
     if kind in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
-        name = getattr(obj, "path", None) if kind is Kind.KERAS_VARIABLE else obj.name
-        dtype = getattr(obj.dtype, "name", obj.dtype)
+        name, dtype = variable_views.label(obj), variable_views.dtype_name(obj)
         return f"Variable {name!r} {dtype}{fmt.shape_text(obj.shape)}"
     if kind is not None:
         return summary(obj)
@@ -283,7 +258,7 @@ def _values_of(obj: Any) -> Any:
     if kind is Kind.EAGER:
         return obj
     if kind in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
-        return tensor_views.read_value(obj)
+        return variable_views.read_value(obj)
     if kind in (Kind.MIRRORED, Kind.SYNC_ON_READ):
         # a mirrored variable reads its first replica, a sync-on-read one the aggregate
         if hasattr(obj, "read_value"):
@@ -296,13 +271,14 @@ def _values_of(obj: Any) -> Any:
 
 
 def console_text(obj: Any) -> str:
-    """Debug Console: the summary, then the values numpy-style (bounded)."""
+    """Debug Console: the summary line, then the values numpy-style: all of a small
+    tensor, numpy's summarised form (corners and ``...``) of a big one."""
     line = summary(obj)
     tensor = _values_of(obj)
     if tensor is None or isinstance(obj, Node):
         return line
     with harmless():
-        return f"{line}\n{tensor_views.values_text(tensor, tensor_views.CONSOLE_ELEMENTS)}"
+        return f"{line}\n{tensor_views.console_values(tensor)}"
 
 
 def clipboard_text(obj: Any) -> str:
