@@ -118,8 +118,11 @@ def _agreement_text(value: Any, must_agree: bool) -> str:
 
 
 def _name(value: Any) -> str:
-    name = getattr(value, "name", None)
-    return f" {name!r}" if isinstance(name, str) and name else ""
+    """A distributed variable's name by the variables' one rule; a mirrored tensor has none."""
+    if not hasattr(value, "read_value"):
+        return ""
+    name = variable_views.label(value)
+    return f" {name!r}" if name else ""
 
 
 def _value_summary(component: Any) -> str:
