@@ -62,11 +62,11 @@ def test_sync_on_read_variable_is_aggregated(s):
 def test_per_replica_values(s):
     per_replica = s.locals()["per_replica"]
     assert per_replica.value == (
-        "PerReplica 2 replicas (CPU:0, CPU:1), replicas differ, max |Δ|=10; "
-        "[0]: float32[2] x∈[0, 0] μ=0 σ=0 n=2 CPU:0 [0., 0.]"
+        "PerReplica 2 replicas (CPU:0, CPU:1); [0]: float32[2] x∈[0, 0] μ=0 σ=0 n=2 CPU:0 [0., 0.]"
     )
     children = s.child_map(per_replica)
     assert children["[1] CPU:1"].value == "float32[2] x∈[10, 10] μ=10 σ=0 n=2 CPU:1 [10., 10.]"
+    assert children["max |Δ| between replicas"].value == "10.0"
     assert assert_expressions_evaluate(s, per_replica) == 3
 
 
