@@ -219,9 +219,10 @@ def tensor_children(tensor: Any, stats: Stats | None = None) -> list[Child]:
             lazy("value", lambda: leaf(host_array(tensor)[()]), _scalar_expression(stats))
         )
     children += property_children(tensor)
-    if stats.size and stats.category not in ("string", "other"):
+    if dims and stats.size and stats.category not in ("string", "other"):
         # Its expression is the tensor itself (whose summary carries the same figures),
-        # so each figure below gets a real expression built on it.
+        # so each figure below gets a real expression built on it. A scalar's summary
+        # is its value: figures of one element would say nothing more.
         children.append(Child("stats", StatsNode(tensor, stats), _same))
     if stats.bad:
         children += _guarded(f"{fmt.WARNING} bad values", lambda: bad_value_children(tensor, stats))
