@@ -110,3 +110,17 @@ def test_console_is_a_readable_screenful():
     vector = tf.zeros([50_000])
     assert views.clipboard_text(vector).endswith("… first 10,000 of 50,000 elements shown")
     assert len(views.console_text(tf.zeros([3] * 8)).splitlines()) <= 42
+
+
+def test_accelerator_paths_gather_corners_and_find_nan_on_the_device(monkeypatch):
+    """No GPU here: the accelerator paths (gathering the console's corners, locating a NaN with
+    TF ops) are taken on the CPU by telling the views the tensor is elsewhere."""
+    from tf_debug_repr import stats
+
+    big = tf.reshape(tf.range(10**6, dtype=tf.float32), [1000, 1000])
+    on_host = tensor_views.console_values(big)
+    monkeypatch.setattr(tensor_views, "is_on_host", lambda tensor: False)
+    assert tensor_views.console_values(big) == on_host
+    values = np.array([1.0, 2.0, np.nan], np.float32).astype(ml_dtypes.float8_e4m3fn)
+    assert stats._first_bad_index_on_device(tf.constant(values)) == (2,)
+    assert stats._first_bad_index_on_device(tf.constant([[1.0, np.inf]])) == (0, 1)
