@@ -129,3 +129,22 @@ def test_accelerator_paths_gather_corners_and_find_nan_on_the_device(monkeypatch
     values = np.array([1.0, 2.0, np.nan], np.float32).astype(ml_dtypes.float8_e4m3fn)
     assert stats._first_bad_index_on_device(tf.constant(values)) == (2,)
     assert stats._first_bad_index_on_device(tf.constant([[1.0, np.inf]])) == (0, 1)
+
+
+def test_eager_hint_only_where_it_helps():
+    from tf_debug_repr import symbolic_views
+
+    with tf.Graph().as_default():
+        symbolic = tf.constant(1.0) * 2.0
+    assert symbolic_views.hint_for(symbolic) is symbolic_views.TRACING_HINT
+    tf.config.run_functions_eagerly(True)
+    try:  # already set: the switch would not help
+        assert symbolic_views.hint_for(symbolic) is symbolic_views.EAGER_ALREADY_HINT
+    finally:
+        tf.config.run_functions_eagerly(False)
+    from tensorflow.python.framework.func_graph import FuncGraph
+
+    with FuncGraph("scratch_graph").as_default():
+        scratch = tf.zeros([2]) + 1.0  # the name Keras 3 gives its shape-inference graphs
+    assert symbolic_views.hint_for(scratch) is symbolic_views.BUILD_PASS_HINT
+    assert "Keras build pass: values at a later stop" in views.summary(scratch)
