@@ -15,7 +15,7 @@ import numpy as np
 
 from . import formatting as fmt
 from .stats import Stats, first_bad_index, harmless, host_view, is_on_host, tensor_stats
-from .view_model import NUMPY, Child, Expression, Node, Note, call, lazy, scalar_leaf
+from .view_model import NUMPY, Child, Expression, Node, Note, Scalar, call, lazy, scalar_leaf
 
 CHUNK = 100  # most children at one level of an axis
 # Host copies for the Debug Console / Copy Value stop at this many elements.
@@ -108,7 +108,13 @@ def summary(tensor: Any, stats: Stats | None = None, prefix: str = "") -> str:
     if not dims:
         value = scalar_leaf(host_array(tensor)[()])
         # A scalar is shown in full (the shortest text of its dtype), not rounded.
-        shown = repr(value) if isinstance(value, (bytes, float, complex)) else fmt.number(value)
+        shown = (
+            value.text
+            if isinstance(value, Scalar)
+            else repr(value)
+            if isinstance(value, (bytes, float, complex))
+            else fmt.number(value)
+        )
         warn = fmt.WARNING if stats.bad else ""  # the value itself says nan/inf
         return fmt.clip(fmt.join([prefix, warn, shown, f"{dtype} {device}"]))
     head = f"{dtype}{fmt.shape_text(tensor.shape)}"
