@@ -55,8 +55,13 @@ class PydevdError(RuntimeError):
 
 
 class PydevdXmlClient:
-    def __init__(self, timeout: float = 90.0) -> None:
+    """``pycharm=True`` speaks the dialect of PyCharm's fork of pydevd (the PyPI package
+    ``pydevd-pycharm``): frame and variable requests carry a variables-group number (0:
+    the ordinary variables) after the scope."""
+
+    def __init__(self, timeout: float = 90.0, pycharm: bool = False) -> None:
         self.timeout = timeout
+        self._group = "\t0" if pycharm else ""
         self._listener = socket.create_server(("127.0.0.1", 0))
         self.port = self._listener.getsockname()[1]
         self._seq = -1
@@ -122,14 +127,16 @@ class PydevdXmlClient:
 
     def frame_vars(self, thread_id: str, frame_id: str) -> dict[str, XmlVar]:
         """CMD_GET_FRAME: the frame's variables (the Variables view's top level)."""
-        return self._vars(self.request(CMD_GET_FRAME, f"{thread_id}\t{frame_id}\tFRAME"))
+        return self._vars(
+            self.request(CMD_GET_FRAME, f"{thread_id}\t{frame_id}\tFRAME{self._group}")
+        )
 
     def children(self, thread_id: str, frame_id: str, path: list[str]) -> dict[str, XmlVar]:
         """CMD_GET_VARIABLE: the children of the value at ``path`` (a local's name, then
         child names), as PyCharm asks when a node is expanded."""
         attrs = "\t".join(p.replace("\t", "@_@TAB_CHAR@_@") for p in path)
         return self._vars(
-            self.request(CMD_GET_VARIABLE, f"{thread_id}\t{frame_id}\tFRAME\t{attrs}")
+            self.request(CMD_GET_VARIABLE, f"{thread_id}\t{frame_id}\tFRAME{self._group}\t{attrs}")
         )
 
     def evaluate(self, thread_id: str, frame_id: str, expression: str) -> XmlVar:

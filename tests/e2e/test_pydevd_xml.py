@@ -1,15 +1,20 @@
-"""End to end through the standalone ``pydevd`` package and its own XML line protocol
-(the protocol PyCharm and PyDev speak; PyCharm bundles a fork of this package): a real
-TensorFlow program runs under ``python -m pydevd --client … --file``, stops at a
-breakpoint, and a test server asks what PyCharm asks (CMD_GET_FRAME, CMD_GET_VARIABLE,
-CMD_EVALUATE_EXPRESSION). The answers come from the plugin's ``get_str``,
-``get_dictionary`` and ``resolve``; they are checked against the program's own values and
-against the DAP children debugpy gives VS Code for the same program."""
+"""End to end through pydevd's own XML line protocol, the one PyCharm and PyDev speak, with
+two real pydevds: the standalone ``pydevd`` package (PyDev's, in the test extras) and
+PyCharm's own fork of it (the ``pydevd-pycharm`` package, which scripts/test.sh installs
+into ``.venv/pydevd-pycharm``: it has the same module names, so it gets a folder of its own
+and comes first on the program's PYTHONPATH). A real TensorFlow program runs under
+``python -m pydevd --client … --file``, stops at a breakpoint, and a test server asks what
+the IDE asks (CMD_GET_FRAME, CMD_GET_VARIABLE, CMD_EVALUATE_EXPRESSION). The answers come
+from the plugin's ``get_str``, ``get_dictionary`` and ``resolve``; they are checked against
+the program's own values and against the DAP children debugpy gives VS Code."""
 
 from __future__ import annotations
 
 import ast
 import math
+import os
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -23,14 +28,26 @@ pytestmark = pytest.mark.e2e
 PROGRAM = program_path("tensors.py")
 PLUGIN = "pydevd_plugins.extensions.pydevd_plugin_tf_debug_repr"
 ENV = {"TF_CPP_MIN_LOG_LEVEL": "2", "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
+PYCHARM_PYDEVD = Path(sys.prefix) / "pydevd-pycharm"  # installed there by scripts/test.sh
 
 
 class XmlSession:
-    def __init__(self) -> None:
-        self.client = PydevdXmlClient()
+    def __init__(self, flavor: str) -> None:
+        self.flavor = flavor
+        env = dict(ENV)
+        if flavor == "pydevd-pycharm":
+            if not (PYCHARM_PYDEVD / "pydevd.py").exists():
+                pytest.skip(
+                    f"PyCharm's pydevd is not installed in {PYCHARM_PYDEVD}: run scripts/test.sh"
+                )
+            env["PYTHONPATH"] = os.pathsep.join(
+                [str(PYCHARM_PYDEVD)] + [p for p in [os.environ.get("PYTHONPATH")] if p]
+            )
+        self.pydevd_dir = PYCHARM_PYDEVD if flavor == "pydevd-pycharm" else None
+        self.client = PydevdXmlClient(pycharm=flavor == "pydevd-pycharm")
         try:
             self.thread, self.frame = self.client.start(
-                PROGRAM, [line_of(PROGRAM, "BREAKPOINT")], ENV
+                PROGRAM, [line_of(PROGRAM, "BREAKPOINT")], env
             )
         except BaseException:
             self.client.close()
@@ -50,14 +67,19 @@ class XmlSession:
         return ast.literal_eval(self.evaluate(f"repr({expression})").shown.strip("'\""))
 
 
-@pytest.fixture(scope="module")
-def x():
-    session = XmlSession()
+@pytest.fixture(scope="module", params=["pydevd", "pydevd-pycharm"])
+def x(request):
+    session = XmlSession(request.param)
     yield session
     session.client.close()
 
 
-def test_the_plugin_is_loaded_by_pydevd_itself(x):
+def test_the_plugin_is_loaded_by_that_pydevd_itself(x):
+    running = Path(x.evaluate("__import__('pydevd').__file__").shown.strip("'"))
+    if x.pydevd_dir is not None:
+        assert running.parent == x.pydevd_dir
+    else:
+        assert running.parent.name == "site-packages"
     assert x.evaluate(f"{PLUGIN!r} in __import__('sys').modules").shown == "True"
 
 
@@ -117,8 +139,9 @@ def test_watch_expressions(x):
 
 
 def test_pycharm_get_str_call_in_the_debuggee(x):
-    """PyCharm's pydevd calls ``get_str(value, do_trim)``; the standalone package calls
-    ``get_str(value)``. Both forms, on the provider pydevd loaded, give the summary."""
+    """PyCharm's pydevd calls ``get_str(value, do_trim)`` (and ``get_str(value)`` only after
+    a TypeError); the standalone package calls ``get_str(value)``. Both forms, on the
+    provider that pydevd loaded, give the summary."""
     provider = f"__import__('sys').modules[{PLUGIN!r}].TensorStrProvider()"
     two = x.evaluate(f"{provider}.get_str(small, True)").shown
     assert two == x.evaluate(f"{provider}.get_str(small)").shown == x.locals()["small"].value
