@@ -50,6 +50,16 @@ class Scalar:
     def __str__(self) -> str:
         return self.text
 
+    # Where a number is wanted (formatting, arithmetic), a Scalar converts like its value.
+    def __float__(self) -> float:
+        return float(self.value)
+
+    def __int__(self) -> int:
+        return int(self.value)
+
+    def __complex__(self) -> complex:
+        return complex(self.value)
+
 
 # Floats whose Python (float64) repr would show digits their dtype does not hold.
 SHORT_TEXT_DTYPES = ("float32", "float16", "bfloat16")
