@@ -159,7 +159,8 @@ class TensorResolveProvider:
             # A view's Note object is a leaf (it reaches pydevd as a str only through
             # for_pydevd, but a program may hold one itself).
             return _handles(type_object) and not issubclass(type_object, Note)
-        except Exception:
+        except Exception as exc:  # pydevd's own view for this type
+            _debug(f"type check of {type_name} failed: {exc!r}")
             return False
 
     # VS Code (DAP): children in order, each with its expression.
@@ -195,7 +196,8 @@ class TensorStrProvider:
     def can_provide(self, type_object: type, type_name: str) -> bool:
         try:
             return type_object in _CONTAINERS or type_object is _NoteLeaf or _handles(type_object)
-        except Exception:
+        except Exception as exc:  # pydevd's own text for this type
+            _debug(f"type check of {type_name} failed: {exc!r}")
             return False
 
     def get_str(self, val: Any, do_trim: bool = True) -> str | None:
