@@ -1,4 +1,5 @@
-"""The vocabulary every view speaks: a child, a leaf of text, an expression.
+"""The vocabulary every view speaks: a child, a line of text (Note), an element of a
+tensor (Scalar), an expression.
 
 A view says what a value looks like as plain Python: a one-line summary and a list
 of children, each with an expression that evaluates in the user's frame to that
@@ -50,7 +51,7 @@ class Scalar:
     def __str__(self) -> str:
         return self.text
 
-    # Where a number is wanted (formatting, arithmetic), a Scalar converts like its value.
+    # Where a number is wanted (float(), int(), formatting), a Scalar converts like its value.
     def __float__(self) -> float:
         return float(self.value)
 
