@@ -15,7 +15,7 @@ keras = pytest.importorskip("keras")
 
 import tf_debug_repr  # noqa: E402
 from tf_debug_repr import gradient_capture as capture  # noqa: E402
-from tf_debug_repr import gradient_views, model_views, tape_views, views  # noqa: E402
+from tf_debug_repr import gradient_views, tape_views, views  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -23,8 +23,6 @@ def hooks():
     capture.install_tape_hooks(tf)
     capture.install_keras_hooks(keras)
     gradient_views.register()
-    tape_views.register()
-    model_views.register()
     capture.set_enabled(True)
     yield
     capture.set_enabled(True)
