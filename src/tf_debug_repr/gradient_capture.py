@@ -29,12 +29,20 @@ from . import none_reasons
 
 HISTORY = 64  # norms kept per source
 
-_enabled = os.environ.get("TF_DEBUG_REPR_GRADIENTS", "1").strip().lower() not in (
-    "0",
-    "false",
-    "no",
-    "off",
-)
+
+def _parse_mode(value: str | None) -> str:
+    """TF_DEBUG_REPR_GRADIENTS: unset/"auto" -> "auto" (hooks installed once a debugger
+    client is looking, see activation), "1"/"on" -> "on" (at TF import), "0"/"off" -> "off"."""
+    value = (value or "auto").strip().lower()
+    if value in ("0", "false", "no", "off"):
+        return "off"
+    if value in ("1", "true", "yes", "on"):
+        return "on"
+    return "auto"
+
+
+_mode = _parse_mode(os.environ.get("TF_DEBUG_REPR_GRADIENTS"))
+_enabled = _mode != "off"
 _lock = threading.Lock()
 _step = 0  # one per gradient computation seen (tape call, or an optimizer call with new gradients)
 # id(source) -> (weak reference to the source, its record); the tf.Variable inside a
@@ -84,8 +92,9 @@ class TapeRecord:
 def set_enabled(on: bool) -> None:
     """Off: the wrappers pass straight through. On: hooks are installed if the program
     started with capture off and has already imported TensorFlow / Keras."""
-    global _enabled
+    global _enabled, _mode
     _enabled = bool(on)
+    _mode = "on" if _enabled else "off"
     if _enabled:
         if "tensorflow" in sys.modules:
             install_tape_hooks(sys.modules["tensorflow"])
@@ -95,6 +104,11 @@ def set_enabled(on: bool) -> None:
 
 def enabled() -> bool:
     return _enabled
+
+
+def mode() -> str:
+    """ "on", "off" or "auto" (wait for a debugger client; activation decides when)."""
+    return _mode
 
 
 # --------------------------------------------------------------------------- lookup
