@@ -23,26 +23,22 @@ one lock. A capture failure is written to stderr once per kind and shown in the 
 from __future__ import annotations
 
 import itertools
-import math
 import os
 import re
 import sys
-import threading
 import weakref
-from collections import deque
-from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from . import none_reasons
+from .gradient_figures import Figures, figures_of, nbytes, norm_of
+from .gradient_records import HISTORY, GradientRecord, SourceRecord, TapeRecord, lock
 
-HISTORY = 64  # norms kept per source and target
+__all__ = ["HISTORY", "GradientRecord", "SourceRecord", "TapeRecord", "norm_of"]
+
 # Default memory for retained gradient values: every gradient of a model up to ~16M
 # float32 parameters stays viewable; beyond, the figures are kept and the values dropped.
 DEFAULT_BUDGET_MB = 64.0
 BUDGET_VARIABLE = "TF_DEBUG_REPR_GRADIENT_BUDGET_MB"
-SAMPLE = 1 << 16  # elements kept to describe a gradient whose values are not kept
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 # Frames of these libraries are skipped when naming the line that asked for a gradient.
 _LIBRARY_PARTS = re.compile(r"[/\\](tensorflow|keras|tf_keras)[/\\]")
@@ -53,9 +49,7 @@ _enabled = os.environ.get("TF_DEBUG_REPR_GRADIENTS", "1").strip().lower() not in
     "no",
     "off",
 )
-# Re-entrant: a weak-reference callback (``_forget``) may run inside a locked region
-# when a garbage collection happens there.
-_lock = threading.RLock()
+_lock = lock  # every registry and record change happens under it
 _events = itertools.count(1)  # orders records (symbolic vs eager); never shown as a step
 # id(source) -> (weak reference to the source, its record); the tf.Variable inside a
 # Keras variable gets an entry too, so either finds the record.
@@ -77,193 +71,6 @@ def _budget_from_env() -> int:
 
 
 _budget_bytes = 0  # set below, once _report_failure exists
-
-
-@dataclass
-class Figures:
-    """What is kept of a gradient whose values are not: its figures, computed at capture.
-
-    ``values`` holds min, max, mean, std, NaN, +Inf, -Inf (a host array, or a device
-    tensor read only when shown, so a GPU step never waits for it).
-    """
-
-    size: int
-    values: Any
-    stride: int  # min/max/mean/std from every ``stride``-th element; the counts are exact
-
-    def stats(self) -> Any:
-        from . import stats
-
-        raw = self.values if isinstance(self.values, np.ndarray) else self.values.numpy()
-        lo, hi, mean, std, nan, pos, neg = (float(v) for v in np.asarray(raw, np.float64))
-        sampled = self.stride > 1
-        return stats.Stats(
-            size=self.size,
-            category="float",
-            min=lo if math.isfinite(lo) else None,
-            max=hi if math.isfinite(hi) else None,
-            mean=mean if math.isfinite(mean) else None,
-            std=std if math.isfinite(std) else None,
-            nan=int(nan),
-            posinf=int(pos),
-            neginf=int(neg),
-            moments_sample=(self.size + self.stride - 1) // self.stride if sampled else None,
-            moments_stride=self.stride,
-            extremes_sampled=sampled,
-            extremes_stride=self.stride,
-        )
-
-
-@dataclass
-class GradientRecord:
-    """The latest gradient of one source with respect to one target."""
-
-    name: str  # the source's
-    target: str = "the target"  # the target's name in the calling frame, when it has one
-    site: str = ""  # where the program asked for it: "train.py:42"
-    replica: int | None = None  # replica id under tf.distribute, when several run
-    count: int = 0  # gradients recorded for this source and target
-    event: int = 0  # process-wide order of recording (never shown)
-    tape_call: int = 0  # the tape's own count of gradient() calls (1 = its first)
-    origin: str = "GradientTape.gradient"
-    applied_by: str | None = None  # the optimizer that applied it, if seen
-    optimizer_name: str | None = None  # its ``name`` ("adam_1")
-    _iteration: Any = None  # the optimizer's ``iterations`` when it applied the gradient
-    gradient: Any = None  # eager tensor / IndexedSlices, or None
-    reason: str | None = None  # why the gradient is None, when it is
-    not_kept: str | None = None  # why the values were dropped (figures kept instead)
-    figures: Figures | None = None
-    applied: Any = None  # what the optimizer got, when it differs from ``gradient``
-    problem: str | None = None  # a part of the capture that failed for this gradient
-    _norm: Any = None
-    _identity: Any = None  # weak reference to the gradient object the tape returned
-    kept_bytes: int = 0
-    history: deque = field(default_factory=lambda: deque(maxlen=HISTORY))  # (count, label, norm)
-
-    @property
-    def norm(self) -> float | None:
-        return _as_float(self._norm)
-
-    @property
-    def iteration(self) -> int | None:
-        value = self._iteration
-        if value is None or isinstance(value, int):
-            return value
-        try:
-            return int(value.numpy())
-        except Exception:
-            return None
-
-    @property
-    def label(self) -> str:
-        """What this gradient is, in words that cannot pass for the loop's own step."""
-        return _label(self.applied_by, self.iteration, self.tape_call, self.origin)
-
-    @property
-    def short_target(self) -> str:
-        """``loss`` (``loss (replica 1)`` under tf.distribute)."""
-        return self.target + (f" (replica {self.replica})" if self.replica is not None else "")
-
-    @property
-    def has_value(self) -> bool:
-        return self.gradient is not None or self.not_kept is not None
-
-    def norms(self) -> list[tuple[int, str, float | None]]:
-        return [(n, label, _as_float(value)) for n, label, value in self.history]
-
-    def returned(self, tensor: Any) -> bool:
-        """Is ``tensor`` the gradient object recorded here (kept or not)?"""
-        if tensor is None:
-            return False
-        if self.gradient is tensor:
-            return True
-        ref = self._identity
-        return ref is not None and ref() is tensor
-
-
-def _label(applied_by: str | None, iteration: int | None, tape_call: int, origin: str) -> str:
-    if applied_by and iteration is not None:
-        return f"{applied_by} iteration {iteration}"
-    if tape_call:
-        return f"tape call #{tape_call}"
-    return f"applied by {applied_by}" if applied_by else origin
-
-
-@dataclass
-class SourceRecord:
-    """Everything recorded for one source: one ``GradientRecord`` per target."""
-
-    name: str
-    targets: dict = field(default_factory=dict)  # (site, target, replica) -> record
-    latest: GradientRecord | None = None
-    symbolic_in: str | None = None  # the graph it was last traced in, when not a value
-    symbolic_event: int = 0
-    keys: int = 0  # registry entries pointing here (a Keras variable and its tf.Variable)
-
-    # The latest gradient, whatever its target: what most views show.
-    def _latest(self, attr: str, default: Any = None) -> Any:
-        latest = self.latest
-        return default if latest is None else getattr(latest, attr)
-
-    @property
-    def gradient(self) -> Any:
-        return self._latest("gradient")
-
-    @property
-    def norm(self) -> float | None:
-        return self._latest("norm")
-
-    @property
-    def reason(self) -> str | None:
-        return self._latest("reason")
-
-    @property
-    def label(self) -> str:
-        return self._latest("label", "")
-
-    @property
-    def applied_by(self) -> str | None:
-        return self._latest("applied_by")
-
-    @property
-    def iteration(self) -> int | None:
-        return self._latest("iteration")
-
-    @property
-    def applied(self) -> Any:
-        return self._latest("applied")
-
-    @property
-    def origin(self) -> str:
-        return self._latest("origin", "")
-
-    @property
-    def history(self) -> deque:
-        return self._latest("history", deque())
-
-    def norms(self) -> list[tuple[int, str, float | None]]:
-        return [] if self.latest is None else self.latest.norms()
-
-    @property
-    def symbolic_now(self) -> bool:
-        """Its latest gradient came from a trace (no value), not an eager call."""
-        return bool(self.symbolic_in) and self.symbolic_event >= self._latest("event", 0)
-
-    def all_targets(self) -> list[GradientRecord]:
-        with _lock:
-            return sorted(self.targets.values(), key=lambda r: (r.site, r.target, r.replica or 0))
-
-
-@dataclass
-class TapeRecord:
-    """What a tape was asked and answered, and the plain tensors it was told to watch."""
-
-    watched: list = field(default_factory=list)  # weak references to tensors
-    calls: int = 0
-    target: str = ""  # the target of the last call
-    # Last call: (name, weak reference to the source or None, gradient or None, reason,
-    # the GradientRecord or None).
-    last: list = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- switch
@@ -301,26 +108,6 @@ def set_budget_mb(mib: float | None) -> None:
 
 def retained_bytes() -> int:
     return _retained_bytes
-
-
-def _nbytes(gradient: Any) -> int:
-    total = 0
-    for part in _parts(gradient):
-        try:
-            total += int(part.shape.num_elements() or 0) * int(part.dtype.size)
-        except Exception:
-            continue
-    return total
-
-
-def _parts(gradient: Any) -> list:
-    """The tensors a gradient holds (IndexedSlices: values and indices)."""
-    parts = []
-    for attr in ("values", "indices", "dense_shape"):
-        inner = getattr(gradient, attr, None)
-        if inner is not None and not callable(inner) and hasattr(inner, "shape"):
-            parts.append(inner)
-    return parts or [gradient]
 
 
 def _reserve(record: GradientRecord, need: int) -> bool:
@@ -470,116 +257,6 @@ def _name_of(source: Any) -> str:
 # --------------------------------------------------------------------------- figures
 
 
-def _as_float(value: Any) -> float | None:
-    if value is None or isinstance(value, float):
-        return value
-    try:
-        return float(value.numpy())  # a scalar left on an accelerator until asked for
-    except Exception:
-        return None
-
-
-def _dense_part(gradient: Any) -> Any:
-    """The tensor holding a gradient's values (IndexedSlices and ragged ones included)."""
-    for attr in ("values", "flat_values"):
-        inner = getattr(gradient, attr, None)
-        if inner is not None and not callable(inner):
-            return _dense_part(inner)
-    return gradient
-
-
-def _on_host(tensor: Any) -> bool:
-    device = getattr(tensor, "device", "") or ""
-    return "GPU" not in device and "TPU" not in device
-
-
-def _host_floats(tensor: Any) -> np.ndarray:
-    """A flat float array of a CPU tensor's values (zero-copy for float32/float64)."""
-    array = np.asarray(tensor._numpy()).reshape(-1)
-    if array.dtype.kind == "c":
-        return np.abs(array)
-    if array.dtype.kind != "f" or array.dtype.itemsize < 4:
-        return array.astype(np.float32)
-    return array
-
-
-def norm_of(gradient: Any) -> Any:
-    """The L2 norm: a float for host tensors (zero-copy numpy), a device scalar otherwise,
-    so a GPU step never waits for it. IndexedSlices: the norm of their values."""
-    tensor = _dense_part(gradient)
-    if _on_host(tensor):
-        array = _host_floats(tensor)
-        with np.errstate(all="ignore"):
-            return math.sqrt(float(np.dot(array, array)))
-    import tensorflow as tf
-    from tensorflow.python.eager import record as tape_recording
-
-    with tf.init_scope(), tape_recording.stop_recording(), tf.device(tensor.device):
-        return tf.norm(tf.cast(tf.reshape(tensor, [-1]), tf.float32))
-
-
-def figures_of(gradient: Any, norm: float | None) -> Figures:
-    """Figures of a gradient that will not be kept, in one cheap pass at most.
-
-    Min/max/mean/std come from a strided sample of at most ``SAMPLE`` elements (the
-    norm, already computed, is exact); NaN/Inf counts are exact: zero when the norm is
-    finite (one NaN or Inf makes it so), counted otherwise.
-    """
-    tensor = _dense_part(gradient)
-    size = int(tensor.shape.num_elements() or 0)
-    stride = max(1, -(-size // SAMPLE))
-    known_clean = _finite(norm)
-    if _on_host(tensor):
-        array = _host_floats(tensor)
-        sample = array[::stride]
-        counts = [0.0, 0.0, 0.0]
-        if not known_clean:
-            counts = [
-                float(np.count_nonzero(np.isnan(array))),
-                float(np.count_nonzero(array == np.inf)),
-                float(np.count_nonzero(array == -np.inf)),
-            ]
-            sample = sample[np.isfinite(sample)]
-        with np.errstate(all="ignore"):
-            wide = sample.astype(np.float64)
-            moments = (
-                [wide.min(), wide.max(), wide.mean(), wide.std()] if wide.size else [np.nan] * 4
-            )
-        return Figures(size, np.array(moments + counts), stride)
-    return Figures(size, _device_figures(tensor, stride), stride)
-
-
-def _finite(value: Any) -> bool:
-    return isinstance(value, float) and math.isfinite(value)
-
-
-def _device_figures(tensor: Any, stride: int) -> Any:
-    """The same figures reduced on the tensor's device; a tensor read only when shown."""
-    import tensorflow as tf
-    from tensorflow.python.eager import record as tape_recording
-
-    with tf.init_scope(), tape_recording.stop_recording(), tf.device(tensor.device):
-        flat = tf.reshape(tensor, [-1])
-        if tensor.dtype.is_complex:
-            flat = tf.abs(flat)
-        flat = tf.cast(flat, tf.float32)
-        sample = flat[::stride]
-        finite = tf.math.is_finite(sample)
-        clean = tf.boolean_mask(sample, finite)
-        inf = tf.constant(np.inf, tf.float32)
-        return tf.stack(
-            [
-                tf.reduce_min(clean),
-                tf.reduce_max(clean),
-                tf.reduce_mean(clean),
-                tf.math.reduce_std(clean),
-                tf.reduce_sum(tf.cast(tf.math.is_nan(flat), tf.float32)),
-                tf.reduce_sum(tf.cast(tf.equal(flat, inf), tf.float32)),
-                tf.reduce_sum(tf.cast(tf.equal(flat, -inf), tf.float32)),
-            ]
-        )
-
-
 # --------------------------------------------------------------------------- capture
 
 
@@ -704,9 +381,9 @@ def _measure(grad: Any) -> tuple[Any, Any, int, str | None]:
         return None, None, 0, None
     ref = weakref.ref(grad) if _weakrefable(grad) else None
     try:
-        return norm_of(grad), ref, _nbytes(grad), None
+        return norm_of(grad), ref, nbytes(grad), None
     except Exception as exc:
-        return None, ref, _nbytes(grad), f"norm: {_report_failure('norm', exc)}"
+        return None, ref, nbytes(grad), f"norm: {_report_failure('norm', exc)}"
 
 
 def _store(
@@ -809,6 +486,14 @@ def iteration_before(optimizer: Any) -> Any:
     scalar tensor, read as a number only when shown. None inside a trace."""
     if not _executing_eagerly():
         return None
+    counter = getattr(getattr(optimizer, "_iterations", None), "value", None)
+    if type(counter).__name__ == "ResourceVariable" and not getattr(
+        optimizer, "gradient_accumulation_steps", None
+    ):
+        # One raw read op: Keras's own conversion path costs several times more.
+        from tensorflow.python.ops import gen_resource_variable_ops
+
+        return gen_resource_variable_ops.read_variable_op(counter.handle, counter.dtype)
     iterations = getattr(optimizer, "iterations", None)
     if iterations is None:
         return None
@@ -845,7 +530,7 @@ def on_optimizer_apply(optimizer: Any, grads: Any, variables: Any, iteration: An
                 _mark_applied(record, optimizer, name, iteration)
                 changed = grad is not None and not record.returned(grad)
                 # The tape's gradient of this step, changed before applying: keep both.
-                if changed and _reserve_more(record, _nbytes(grad)):
+                if changed and _reserve_more(record, nbytes(grad)):
                     record.applied = grad
                 continue
         if where is None:

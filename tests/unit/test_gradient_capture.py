@@ -16,7 +16,7 @@ keras = pytest.importorskip("keras")
 import tf_debug_repr  # noqa: E402
 from tf_debug_repr import formatting as fmt  # noqa: E402
 from tf_debug_repr import gradient_capture as capture  # noqa: E402
-from tf_debug_repr import gradient_views, model_views, tape_views, views  # noqa: E402
+from tf_debug_repr import gradient_figures, gradient_views, model_views, tape_views, views  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -330,7 +330,7 @@ def test_over_the_budget_only_figures_are_kept(small_budget):
 
 
 def test_over_the_budget_sampled_figures_and_exact_bad_counts(small_budget, monkeypatch):
-    monkeypatch.setattr(capture, "SAMPLE", 100)
+    monkeypatch.setattr(gradient_figures, "SAMPLE", 100)
     values = np.arange(4000, dtype="float32")
     values[[7, 3001]] = np.nan
     values[10] = np.inf
@@ -353,7 +353,7 @@ def test_over_the_budget_sampled_figures_and_exact_bad_counts(small_budget, monk
     assert "every 40-th element" in text
     assert np.array_equal(g.numpy(), values, equal_nan=True)
     # The same figures reduced by TF ops (the path for GPU tensors), read when shown.
-    on_device = capture._device_figures(x, 40).numpy()
+    on_device = gradient_figures.device_figures(x, 40).numpy()
     assert on_device[4:].tolist() == [2.0, 1.0, 0.0]
     assert on_device[:3] == pytest.approx([sample.min(), sample.max(), sample.mean()])
 
