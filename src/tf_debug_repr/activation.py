@@ -30,11 +30,10 @@ def _on_keras(keras: ModuleType) -> None:
 
 
 def _register_views() -> None:
-    from . import gradient_views, model_views, tape_views
+    from . import gradient_views, views
 
+    views.build_table()
     gradient_views.register()
-    tape_views.register()
-    model_views.register()
 
 
 def _register_views_guarded(_tf: ModuleType) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import formatting as fmt
-from .stats import harmless
+from .guards import harmless
 from .tensor_views import summary as tensor_summary
 from .view_model import Child, Note, call, lazy
 

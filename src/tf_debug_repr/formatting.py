@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -81,29 +82,37 @@ def bad_values_text(stats: Stats) -> str:
     return f"{WARNING} " + " ".join(parts)
 
 
+def figures(stats: Stats) -> tuple[str, str, str]:
+    """The figures of a summary line, most telling first: (range or True count, mean,
+    std); empty strings where a figure does not apply."""
+    approx_m = "≈" if stats.moments_sample is not None else "="
+    if stats.category == "bool" and stats.true_count is not None:
+        share = stats.true_count / stats.size if stats.size else 0.0
+        sampled = "~" if stats.extremes_sampled else ""
+        return f"True×{sampled}{count(stats.true_count)} ({share:.0%})", "", ""
+    span = ""
+    if stats.min is not None and stats.max is not None:
+        symbol = "|z|∈" if stats.category == "complex" else "x∈"
+        approx_e = "~" if stats.extremes_sampled else ""
+        span = f"{symbol}{approx_e}[{number(stats.min)}, {number(stats.max)}]"
+    elif stats.category in ("float", "complex"):
+        span = "no finite values"
+    mean = f"μ{approx_m}{number(stats.mean)}" if stats.mean is not None else ""
+    std = f"σ{approx_m}{number(stats.std)}" if stats.std is not None else ""
+    return span, mean, std
+
+
 def stats_text(stats: Stats) -> str:
     """``n=6 x∈[-1, 2.5] μ=0.3333 σ=1.118`` (``≈`` marks figures from a sample)."""
     if stats.size == 0:
         return "empty"
-    parts = [f"n={count(stats.size)}"]
-    approx_m = "≈" if stats.moments_sample is not None else "="
-    if stats.category == "bool" and stats.true_count is not None:
-        share = stats.true_count / stats.size
-        parts.append(
-            f"True×{'~' if stats.extremes_sampled else ''}{count(stats.true_count)} ({share:.0%})"
-        )
-        return " ".join(parts)
-    if stats.min is not None and stats.max is not None:
-        symbol = "|z|∈" if stats.category == "complex" else "x∈"
-        approx_e = "~" if stats.extremes_sampled else ""
-        parts.append(f"{symbol}{approx_e}[{number(stats.min)}, {number(stats.max)}]")
-    elif stats.category in ("float", "complex"):
-        parts.append("no finite values")
-    if stats.mean is not None:
-        parts.append(f"μ{approx_m}{number(stats.mean)}")
-    if stats.std is not None:
-        parts.append(f"σ{approx_m}{number(stats.std)}")
-    return " ".join(parts)
+    return join([f"n={count(stats.size)}", *figures(stats)])
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``11th``, ``153rd``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def inline_values(array: np.ndarray, max_chars: int = 120) -> str:
@@ -137,6 +146,73 @@ def clip(text: str, limit: int = MAX_SUMMARY_CHARS) -> str:
 
 def join(parts: Iterable[str]) -> str:
     return " ".join(p for p in parts if p)
+
+
+# Priorities of the parts of a summary line: a part of a higher number is dropped before
+# any part of a lower one when the line is too long; KEEP parts are never dropped.
+KEEP, FIGURES, MOMENTS, FACTS, VALUES = 0, 1, 2, 3, 4
+
+
+@dataclass(frozen=True)
+class Part:
+    """One piece of a summary line. ``shrink``: may be cut short (a long name) rather
+    than the line losing a KEEP part."""
+
+    text: str
+    priority: int = KEEP
+    shrink: bool = False
+
+
+def render(parts: Sequence[Part], limit: int = MAX_SUMMARY_CHARS) -> str:
+    """Parts joined in order, within ``limit`` characters. When too long: inline values
+    go first, then long names are shortened (to ``NAME_FLOOR``), then facts, moments and
+    figures go, then names shrink further; KEEP parts (``‼`` flags, the ``∇`` mark) stay."""
+    kept = [Part(" ".join(p.text.split()), p.priority, p.shrink) for p in parts]
+    kept = [p for p in kept if p.text]
+    _drop(kept, limit, VALUES)
+    _shrink(kept, limit, NAME_FLOOR)
+    _drop(kept, limit, FIGURES)
+    _shrink(kept, limit, 8)
+    return clip(join(p.text for p in kept), limit)
+
+
+NAME_FLOOR = 60  # a long name is cut to this before any figure is dropped
+
+
+def _length(parts: Sequence[Part]) -> int:
+    return sum(len(p.text) for p in parts) + max(0, len(parts) - 1)
+
+
+def _drop(parts: list[Part], limit: int, down_to: int) -> None:
+    """Drop whole parts of priority >= ``down_to``, least telling (then last) first."""
+    while _length(parts) > limit:
+        candidates = [i for i, p in enumerate(parts) if p.priority >= down_to]
+        if not candidates:
+            return
+        worst = max(parts[i].priority for i in candidates)
+        del parts[max(i for i in candidates if parts[i].priority == worst)]
+
+
+def _shrink(parts: list[Part], limit: int, floor: int) -> None:
+    """Cut shrinkable parts (longest first) to no less than ``floor`` characters."""
+    for i in sorted(range(len(parts)), key=lambda i: -len(parts[i].text)):
+        excess = _length(parts) - limit
+        part = parts[i]
+        if excess <= 0:
+            return
+        if not part.shrink or len(part.text) <= floor:
+            continue
+        keep = max(floor - 1, len(part.text) - excess - 1)
+        parts[i] = Part(part.text[:keep] + "…", part.priority, part.shrink)
+
+
+def with_marks(line: str, marks: Sequence[str], limit: int = MAX_SUMMARY_CHARS) -> str:
+    """A rendered summary line plus marks added by other features (``∇‖g‖=0.29@step 1``):
+    the marks are kept whole, the line's tail (its least telling parts) makes room."""
+    shown = [m for m in marks if m]
+    if not shown:
+        return clip(line, limit)
+    return render([Part(line, KEEP, shrink=True), *(Part(m[:80]) for m in shown)], limit)
 
 
 def sparkline(values: Sequence[float]) -> str:

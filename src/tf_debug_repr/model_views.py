@@ -2,8 +2,8 @@
 
 A layer shows its sublayers, then its own weights. Each weight is the variable itself,
 so it carries its ``∇ gradient`` child. The summary line gives parameter counts and,
-when gradients were recorded, their global norm. Types are recognised by class names
-in the MRO (pydevd asks about every type; importing TF or Keras here is not allowed).
+when gradients were recorded, their global norm. Which values are layers or modules is
+decided by ``tf_types`` (the one table of kinds).
 """
 
 from __future__ import annotations
@@ -13,29 +13,16 @@ from typing import Any
 
 from . import formatting as fmt
 from . import gradient_capture as capture
-from . import views
 from .gradient_views import GradientInfo, global_mark
+from .tf_types import Kind, kind_of
 from .view_model import Child, Node, Note, call
 
-KERAS_LAYER = "keras.src.layers.layer.Layer"
-TF_MODULE = "tensorflow.python.module.module.Module"
 MODULE = "__import__('tf_debug_repr.model_views', fromlist=['_'])"
 LISTED = 100
 
 
-def _has_class(type_object: type, name: str) -> bool:
-    try:
-        return any(f"{c.__module__}.{c.__qualname__}" == name for c in type_object.__mro__)
-    except Exception:
-        return False
-
-
-def is_keras_layer(type_object: type) -> bool:
-    return _has_class(type_object, KERAS_LAYER)
-
-
-def is_tf_module(type_object: type) -> bool:
-    return _has_class(type_object, TF_MODULE) and not is_keras_layer(type_object)
+def is_keras_layer(obj: Any) -> bool:
+    return kind_of(obj) is Kind.KERAS_LAYER
 
 
 def _size(var: Any) -> int:
@@ -132,8 +119,18 @@ def _module_members(module: Any) -> list[tuple[str, Any, str]]:
 
 
 def _is_member(value: Any) -> bool:
-    t = type(value)
-    return views.handles(t) and (is_tf_module(t) or is_keras_layer(t) or hasattr(value, "assign"))
+    return kind_of(value) in _MEMBER_KINDS
+
+
+# What a tf.Module lists as its parts: sublayers, submodules, variables.
+_MEMBER_KINDS = (
+    Kind.KERAS_LAYER,
+    Kind.TF_MODULE,
+    Kind.VARIABLE,
+    Kind.KERAS_VARIABLE,
+    Kind.MIRRORED,
+    Kind.SYNC_ON_READ,
+)
 
 
 def module_summary(module: Any) -> str:
@@ -161,12 +158,17 @@ def module_children(module: Any) -> list[Child]:
 
 
 class Weights(Node):
-    """All weights of a model, by path."""
+    """All weights of a model (or variables of an optimizer, a metric), by path."""
 
-    def __init__(self, weights: list) -> None:
+    def __init__(self, weights: list, noun: str = "weights") -> None:
         self.weights = weights
+        self.noun = noun
 
     def summary(self) -> str:
+        if self.noun != "weights":  # state, not parameters: no trainable/frozen split
+            values = sum(_size(w) for w in self.weights)
+            noun = self.noun[:-1] if len(self.weights) == 1 else self.noun
+            return f"{len(self.weights)} {noun}, {fmt.count(values)} values"
         return f"{len(self.weights)} weights, {_params_text(self.weights)}"
 
     def children(self) -> list[Child]:
@@ -214,19 +216,10 @@ class GradientTable(Node):
 
 
 def param_count(obj: Any) -> int:
-    weights = obj.weights if is_keras_layer(type(obj)) else obj.variables
+    weights = obj.weights if is_keras_layer(obj) else obj.variables
     return sum(_size(w) for w in weights)
 
 
 def gradient_table(obj: Any) -> GradientTable:
-    weights = obj.trainable_weights if is_keras_layer(type(obj)) else obj.trainable_variables
+    weights = obj.trainable_weights if is_keras_layer(obj) else obj.trainable_variables
     return GradientTable(list(weights))
-
-
-def register() -> None:
-    for entry in (
-        (is_keras_layer, layer_summary, layer_children),
-        (is_tf_module, module_summary, module_children),
-    ):
-        if not any(e[0] is entry[0] for e in views.extra_views):
-            views.extra_views.append(entry)

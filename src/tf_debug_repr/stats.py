@@ -1,7 +1,7 @@
 """Statistics of a tensor, computed without disturbing the program.
 
 Every figure the plugin shows comes from here, under the guards that make looking
-harmless (see ``harmless``): no op is recorded on a user's GradientTape, no op is
+harmless (``guards.harmless``): no op is recorded on a user's GradientTape, no op is
 added to a graph being traced, no random state is drawn (samples are strided), and
 a tensor on a GPU is reduced on its own device so that only scalars come to the host.
 
@@ -12,13 +12,13 @@ Cost is bounded whatever the size: min/max and the NaN/Inf counts are exact up t
 
 from __future__ import annotations
 
-import contextlib
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from .guards import harmless, host_view, is_on_host
 
 # Mean/std are exact up to this many elements, sampled (strided) beyond.
 SAMPLE_LIMIT = 1 << 16
@@ -55,9 +55,10 @@ class Stats:
 
 def category_of(np_dtype: np.dtype) -> str:
     kind = np_dtype.kind
-    if kind == "f" or np_dtype.name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
+    # ml_dtypes types (bfloat16, float8_*, float4_*, int4, uint2…) are numpy kind "V".
+    if kind == "f" or (kind == "V" and np_dtype.name.startswith(("float", "bfloat"))):
         return "float"
-    if kind in "iu":
+    if kind in "iu" or (kind == "V" and np_dtype.name.startswith(("int", "uint"))):
         return "int"
     if kind == "b":
         return "bool"
@@ -99,9 +100,10 @@ def array_stats(array: np.ndarray) -> Stats:
         magnitude = np.abs(extremes)
         return _real_stats(magnitude, np.abs(moments), extremes_stride, common)
     if extremes.dtype.kind not in "fiu":
-        # bfloat16 and the float8 types: numpy reductions on them are slow or missing.
-        extremes = extremes.astype(np.float32)
-        moments = moments.astype(np.float32)
+        # ml_dtypes (bfloat16, float8, int4…): numpy reductions on them are slow or missing.
+        wide = np.int64 if category == "int" else np.float32
+        extremes = extremes.astype(wide)
+        moments = moments.astype(wide)
     return _real_stats(extremes, moments, extremes_stride, common)
 
 
@@ -142,42 +144,6 @@ def _real_stats(extremes: np.ndarray, moments: np.ndarray, scale: int, common: d
 def _number(value: Any) -> float:
     item = value.item() if hasattr(value, "item") else value
     return item if isinstance(item, int) else float(item)
-
-
-@contextlib.contextmanager
-def harmless(device: str | None = None) -> Iterator[None]:
-    """Run TF ops as an observer: eagerly, off every tape, on the tensor's own device.
-
-    ``init_scope`` lifts out of any graph being traced (a breakpoint inside a
-    ``tf.function``) and pauses gradient tapes; ``tf.device`` keeps reductions of a GPU
-    tensor on that GPU even inside a user's ``with tf.device('/CPU:0')``.
-    """
-    import tensorflow as tf
-
-    with tf.init_scope():
-        if device:
-            with tf.device(device):
-                yield
-        else:
-            yield
-
-
-def is_on_host(tensor: Any) -> bool:
-    device = getattr(tensor, "device", "") or ""
-    return "GPU" not in device and "TPU" not in device
-
-
-def host_view(tensor: Any) -> np.ndarray:
-    """The tensor's values as numpy without a copy when TF allows it (CPU tensors).
-
-    The public ``.numpy()`` always copies; ``_numpy()`` shares the buffer of a CPU
-    tensor. The view is made read-only so nothing we hand out can change the tensor.
-    """
-    array = tensor._numpy()
-    if isinstance(array, np.ndarray):
-        array = array.view()
-        array.flags.writeable = False
-    return array
 
 
 def tensor_stats(tensor: Any, on_host: bool | None = None) -> Stats:
@@ -253,17 +219,37 @@ def device_stats(tensor: Any) -> Stats:
     )
 
 
-def first_bad_index(tensor: Any) -> tuple[int, ...] | None:
-    """Index of the first NaN or ±Inf element (row-major), found on the tensor's device."""
+def first_bad_index(values: Any) -> tuple[int, ...] | None:
+    """Index of the first NaN or ±Inf element (row-major): found in the host array of a
+    CPU tensor (or of a numpy array), on the device of any other tensor."""
+    if isinstance(values, np.ndarray) or is_on_host(values):
+        array = values if isinstance(values, np.ndarray) else np.asarray(host_view(values))
+        if category_of(array.dtype) not in ("float", "complex"):
+            return None
+        flat = array.reshape(-1)
+        if flat.dtype.kind == "V":
+            flat = flat.astype(np.float32)
+        bad = ~np.isfinite(flat)
+        position = int(np.argmax(bad)) if flat.size else 0
+        if not flat.size or not bad[position]:
+            return None
+        return tuple(int(i) for i in np.unravel_index(position, array.shape))
+    return _first_bad_index_on_device(values)
+
+
+def _first_bad_index_on_device(tensor: Any) -> tuple[int, ...] | None:
     import tensorflow as tf
 
     if not (tensor.dtype.is_floating or tensor.dtype.is_complex):
         return None
     with harmless(tensor.device):
-        bad = tf.logical_not(
-            tf.math.is_finite(tf.abs(tensor) if tensor.dtype.is_complex else tensor)
-        )
-        where = tf.where(tf.reshape(bad, [-1]))
+        if tensor.dtype.is_complex:
+            wide = tf.abs(tensor)
+        elif tensor.dtype in (tf.float16, tf.bfloat16, tf.float32, tf.float64):
+            wide = tensor
+        else:  # float8 and float4 have no IsFinite kernel
+            wide = tf.cast(tensor, tf.float32)
+        where = tf.where(tf.reshape(tf.logical_not(tf.math.is_finite(wide)), [-1]))
         if int(tf.size(where)) == 0:
             return None
         flat_index = int(where[0, 0])

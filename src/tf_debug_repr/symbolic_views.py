@@ -7,6 +7,7 @@ op: reading ``.op``, ``.graph`` or ``.shape`` only looks at what the graph has.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from . import formatting as fmt
@@ -22,6 +23,47 @@ KERAS_HINT = Note(
 )
 
 
+BUILD_PASS_HINT = Note(
+    "no value: Keras's build pass runs call() once on symbolic inputs (in a scratch graph) "
+    "to infer shapes and create weights; continue to the next stop in call() for values"
+)
+EAGER_ALREADY_HINT = Note(
+    "no value: this graph is built even though functions run eagerly (a tf.data function, "
+    "or a graph the code builds itself); stop where its results are used"
+)
+_SCRATCH = "scratch_graph"  # the name Keras 3 gives its shape-inference graphs
+
+
+def in_keras_build_pass(tensor: Any = None) -> bool:
+    """Is the program inside Keras 3's build pass (``compute_output_spec``: a scratch
+    FuncGraph under a SymbolicScope)? Looked up in ``sys.modules``: never imports Keras."""
+    graph_name = str(getattr(getattr(tensor, "graph", None), "name", "") or "")
+    if graph_name.startswith(_SCRATCH):
+        return True
+    scope = sys.modules.get("keras.src.backend.common.symbolic_scope")
+    try:
+        return bool(scope is not None and scope.in_symbolic_scope())
+    except Exception:
+        return False
+
+
+def _functions_run_eagerly() -> bool:
+    tf = sys.modules.get("tensorflow")
+    try:
+        return bool(tf is not None and tf.config.functions_run_eagerly())
+    except Exception:
+        return False
+
+
+def hint_for(tensor: Any) -> Note:
+    """Why this tensor has no value, and what helps: the eager switch only where it would."""
+    if in_keras_build_pass(tensor):
+        return BUILD_PASS_HINT
+    if _functions_run_eagerly():
+        return EAGER_ALREADY_HINT
+    return TRACING_HINT
+
+
 def _graph_name(tensor: Any) -> str:
     graph = getattr(tensor, "graph", None)
     name = getattr(graph, "name", None)
@@ -31,15 +73,24 @@ def _graph_name(tensor: Any) -> str:
 def symbolic_summary(tensor: Any) -> str:
     op = getattr(tensor, "op", None)
     op_type = getattr(op, "type", "?")
-    return fmt.clip(
-        f"symbolic {tensor.dtype.name}{fmt.shape_text(tensor.shape)} {tensor.name!r} "
-        f"← {op_type} in {_graph_name(tensor)} (no value while tracing)"
+    why = (
+        "Keras build pass: values at a later stop"
+        if in_keras_build_pass(tensor)
+        else ("no value while tracing")
+    )
+    return fmt.render(
+        [
+            fmt.Part(f"symbolic {tensor.dtype.name}{fmt.shape_text(tensor.shape)}"),
+            fmt.Part(repr(tensor.name), shrink=True),
+            fmt.Part(f"← {op_type} in {_graph_name(tensor)}", shrink=True),
+            fmt.Part(f"({why})"),
+        ]
     )
 
 
 def symbolic_children(tensor: Any) -> list[Child]:
     return [
-        Child("hint", TRACING_HINT),
+        Child("hint", hint_for(tensor)),
         Child("name", Note(tensor.name), ".name"),
         lazy("op", lambda: Note(tensor.op.type), call("{}.op.type")),
         Child("shape", Note(fmt.shape_text(tensor.shape)), call("{}.shape.as_list()")),

@@ -11,19 +11,10 @@ from typing import Any
 
 from . import formatting as fmt
 from . import gradient_capture as capture
-from . import views
 from .view_model import Child, Node, Note, call
 
-TAPE_CLASS = "tensorflow.python.eager.backprop.GradientTape"
 MODULE = "__import__('tf_debug_repr.tape_views', fromlist=['_'])"
 LISTED = 100  # most rows in one group
-
-
-def is_tape(type_object: type) -> bool:
-    try:
-        return any(f"{c.__module__}.{c.__qualname__}" == TAPE_CLASS for c in type_object.__mro__)
-    except Exception:
-        return False
 
 
 def _state(tape: Any, info: capture.TapeRecord | None) -> str:
@@ -175,9 +166,3 @@ class LastGradients(Node):
         if len(self.rows) > LISTED:
             rows.append(Child("…", Note(f"{len(self.rows) - LISTED} more")))
         return rows
-
-
-def register() -> None:
-    entry = (is_tape, tape_summary, tape_children)
-    if not any(e[0] is is_tape for e in views.extra_views):
-        views.extra_views.append(entry)

@@ -3,7 +3,7 @@
 pydevd asks about every type it meets, long before and long after TensorFlow is
 imported, and caches our answer per type. Matching fully qualified class names in
 the MRO costs nothing, imports nothing, and keeps working when the program never
-imports TF at all.
+imports TF at all. Each kind has exactly one view (``views``).
 """
 
 from __future__ import annotations
@@ -23,11 +23,33 @@ class Kind(Enum):
     DATASET = "dataset"
     ITERATOR = "dataset iterator"
     SHAPE = "tensor shape"
+    TYPE_SPEC = "type spec"
+    TENSOR_ARRAY = "tensor array"
+    MIRRORED = "mirrored value"
+    SYNC_ON_READ = "sync-on-read variable"
+    PER_REPLICA = "per-replica value"
+    DISTRIBUTED = "distributed value"
+    TAPE = "gradient tape"
+    KERAS_LAYER = "keras layer"
+    TF_MODULE = "tf.Module"
+    OPTIMIZER = "keras optimizer"
+    LR_SCHEDULE = "learning rate schedule"
+    METRIC = "keras metric"
+    LOSS = "keras loss"
+    SHOULD_USE = "wrapped result"  # e.g. what an eager TensorArray.write returns
 
 
-# Checked in order: the first class name found in the MRO decides.
+_DISTRIBUTE = "tensorflow.python.distribute.values"
+
+# Checked in order: the first entry whose class is in the MRO decides, so more specific
+# kinds come first (a MirroredVariable is also a tf.Variable, an EagerTensor also a
+# tensor.Tensor, a Keras layer may also be a tf.Module).
 _CLASS_KINDS: tuple[tuple[str, Kind], ...] = (
     ("tensorflow.python.framework.ops._EagerTensorBase", Kind.EAGER),
+    (f"{_DISTRIBUTE}.SyncOnReadVariable", Kind.SYNC_ON_READ),
+    (f"{_DISTRIBUTE}.Mirrored", Kind.MIRRORED),
+    (f"{_DISTRIBUTE}.PerReplica", Kind.PER_REPLICA),
+    (f"{_DISTRIBUTE}.DistributedValues", Kind.DISTRIBUTED),
     ("tensorflow.python.ops.variables.Variable", Kind.VARIABLE),
     ("keras.src.backend.common.variables.Variable", Kind.KERAS_VARIABLE),
     ("keras.src.backend.common.keras_tensor.KerasTensor", Kind.KERAS_TENSOR),
@@ -41,6 +63,19 @@ _CLASS_KINDS: tuple[tuple[str, Kind], ...] = (
     ("tensorflow.python.data.ops.dataset_ops.DatasetV2", Kind.DATASET),
     ("tensorflow.python.data.ops.iterator_ops.OwnedIterator", Kind.ITERATOR),
     ("tensorflow.python.framework.tensor_shape.TensorShape", Kind.SHAPE),
+    ("tensorflow.python.framework.type_spec.TypeSpec", Kind.TYPE_SPEC),
+    ("tensorflow.python.ops.tensor_array_ops.TensorArray", Kind.TENSOR_ARRAY),
+    ("tensorflow.python.eager.backprop.GradientTape", Kind.TAPE),
+    ("tensorflow.python.util.tf_should_use.ShouldUseWrapper", Kind.SHOULD_USE),
+    ("keras.src.optimizers.base_optimizer.BaseOptimizer", Kind.OPTIMIZER),
+    (
+        "keras.src.optimizers.schedules.learning_rate_schedule.LearningRateSchedule",
+        Kind.LR_SCHEDULE,
+    ),
+    ("keras.src.metrics.metric.Metric", Kind.METRIC),
+    ("keras.src.losses.loss.Loss", Kind.LOSS),
+    ("keras.src.layers.layer.Layer", Kind.KERAS_LAYER),
+    ("tensorflow.python.module.module.Module", Kind.TF_MODULE),
 )
 _NAMES = dict(_CLASS_KINDS)
 
@@ -68,15 +103,15 @@ def _kind_of_type(type_object: type) -> Kind | None:
         mro = type_object.__mro__
     except Exception:
         return None
-    found: dict[Kind, int] = {}
-    for position, cls in enumerate(mro):
+    found: set[Kind] = set()
+    for cls in mro:
         try:
             qualified = f"{cls.__module__}.{cls.__qualname__}"
         except Exception:
             continue
         kind = _NAMES.get(qualified)
-        if kind is not None and kind not in found:
-            found[kind] = position
+        if kind is not None:
+            found.add(kind)
     if not found:
         return None
     # The table's order breaks ties: an EagerTensor is also a tensor.Tensor.

@@ -3,52 +3,43 @@
 ``summary``, ``children``, ``console_text`` and ``clipboard_text`` are what every
 front end uses (the pydevd adapter, the demo printer, tests). Errors propagate from
 here; the adapter turns them into placeholders.
+
+Dispatch is one table: ``tf_types`` says which kind a type is (by class names, without
+importing TF), and ``_TABLE`` holds the one view of each kind. The table is built once,
+when the program imports TensorFlow (``activation``) or at first use.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
-from . import composite_views, symbolic_views, tensor_views
 from . import formatting as fmt
-from .stats import harmless
+from . import tensor_views, variable_views
+from .guards import harmless
 from .tf_types import Kind, kind_of, kind_of_type
-from .view_model import Child, Node, Note, call, error_note
+from .view_model import Child, Node, Note, error_note
 
 # Extension points for features that add to a value's view (gradients, for one): each
 # takes the object and returns extra children / a short mark for the summary line.
 extra_children: list[Callable[[Any, Kind | None], list[Child]]] = []
 summary_marks: list[Callable[[Any, Kind | None], str]] = []
-# Further kinds of values (Keras models, tapes…) registered by other modules:
-# (predicate on the type, summary, children).
-extra_views: list[
-    tuple[Callable[[type], bool], Callable[[Any], str], Callable[[Any], list[Child]]]
-] = []
 
 
 def handles(type_object: type) -> bool:
-    """Does the plugin present values of this type? Cheap; pydevd caches the answer."""
+    """Does the plugin present values of this type? Cheap, never imports TF; pydevd
+    caches the answer per type."""
     try:
         if issubclass(type_object, Node) or issubclass(type_object, Note):
             return True
     except TypeError:
         return False
-    return kind_of_type(type_object) is not None or _extra_view(type_object) is not None
+    return kind_of_type(type_object) is not None
 
 
-def _extra_view(type_object: type):
-    for entry in extra_views:
-        try:
-            if entry[0](type_object):
-                return entry
-        except Exception:
-            continue
-    return None
-
-
-def _marks(obj: Any, kind: Kind | None) -> str:
+def _marks(obj: Any, kind: Kind | None) -> list[str]:
     marks = []
     for mark in summary_marks:
         try:
@@ -57,12 +48,12 @@ def _marks(obj: Any, kind: Kind | None) -> str:
             text = ""
         if text:
             marks.append(text)
-    return " ".join(marks)
+    return marks
 
 
 def _with_marks(line: str, obj: Any, kind: Kind) -> str:
-    mark = _marks(obj, kind)
-    return f"{line} {mark}" if mark else line
+    # The marks are kept whole; the line's least telling tail makes room for them.
+    return fmt.with_marks(line, _marks(obj, kind))
 
 
 def _extra_children(obj: Any, kind: Kind | None) -> list[Child]:
@@ -75,82 +66,119 @@ def _extra_children(obj: Any, kind: Kind | None) -> list[Child]:
     return found
 
 
-# --------------------------------------------------------------------------- variables
-
-
-def _variable_label(var: Any, kind: Kind) -> str:
-    if kind is Kind.KERAS_VARIABLE:
-        return f"Variable {getattr(var, 'path', None) or var.name!r}"
-    return f"Variable {var.name!r}"
-
-
-def variable_summary(var: Any, kind: Kind) -> str:
-    value = tensor_views.read_value(var)
-    trainable = "trainable" if getattr(var, "trainable", False) else "frozen"
-    return _with_marks(
-        tensor_views.summary(value, prefix=f"{_variable_label(var, kind)} {trainable}"), var, kind
-    )
-
-
-def variable_children(var: Any, kind: Kind) -> list[Child]:
-    value = tensor_views.read_value(var)
-    children = _extra_children(var, kind)
-    children.extend(tensor_views.tensor_children(value))
-    name = getattr(var, "path", None) if kind is Kind.KERAS_VARIABLE else var.name
-    if kind is Kind.KERAS_VARIABLE:
-        identity = [Child("path", Note(str(name)), ".path"), Child("value", var.value, ".value")]
-    else:
-        identity = [
-            Child("name", Note(str(name)), ".name"),
-            Child("value", value, call("{}.value()")),
-        ]
-    children.extend(identity)
-    children.append(Child("trainable", bool(var.trainable), ".trainable"))
-    return children
-
-
 # --------------------------------------------------------------------------- dispatch
+
+
+def _unwrapped(obj: Any) -> Any:
+    """The value inside TF's "should use" wrapper (what ``TensorArray.write`` returns),
+    read without marking it used: the program's own "never used" warning still fires."""
+    return object.__getattribute__(obj, "_tf_should_use_wrapped_value")
 
 
 def _eager_summary(tensor: Any) -> str:
     return _with_marks(tensor_views.summary(tensor), tensor, Kind.EAGER)
 
 
-# One row per kind of TF value: (summary, children). Variables get their kind passed on,
-# since tf.Variable and Keras variables name themselves differently.
-_BY_KIND: dict[Kind, tuple[Callable[[Any], str], Callable[[Any], list[Child]]]] = {
-    Kind.EAGER: (
-        _eager_summary,
-        lambda t: _extra_children(t, Kind.EAGER) + tensor_views.tensor_children(t),
-    ),
-    Kind.VARIABLE: (
-        lambda v: variable_summary(v, Kind.VARIABLE),
-        lambda v: variable_children(v, Kind.VARIABLE),
-    ),
-    Kind.KERAS_VARIABLE: (
-        lambda v: variable_summary(v, Kind.KERAS_VARIABLE),
-        lambda v: variable_children(v, Kind.KERAS_VARIABLE),
-    ),
-    Kind.SYMBOLIC: (symbolic_views.symbolic_summary, symbolic_views.symbolic_children),
-    Kind.KERAS_TENSOR: (symbolic_views.keras_tensor_summary, symbolic_views.keras_tensor_children),
-    Kind.SPARSE: (composite_views.sparse_summary, composite_views.sparse_children),
-    Kind.RAGGED: (composite_views.ragged_summary, composite_views.ragged_children),
-    Kind.INDEXED_SLICES: (
-        composite_views.indexed_slices_summary,
-        composite_views.indexed_slices_children,
-    ),
-    Kind.DATASET: (composite_views.dataset_summary, composite_views.dataset_children),
-    Kind.ITERATOR: (composite_views.iterator_summary, composite_views.iterator_children),
-}
+def _eager_children(tensor: Any) -> list[Child]:
+    return _extra_children(tensor, Kind.EAGER) + tensor_views.tensor_children(tensor)
 
 
-def _view_of(obj: Any):
-    """(summary, children) functions for a TF value or a registered extra view, else None."""
+@dataclass(frozen=True)
+class View:
+    """How one kind of value looks: its summary line and its children."""
+
+    summary: Callable[[Any], str]
+    children: Callable[[Any], list[Child]]
+
+
+_TABLE: dict[Kind, View] = {}
+
+
+def build_table() -> dict[Kind, View]:
+    """The one view of every kind. Imports the view modules, so it runs once TF is
+    imported (they may import TF's own modules freely then)."""
+    if _TABLE:
+        return _TABLE
+    from . import (
+        composite_views,
+        distribute_views,
+        metric_views,
+        model_views,
+        optimizer_views,
+        shape_views,
+        symbolic_views,
+        tape_views,
+        tensor_array_views,
+    )
+
+    table = {
+        Kind.EAGER: View(_eager_summary, _eager_children),
+        Kind.VARIABLE: View(
+            lambda v: _with_marks(
+                variable_views.variable_summary(v, Kind.VARIABLE), v, Kind.VARIABLE
+            ),
+            lambda v: (
+                _extra_children(v, Kind.VARIABLE)
+                + variable_views.variable_children(v, Kind.VARIABLE)
+            ),
+        ),
+        Kind.KERAS_VARIABLE: View(
+            lambda v: _with_marks(
+                variable_views.variable_summary(v, Kind.KERAS_VARIABLE), v, Kind.KERAS_VARIABLE
+            ),
+            lambda v: (
+                _extra_children(v, Kind.KERAS_VARIABLE)
+                + variable_views.variable_children(v, Kind.KERAS_VARIABLE)
+            ),
+        ),
+        Kind.SYMBOLIC: View(symbolic_views.symbolic_summary, symbolic_views.symbolic_children),
+        Kind.KERAS_TENSOR: View(
+            symbolic_views.keras_tensor_summary, symbolic_views.keras_tensor_children
+        ),
+        Kind.SPARSE: View(composite_views.sparse_summary, composite_views.sparse_children),
+        Kind.RAGGED: View(composite_views.ragged_summary, composite_views.ragged_children),
+        Kind.INDEXED_SLICES: View(
+            composite_views.indexed_slices_summary, composite_views.indexed_slices_children
+        ),
+        Kind.DATASET: View(composite_views.dataset_summary, composite_views.dataset_children),
+        Kind.ITERATOR: View(composite_views.iterator_summary, composite_views.iterator_children),
+        Kind.SHAPE: View(shape_views.shape_summary, shape_views.shape_children),
+        Kind.TYPE_SPEC: View(shape_views.spec_summary, shape_views.spec_children),
+        Kind.TENSOR_ARRAY: View(
+            tensor_array_views.tensor_array_summary, tensor_array_views.tensor_array_children
+        ),
+        Kind.MIRRORED: View(distribute_views.mirrored_summary, distribute_views.mirrored_children),
+        Kind.SYNC_ON_READ: View(
+            distribute_views.sync_on_read_summary, distribute_views.sync_on_read_children
+        ),
+        Kind.PER_REPLICA: View(
+            distribute_views.per_replica_summary, distribute_views.per_replica_children
+        ),
+        Kind.DISTRIBUTED: View(
+            distribute_views.per_replica_summary, distribute_views.per_replica_children
+        ),
+        # Attributes pass through the wrapper, so the inner value's expressions still hold.
+        Kind.SHOULD_USE: View(lambda w: summary(_unwrapped(w)), lambda w: children(_unwrapped(w))),
+        Kind.TAPE: View(tape_views.tape_summary, tape_views.tape_children),
+        Kind.KERAS_LAYER: View(model_views.layer_summary, model_views.layer_children),
+        Kind.TF_MODULE: View(model_views.module_summary, model_views.module_children),
+        Kind.OPTIMIZER: View(optimizer_views.optimizer_summary, optimizer_views.optimizer_children),
+        Kind.LR_SCHEDULE: View(optimizer_views.schedule_summary, optimizer_views.schedule_children),
+        Kind.METRIC: View(metric_views.metric_summary, metric_views.metric_children),
+        Kind.LOSS: View(metric_views.loss_summary, metric_views.loss_children),
+    }
+    if distribute_views.replica_mark not in summary_marks:
+        summary_marks.append(distribute_views.replica_mark)
+    _TABLE.update(table)
+    return _TABLE
+
+
+def _view_of(obj: Any) -> View | None:
+    """The view of a TF value, None for anything else."""
     kind = kind_of(obj)
-    if kind is not None:
-        return _BY_KIND.get(kind)
-    entry = _extra_view(type(obj))
-    return (entry[1], entry[2]) if entry is not None else None
+    if kind is None:
+        return None
+    return (_TABLE or build_table()).get(kind)
 
 
 def summary(obj: Any) -> str:
@@ -160,7 +188,7 @@ def summary(obj: Any) -> str:
     if isinstance(obj, Node):
         return fmt.clip(obj.summary())
     view = _view_of(obj)
-    return fmt.clip(view[0](obj) if view is not None else repr(obj))
+    return fmt.clip(view.summary(obj) if view is not None else repr(obj))
 
 
 def children(obj: Any) -> list[Child]:
@@ -168,7 +196,7 @@ def children(obj: Any) -> list[Child]:
     if isinstance(obj, Node):
         return obj.children()
     view = _view_of(obj)
-    return view[1](obj) if view is not None else []
+    return view.children(obj) if view is not None else []
 
 
 # ------------------------------------------------------------------ lists of tensors
@@ -180,11 +208,15 @@ _BRACKETS = {list: "[]", tuple: "()", dict: "{}"}
 def brief(obj: Any) -> str:
     """A few words for a value inside a list: ``float32[4, 8]``, ``Variable 'w' float32[3]``."""
     kind = kind_of(obj)
-    if kind in (Kind.EAGER, Kind.SYMBOLIC, Kind.INDEXED_SLICES, Kind.SPARSE, Kind.RAGGED):
+    if kind in (Kind.EAGER, Kind.INDEXED_SLICES, Kind.SPARSE, Kind.RAGGED):
         return f"{obj.dtype.name}{fmt.shape_text(obj.shape)}"
-    if kind in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
-        name = getattr(obj, "path", None) if kind is Kind.KERAS_VARIABLE else obj.name
+    if kind is Kind.SYMBOLIC:  # no value: must not read like the real tensors beside it
+        return f"symbolic {obj.dtype.name}{fmt.shape_text(obj.shape)}"
+    if kind is Kind.KERAS_TENSOR:
         dtype = getattr(obj.dtype, "name", obj.dtype)
+        return f"symbolic {dtype}{fmt.shape_text(obj.shape)}"
+    if kind in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
+        name, dtype = variable_views.label(obj), variable_views.dtype_name(obj)
         return f"Variable {name!r} {dtype}{fmt.shape_text(obj.shape)}"
     if kind is not None:
         return summary(obj)
@@ -222,18 +254,27 @@ def _values_of(obj: Any) -> Any:
     if kind is Kind.EAGER:
         return obj
     if kind in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
-        return tensor_views.read_value(obj)
+        return variable_views.read_value(obj)
+    if kind in (Kind.MIRRORED, Kind.SYNC_ON_READ):
+        # a mirrored variable reads its first replica, a sync-on-read one the aggregate
+        if hasattr(obj, "read_value"):
+            with harmless():
+                return obj.read_value()
+        return _values_of(obj.values[0])
+    if kind is Kind.SHOULD_USE:
+        return _values_of(_unwrapped(obj))
     return None
 
 
 def console_text(obj: Any) -> str:
-    """Debug Console: the summary, then the values numpy-style (bounded)."""
+    """Debug Console: the summary line, then the values numpy-style: all of a small
+    tensor, numpy's summarised form (corners and ``...``) of a big one."""
     line = summary(obj)
     tensor = _values_of(obj)
     if tensor is None or isinstance(obj, Node):
         return line
     with harmless():
-        return f"{line}\n{tensor_views.values_text(tensor, tensor_views.CONSOLE_ELEMENTS)}"
+        return f"{line}\n{tensor_views.console_values(tensor)}"
 
 
 def clipboard_text(obj: Any) -> str:

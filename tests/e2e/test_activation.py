@@ -124,7 +124,7 @@ def test_attach_mode_presents_tensors():
         stop = client.start(config, {program: [line_of(program, "BREAKPOINT")]})
         s = Stopped(client, stop)
         value = s.locals()["activations"].value
-        assert value == "float32[2, 2] CPU:0 n=4 x∈[0, 3] μ=1.25 σ=1.299 [[0., 2.], [3., 0.]]"
+        assert value == "float32[2, 2] x∈[0, 3] μ=1.25 σ=1.299 n=4 CPU:0 [[0., 2.], [3., 0.]]"
     finally:
         if client is not None:
             client.close()

@@ -60,7 +60,7 @@ def test_traced_tensors_show_static_facts_and_add_no_ops(s):
         == "['MatMul:0', 'mul/ReadVariableOp:0']"
     )
     # The captured variable still shows its real value, read outside the graph.
-    assert shown["scale"].startswith("Variable 'scale:0' trainable 3.0 float32")
+    assert shown["scale"].startswith("Variable 'scale' trainable 3.0 float32")
     ops_now = s.evaluate("len(graph.get_operations()) - ops_before")["result"]
     assert ops_now == "0"
 

@@ -24,8 +24,6 @@ def hooks():
     capture.install_tape_hooks(tf)
     capture.install_keras_hooks(keras)
     gradient_views.register()
-    tape_views.register()
-    model_views.register()
     capture.set_enabled(True)
     yield
     capture.set_enabled(True)

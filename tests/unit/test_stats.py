@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tf_debug_repr import stats
+from tf_debug_repr import guards, stats
 
 
 def test_clean_float_array_is_exact():
@@ -75,7 +75,7 @@ def test_first_bad_index():
 
 def test_host_view_shares_memory_and_is_read_only():
     t = tf.constant([1.0, 2.0])
-    view = stats.host_view(t)
+    view = guards.host_view(t)
     assert not view.flags.writeable
     with pytest.raises(ValueError):
         view[0] = 5.0
@@ -83,7 +83,7 @@ def test_host_view_shares_memory_and_is_read_only():
 
 
 def test_reading_and_reducing_records_nothing_on_an_active_tape():
-    from tf_debug_repr.tensor_views import read_value
+    from tf_debug_repr.variable_views import read_value
 
     v = tf.Variable([1.0, 2.0, 3.0])
     with tf.GradientTape(watch_accessed_variables=True) as tape:

@@ -1,0 +1,91 @@
+"""End to end: tf.distribute values under a MirroredStrategy over two logical CPU devices:
+one child per replica with its device, whether mirrored replicas agree, a divergence
+flagged, sync-on-read variables aggregated, expressions evaluated in the program's frame."""
+
+from __future__ import annotations
+
+import pytest
+
+from ..conftest import start_stopped
+from .test_kinds import assert_expressions_evaluate
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def s():
+    session = start_stopped("kinds_distributed.py")
+    yield session
+    session.client.close()
+
+
+def test_mirrored_variable_replicas_and_agreement(s):
+    weights = s.locals()["weights"]
+    assert weights.value.startswith(
+        "MirroredVariable 'weights:0' replicas equal, 2 replicas (CPU:0, CPU:1): "
+        "float32[3] CPU:0 n=3 x∈[1, 3]"
+    )
+    children = s.child_map(weights)
+    assert children["max |Δ| between replicas"].value == "0.0"
+    assert children["[0] CPU:0"].value.startswith("Variable 'weights:0' trainable float32[3] CPU:0")
+    assert children["[1] CPU:1"].value.startswith(
+        "Variable 'weights/replica_1:0' trainable float32[3] CPU:1"
+    )
+    device = s.evaluate(f"{children['[1] CPU:1'].evaluate_name}.device")["result"]
+    assert device.endswith("device:CPU:1'")
+    assert assert_expressions_evaluate(s, weights) == 4
+
+
+def test_diverged_replicas_stand_out(s):
+    diverged = s.locals()["diverged"]
+    assert diverged.value.startswith(
+        "MirroredVariable 'diverged:0' ‼ replicas differ, max |Δ|=0.5, 2 replicas (CPU:0, CPU:1)"
+    )
+    children = s.child_map(diverged)
+    assert children["max |Δ| between replicas"].value == "0.5"
+    assert s.child_map(children["[1] CPU:1"])["[1]"].value == "2.5"
+
+
+def test_sync_on_read_variable_is_aggregated(s):
+    counter = s.locals()["counter"]
+    # replica 0 added 1, replica 1 added 2: the SUM read is 3.
+    assert counter.value == (
+        "SyncOnReadVariable 'counter:0' SUM of 2 replicas (CPU:0, CPU:1): 3.0 float32 CPU:0"
+    )
+    children = s.child_map(counter)
+    assert children["SUM (read)"].value == "3.0 float32 CPU:0"
+    assert children["[0] CPU:0"].value.startswith("Variable 'counter:0' frozen 1.0 float32 CPU:0")
+    assert children["[1] CPU:1"].value.startswith(
+        "Variable 'counter/replica_1:0' frozen 2.0 float32 CPU:1"
+    )
+    assert assert_expressions_evaluate(s, counter) == 5
+
+
+def test_per_replica_values(s):
+    per_replica = s.locals()["per_replica"]
+    assert per_replica.value == (
+        "PerReplica 2 replicas (CPU:0, CPU:1), replicas differ, max |Δ|=10; "
+        "[0]: float32[2] CPU:0 n=2 x∈[0, 0] μ=0 σ=0 [0., 0.]"
+    )
+    children = s.child_map(per_replica)
+    assert children["[1] CPU:1"].value.startswith("float32[2] CPU:1 n=2 x∈[10, 10]")
+    assert assert_expressions_evaluate(s, per_replica) == 3
+
+
+def test_keras_weights_under_the_strategy(s):
+    kernel = s.locals()["kernel"]
+    assert kernel.value.startswith("Variable 'sequential/dense/kernel' trainable float32[3, 2]")
+    assert kernel.value.endswith("mirrored ×2")
+    value = s.child_map(kernel)["value"]
+    assert value.value.startswith("MirroredVariable 'sequential/dense/kernel:0' replicas equal")
+    mean = s.locals()["mean"]
+    assert mean.value == "Mean 'mean' result=0 (state: total, count)"
+    total = s.child_map(mean)["total"]
+    assert total.value.endswith("sync-on-read ×2 SUM")
+
+
+def test_debug_console_prints_the_values(s):
+    text = s.evaluate("weights", "repl")["result"]
+    assert text.splitlines()[0].startswith("MirroredVariable 'weights:0' replicas equal")
+    assert text.splitlines()[1] == "[1., 2., 3.]"
+    assert s.evaluate("counter", "clipboard")["result"] == "3."
