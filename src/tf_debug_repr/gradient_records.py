@@ -62,7 +62,15 @@ class GradientRecord:
     @property
     def label(self) -> str:
         """What this gradient is, in words that cannot pass for the loop's own step."""
-        return _label(self.applied_by, self.iteration, self.tape_call, self.origin)
+        return _label(self.optimizer, self.iteration, self.tape_call, self.origin)
+
+    @property
+    def optimizer(self) -> str | None:
+        """``Adam``, or ``Adam 'adam_1'`` when Keras named it apart (a second Adam)."""
+        name, own = self.applied_by, self.optimizer_name
+        if name and own and own.lower() != name.lower():
+            return f"{name} {own!r}"
+        return name
 
     @property
     def short_target(self) -> str:

@@ -82,9 +82,7 @@ def target_text(record: capture.GradientRecord) -> str:
 
 
 def _applied_text(record: capture.GradientRecord) -> str:
-    name = record.applied_by or ""
-    if record.optimizer_name and record.optimizer_name.lower() != name.lower():
-        name += f" {record.optimizer_name!r}"
+    name = record.optimizer or ""
     iteration = record.iteration
     if iteration is None:
         return name
