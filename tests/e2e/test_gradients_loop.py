@@ -121,3 +121,30 @@ def test_gradients_history_tape_model_and_identical_weights(debug_session):
         check=True,
     )
     assert plain.stdout.strip().splitlines()[-1] == inspected_digest
+
+
+def test_over_the_memory_budget_the_figures_stay(debug_session):
+    s = debug_session(
+        PROGRAM,
+        marker="STOP_AFTER_GRADIENT",
+        env={"TF_DEBUG_REPR_GRADIENT_BUDGET_MB": str(100 / 2**20)},  # 100 bytes
+    )
+    weights = s.child_map(s.child_map(s.locals()["model"])["all weights"])
+    kernel = weights["sequential/dense/kernel"]  # 4x8 float32: 128 bytes, over the budget
+    assert re.search(r"∇‖g‖=[0-9.e-]+@Adam iteration 0$", kernel.value), kernel.value
+    child = _gradient_child(s, kernel)
+    assert "values not kept (memory budget)" in child.value and "n=32 x∈[" in child.value, (
+        child.value
+    )
+    parts = s.child_map(child)
+    assert "TF_DEBUG_REPR_GRADIENT_BUDGET_MB=" in parts["values"].value, parts["values"].value
+    assert "value" not in parts and "numpy" not in parts
+    shown_norm = float(parts["‖g‖"].value)
+    program_norm = float(
+        s.evaluate(f"float({NP}.linalg.norm(grads[0].numpy().astype('float64')))")["result"]
+    )
+    assert shown_norm == pytest.approx(program_norm, rel=1e-6)
+    low = s.evaluate("float(grads[0].numpy().min())")["result"]
+    assert f"x∈[{float(low):.4g}".replace("e-0", "e-") in child.value, (low, child.value)
+    bias = _gradient_child(s, weights["sequential/dense/bias"])  # 8 floats: 32 bytes, kept
+    assert "numpy" in s.child_map(bias), bias.value

@@ -228,6 +228,21 @@ def test_two_models_two_optimizers_each_labelled_by_its_own():
     assert dict((c.name, c.resolve()) for c in kernel.children())["target"].startswith("g_loss")
 
 
+def test_two_optimizers_of_one_class_read_apart():
+    a, b = keras.Variable([1.0]), keras.Variable([2.0])
+    opt_a, opt_b = keras.optimizers.Adam(0.1), keras.optimizers.Adam(0.1)
+    assert opt_a.name != opt_b.name  # Keras numbers them: adam, adam_1, …
+    for v, opt in ((a, opt_a), (b, opt_b), (b, opt_b)):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(v * v)
+        (g,) = tape.gradient(loss, [v])
+        opt.apply_gradients([(g, v)])
+    label_a, label_b = capture.record_of(a).label, capture.record_of(b).label
+    assert label_a.endswith("iteration 0") and label_b.endswith("iteration 1")
+    assert label_a.startswith("Adam") and label_b.startswith("Adam")
+    assert label_a.replace(" iteration 0", "") != label_b.replace(" iteration 1", "")
+
+
 def test_one_persistent_tape_keeps_each_target_apart():
     w = tf.Variable([1.0, 2.0])
     with tf.GradientTape(persistent=True) as tape:
