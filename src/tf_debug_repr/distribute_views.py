@@ -118,8 +118,9 @@ def _agreement_text(value: Any, must_agree: bool) -> str:
 
 
 def _name(value: Any) -> str:
-    name = getattr(value, "name", None)
-    return f" {name!r}" if isinstance(name, str) and name else ""
+    # The one naming rule of variables (a path, else the name without ":0").
+    name = variable_views.label(value)
+    return f" {name!r}" if name else ""
 
 
 def _value_summary(component: Any) -> str:

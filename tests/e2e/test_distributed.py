@@ -22,14 +22,16 @@ def s():
 def test_mirrored_variable_replicas_and_agreement(s):
     weights = s.locals()["weights"]
     assert weights.value.startswith(
-        "MirroredVariable 'weights:0' replicas equal, 2 replicas (CPU:0, CPU:1): "
-        "float32[3] CPU:0 n=3 x∈[1, 3]"
+        "MirroredVariable 'weights' replicas equal, 2 replicas (CPU:0, CPU:1): "
+        "float32[3] x∈[1, 3] μ=2 σ=0.8165 n=3 CPU:0"
     )
     children = s.child_map(weights)
     assert children["max |Δ| between replicas"].value == "0.0"
-    assert children["[0] CPU:0"].value.startswith("Variable 'weights:0' trainable float32[3] CPU:0")
+    assert children["[0] CPU:0"].value.startswith(
+        "Variable 'weights' trainable float32[3] x∈[1, 3] μ=2 σ=0.8165 n=3 CPU:0"
+    )
     assert children["[1] CPU:1"].value.startswith(
-        "Variable 'weights/replica_1:0' trainable float32[3] CPU:1"
+        "Variable 'weights/replica_1' trainable float32[3] x∈[1, 3] μ=2 σ=0.8165 n=3 CPU:1"
     )
     device = s.evaluate(f"{children['[1] CPU:1'].evaluate_name}.device")["result"]
     assert device.endswith("device:CPU:1'")
@@ -39,7 +41,7 @@ def test_mirrored_variable_replicas_and_agreement(s):
 def test_diverged_replicas_stand_out(s):
     diverged = s.locals()["diverged"]
     assert diverged.value.startswith(
-        "MirroredVariable 'diverged:0' ‼ replicas differ, max |Δ|=0.5, 2 replicas (CPU:0, CPU:1)"
+        "MirroredVariable 'diverged' ‼ replicas differ, max |Δ|=0.5, 2 replicas (CPU:0, CPU:1)"
     )
     children = s.child_map(diverged)
     assert children["max |Δ| between replicas"].value == "0.5"
@@ -50,13 +52,13 @@ def test_sync_on_read_variable_is_aggregated(s):
     counter = s.locals()["counter"]
     # replica 0 added 1, replica 1 added 2: the SUM read is 3.
     assert counter.value == (
-        "SyncOnReadVariable 'counter:0' SUM of 2 replicas (CPU:0, CPU:1): 3.0 float32 CPU:0"
+        "SyncOnReadVariable 'counter' SUM of 2 replicas (CPU:0, CPU:1): 3.0 float32 CPU:0"
     )
     children = s.child_map(counter)
     assert children["SUM (read)"].value == "3.0 float32 CPU:0"
-    assert children["[0] CPU:0"].value.startswith("Variable 'counter:0' frozen 1.0 float32 CPU:0")
+    assert children["[0] CPU:0"].value.startswith("Variable 'counter' frozen 1.0 float32 CPU:0")
     assert children["[1] CPU:1"].value.startswith(
-        "Variable 'counter/replica_1:0' frozen 2.0 float32 CPU:1"
+        "Variable 'counter/replica_1' frozen 2.0 float32 CPU:1"
     )
     assert assert_expressions_evaluate(s, counter) == 5
 
@@ -65,10 +67,10 @@ def test_per_replica_values(s):
     per_replica = s.locals()["per_replica"]
     assert per_replica.value == (
         "PerReplica 2 replicas (CPU:0, CPU:1), replicas differ, max |Δ|=10; "
-        "[0]: float32[2] CPU:0 n=2 x∈[0, 0] μ=0 σ=0 [0., 0.]"
+        "[0]: float32[2] x∈[0, 0] μ=0 σ=0 n=2 CPU:0 [0., 0.]"
     )
     children = s.child_map(per_replica)
-    assert children["[1] CPU:1"].value.startswith("float32[2] CPU:1 n=2 x∈[10, 10]")
+    assert children["[1] CPU:1"].value.startswith("float32[2] x∈[10, 10] μ=10 σ=0 n=2 CPU:1")
     assert assert_expressions_evaluate(s, per_replica) == 3
 
 
@@ -77,7 +79,7 @@ def test_keras_weights_under_the_strategy(s):
     assert kernel.value.startswith("Variable 'sequential/dense/kernel' trainable float32[3, 2]")
     assert kernel.value.endswith("mirrored ×2")
     value = s.child_map(kernel)["value"]
-    assert value.value.startswith("MirroredVariable 'sequential/dense/kernel:0' replicas equal")
+    assert value.value.startswith("MirroredVariable 'sequential/dense/kernel' replicas equal")
     mean = s.locals()["mean"]
     assert mean.value == "Mean 'mean' result=0 (state: total, count)"
     total = s.child_map(mean)["total"]
@@ -86,6 +88,6 @@ def test_keras_weights_under_the_strategy(s):
 
 def test_debug_console_prints_the_values(s):
     text = s.evaluate("weights", "repl")["result"]
-    assert text.splitlines()[0].startswith("MirroredVariable 'weights:0' replicas equal")
+    assert text.splitlines()[0].startswith("MirroredVariable 'weights' replicas equal")
     assert text.splitlines()[1] == "[1., 2., 3.]"
     assert s.evaluate("counter", "clipboard")["result"] == "3."

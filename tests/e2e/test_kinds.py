@@ -165,9 +165,9 @@ def test_tensor_array_elements_without_reading_them(s):
     squares = s.locals()["squares"]
     assert squares.value == "TensorArray float32 size=3 element_shape=[2], 2 of 3 written"
     children = s.child_map(squares)
-    assert children["[0]"].value.startswith("float32[2] CPU:0 n=2 x∈[1, 2]")
+    assert children["[0]"].value.startswith("float32[2] x∈[1, 2] μ=1.5 σ=0.5 n=2 CPU:0")
     assert children["[1]"].value == "not written (or cleared after a read)"
-    assert children["[2]"].value.startswith("float32[2] CPU:0 n=2 x∈[9, 16]")
+    assert children["[2]"].value.startswith("float32[2] x∈[9, 16] μ=12.5 σ=3.5 n=2 CPU:0")
     assert assert_expressions_evaluate(s, squares) == 7
 
 
