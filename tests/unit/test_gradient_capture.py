@@ -29,6 +29,13 @@ def hooks():
     capture.set_enabled(True)
 
 
+def _named(opt) -> str:
+    """How labels name an optimizer: its class, and Keras's name for it when Keras had to
+    number it apart (``Adam 'adam_3'``: earlier tests in this process made Adams too)."""
+    cls = type(opt).__name__
+    return cls if opt.name == cls.lower() else f"{cls} {opt.name!r}"
+
+
 def _grad(v, fn):
     with tf.GradientTape() as tape:
         loss = fn(v)
@@ -135,7 +142,8 @@ def test_optimizer_keeps_the_tape_gradient_and_what_it_applied():
     opt.apply_gradients([(clipped, v)])
     record = capture.record_of(v)
     assert record.gradient is g and record.applied is clipped and record.applied_by == "SGD"
-    assert record.label == "SGD iteration 0" and record.history[-1][1] == "SGD iteration 0"
+    label = f"{_named(opt)} iteration 0"
+    assert record.label == label and record.history[-1][1] == label
 
 
 def test_optimizer_alone_records_gradients_computed_elsewhere():
@@ -195,16 +203,17 @@ def test_labels_name_the_tape_call_then_the_optimizer_iteration():
         opt.apply_gradients([(g, v)])
         record = capture.record_of(v)
         assert before == step and record.iteration == before
-        assert record.label == f"Adam iteration {step}"
-        assert views.summary(v).endswith(f"@Adam iteration {step}"), views.summary(v)
+        assert record.label == f"{_named(opt)} iteration {step}"
+        assert views.summary(v).endswith(f"@{_named(opt)} iteration {step}"), views.summary(v)
     info = gradient_views.gradient_info(v)
-    assert info.summary().startswith("∇ Adam iteration 2 ‖g‖=")
+    adam = _named(opt)
+    assert info.summary().startswith(f"∇ {adam} iteration 2 ‖g‖=")
     rows = {c.name: c.resolve() for c in info.children()}
     assert rows["iteration"] == 2 and rows["tape call"] == 1
-    assert rows["applied by"].startswith("Adam at iteration 2 (its `iterations` was 2")
+    assert rows["applied by"].startswith(f"{adam} at iteration 2 (its `iterations` was 2")
     assert rows["target"].startswith("loss at test_gradient_capture.py:")
     history = [c.name for c in rows["‖g‖ history"].children()]
-    assert history == ["#3 Adam iteration 2", "#2 Adam iteration 1", "#1 Adam iteration 0"]
+    assert history == [f"#{n + 1} {adam} iteration {n}" for n in (2, 1, 0)]
 
 
 def test_two_models_two_optimizers_each_labelled_by_its_own():
@@ -222,8 +231,8 @@ def test_two_models_two_optimizers_each_labelled_by_its_own():
             g_loss = -tf.reduce_mean(disc(gen(z)))
         grads = tape.gradient(g_loss, gen.trainable_weights)
         g_opt.apply_gradients(zip(grads, gen.trainable_weights, strict=True))
-    assert views.summary(gen).endswith("@Adam iteration 1"), views.summary(gen)
-    assert views.summary(disc).endswith("@SGD iteration 5"), views.summary(disc)
+    assert views.summary(gen).endswith(f"@{_named(g_opt)} iteration 1"), views.summary(gen)
+    assert views.summary(disc).endswith(f"@{_named(d_opt)} iteration 5"), views.summary(disc)
     kernel = gradient_views.gradient_info(gen.trainable_weights[0])
     assert dict((c.name, c.resolve()) for c in kernel.children())["target"].startswith("g_loss")
 
@@ -332,14 +341,14 @@ def test_over_the_budget_only_figures_are_kept(small_budget):
     assert (stats.min, stats.max) == pytest.approx((expected.min(), expected.max()))
     assert (stats.mean, stats.std) == pytest.approx((expected.mean(), expected.std()), rel=1e-5)
     assert stats.bad == 0
-    assert record.label == "SGD iteration 0"  # matched although the value was dropped
+    assert record.label == f"{_named(opt)} iteration 0"  # matched though the value was dropped
     info = gradient_views.gradient_info(big)
     assert "values not kept (memory budget)" in info.summary()
     assert f"n=4,096 x∈[{fmt.number(stats.min)}, {fmt.number(stats.max)}]" in info.summary()
     rows = dict((c.name, c.resolve()) for c in info.children())
     assert "TF_DEBUG_REPR_GRADIENT_BUDGET_MB=" in rows["values"]
     assert "exploded" not in rows["values"] and "value" not in rows
-    assert views.summary(big).endswith("@SGD iteration 0")
+    assert views.summary(big).endswith(f"@{_named(opt)} iteration 0")
 
 
 def test_over_the_budget_sampled_figures_and_exact_bad_counts(small_budget, monkeypatch):
