@@ -115,6 +115,6 @@ def test_threads_applying_with_one_optimizer_label_their_own_records():
         record = capture.record_of(v[i]).latest
         assert record.count == 5 and record.applied_by == "SGD" and record.applied is None
         labels = [label for _, label, _ in record.norms()]
-        assert all(label.startswith("SGD iteration ") for label in labels), labels
+        assert all(label.startswith("SGD ") and " iteration " in label for label in labels), labels
         iterations.update(int(label.rsplit(" ", 1)[1]) for label in labels)
     assert iterations <= set(range(THREADS * 5))
