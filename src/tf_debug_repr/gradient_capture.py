@@ -39,7 +39,7 @@ __all__ = ["HISTORY", "GradientRecord", "SourceRecord", "TapeRecord", "norm_of"]
 # float32 parameters stays viewable; beyond, the figures are kept and the values dropped.
 DEFAULT_BUDGET_MB = 64.0
 BUDGET_VARIABLE = "TF_DEBUG_REPR_GRADIENT_BUDGET_MB"
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_THIS_FILE = __file__  # the hooks' frames, skipped when naming who asked
 # Frames of these libraries are skipped when naming the line that asked for a gradient.
 _LIBRARY_PARTS = re.compile(r"[/\\](tensorflow|keras|tf_keras)[/\\]")
 
@@ -286,10 +286,10 @@ def _is_variable(obj: Any) -> bool:
 
 
 def _callers() -> tuple[Any, Any]:
-    """The first frame outside this package (it holds the target's name), and the first
+    """The first frame outside this module (it holds the target's name), and the first
     outside TensorFlow and Keras too (the program's own line)."""
     frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+    while frame is not None and frame.f_code.co_filename == _THIS_FILE:
         frame = frame.f_back
     immediate = frame
     while frame is not None and _LIBRARY_PARTS.search(frame.f_code.co_filename):
@@ -367,7 +367,9 @@ def on_tape_gradient(tape: Any, target: Any, sources: Any, result: Any) -> None:
         with _lock:
             owner = _source_record(source)
             record = _target_record(owner, where, target_name)
-            _store(owner, record, grad, reason, "GradientTape.gradient", measured, call)
+            dropped = _store(owner, record, grad, reason, "GradientTape.gradient", measured, call)
+        if dropped:
+            _add_figures(record, grad, measured[0])
         kept = grad if record.gradient is grad else None
         last.append((record.name, weakref.ref(source), kept, reason, record))
     with _lock:
@@ -394,8 +396,9 @@ def _store(
     origin: str,
     measured: tuple[Any, Any, int, str | None],
     tape_call: int = 0,
-) -> None:
-    """Put one new gradient into ``record``. Under ``_lock``."""
+) -> bool:
+    """Put one new gradient into ``record``. Under ``_lock``. True when its values did
+    not fit the budget: the caller then adds its figures (outside the lock)."""
     norm, ref, nbytes, problem = measured
     record.count += 1
     record.event = next(_events)
@@ -417,11 +420,21 @@ def _store(
     else:
         record.gradient = None
         record.not_kept = _not_kept_text(nbytes)
-        record.figures = _figures_guarded(grad, norm, record)
     source.latest = record
     source.symbolic_in = None
     if grad is not None:
         record.history.append((record.count, record.label, norm))
+    return record.not_kept is not None
+
+
+def _add_figures(record: GradientRecord, grad: Any, norm: Any) -> None:
+    """Figures of a gradient whose values were not kept: computed outside the lock, set
+    only if no newer gradient replaced it meanwhile."""
+    event = record.event
+    figures = _figures_guarded(grad, norm, record)
+    with _lock:
+        if record.event == event:
+            record.figures = figures
 
 
 def _figures_guarded(grad: Any, norm: Any, record: GradientRecord) -> Figures | None:
@@ -539,8 +552,10 @@ def on_optimizer_apply(optimizer: Any, grads: Any, variables: Any, iteration: An
         measured = _measure(grad)
         with _lock:
             record = _target_record(source, where, target)
-            _store(source, record, grad, None, f"{name}.apply", measured)
+            dropped = _store(source, record, grad, None, f"{name}.apply", measured)
             _mark_applied(record, optimizer, name, iteration)
+        if dropped:
+            _add_figures(record, grad, measured[0])
 
 
 def _tape_gradient_applied(
