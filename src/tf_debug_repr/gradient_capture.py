@@ -499,21 +499,22 @@ def iteration_before(optimizer: Any) -> Any:
     scalar tensor, read as a number only when shown. None inside a trace."""
     if not _executing_eagerly():
         return None
-    counter = getattr(getattr(optimizer, "_iterations", None), "value", None)
-    if type(counter).__name__ == "ResourceVariable" and not getattr(
-        optimizer, "gradient_accumulation_steps", None
-    ):
-        # One raw read op: Keras's own conversion path costs several times more.
-        from tensorflow.python.ops import gen_resource_variable_ops
-
-        return gen_resource_variable_ops.read_variable_op(counter.handle, counter.dtype)
-    iterations = getattr(optimizer, "iterations", None)
-    if iterations is None:
-        return None
-    import tensorflow as tf
     from tensorflow.python.eager import record as tape_recording
 
-    with tape_recording.stop_recording():
+    counter = getattr(getattr(optimizer, "_iterations", None), "value", None)
+    with tape_recording.stop_recording():  # never on a tape the program holds open
+        if type(counter).__name__ == "ResourceVariable" and not getattr(
+            optimizer, "gradient_accumulation_steps", None
+        ):
+            # One raw read op: Keras's own conversion path costs several times more.
+            from tensorflow.python.ops import gen_resource_variable_ops
+
+            return gen_resource_variable_ops.read_variable_op(counter.handle, counter.dtype)
+        iterations = getattr(optimizer, "iterations", None)
+        if iterations is None:
+            return None
+        import tensorflow as tf
+
         return tf.convert_to_tensor(iterations)
 
 

@@ -143,7 +143,7 @@ class GradientInfo(Node):
         r = self.record
         source = self.source
         rows: list[Child] = []
-        if source.symbolic_in and (r is None or r is source.latest):
+        if source.symbolic_now and (r is None or r is source.latest):
             rows.append(
                 Child(
                     "not available",
