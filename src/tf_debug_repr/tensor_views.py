@@ -20,7 +20,7 @@ import numpy as np
 from . import formatting as fmt
 from .guards import extend, harmless, host_view, is_on_host
 from .stats import Stats, array_stats, first_bad_index, tensor_stats
-from .view_model import NUMPY, Child, Expression, Node, Note, call, lazy, scalar_leaf
+from .view_model import NUMPY, Child, Expression, Node, Note, Scalar, call, lazy, scalar_leaf
 
 CHUNK = 100  # most children at one level of an axis
 # Copy Value stops at this many elements; the Debug Console prints at most a screenful.
@@ -162,7 +162,13 @@ def summary_parts(tensor: Any, stats: Stats | None = None, prefix: str = "") -> 
     if not dims:
         value = leaf(host_array(tensor)[()])
         # A scalar is shown in full (the shortest text of its dtype), not rounded.
-        shown = repr(value) if isinstance(value, (bytes, float, complex)) else fmt.number(value)
+        shown = (
+            value.text
+            if isinstance(value, Scalar)
+            else repr(value)
+            if isinstance(value, (bytes, float, complex))
+            else fmt.number(value)
+        )
         warn = fmt.WARNING if stats.bad else ""  # the value itself says nan/inf
         return [name, P(warn), P(shown, fmt.KEEP, shrink=True), P(dtype), P(device, fmt.FACTS)]
     parts = [name, P(f"{dtype}{fmt.shape_text(tensor.shape)}"), P(fmt.bad_values_text(stats))]

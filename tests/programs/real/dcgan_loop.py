@@ -67,6 +67,6 @@ def train_step(real_images):
     return d_loss, g_loss
 
 
-for step, batch in enumerate(dataset.take(2)):
+for batch in dataset.take(2):
     train_step(batch)
 print("done")
