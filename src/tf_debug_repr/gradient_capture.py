@@ -43,12 +43,20 @@ _THIS_FILE = __file__  # the hooks' frames, skipped when naming who asked
 # Frames of these libraries are skipped when naming the line that asked for a gradient.
 _LIBRARY_PARTS = re.compile(r"[/\\](tensorflow|keras|tf_keras)[/\\]")
 
-_enabled = os.environ.get("TF_DEBUG_REPR_GRADIENTS", "1").strip().lower() not in (
-    "0",
-    "false",
-    "no",
-    "off",
-)
+
+def _parse_mode(value: str | None) -> str:
+    """TF_DEBUG_REPR_GRADIENTS: unset/"auto" -> "auto" (hooks installed once a debugger
+    client is looking, see activation), "1"/"on" -> "on" (at TF import), "0"/"off" -> "off"."""
+    value = (value or "auto").strip().lower()
+    if value in ("0", "false", "no", "off"):
+        return "off"
+    if value in ("1", "true", "yes", "on"):
+        return "on"
+    return "auto"
+
+
+_mode = _parse_mode(os.environ.get("TF_DEBUG_REPR_GRADIENTS"))
+_enabled = _mode != "off"
 _lock = lock  # every registry and record change happens under it
 _events = itertools.count(1)  # orders records (symbolic vs eager); never shown as a step
 # id(source) -> (weak reference to the source, its record); the tf.Variable inside a
@@ -79,8 +87,9 @@ _budget_bytes = 0  # set below, once _report_failure exists
 def set_enabled(on: bool) -> None:
     """Off: the wrappers pass straight through. On: hooks are installed if the program
     started with capture off and has already imported TensorFlow / Keras."""
-    global _enabled
+    global _enabled, _mode
     _enabled = bool(on)
+    _mode = "on" if _enabled else "off"
     if _enabled:
         if "tensorflow" in sys.modules:
             install_tape_hooks(sys.modules["tensorflow"])
@@ -90,6 +99,11 @@ def set_enabled(on: bool) -> None:
 
 def enabled() -> bool:
     return _enabled
+
+
+def mode() -> str:
+    """ "on", "off" or "auto" (wait for a debugger client; activation decides when)."""
+    return _mode
 
 
 # --------------------------------------------------------------------------- budget
