@@ -355,6 +355,8 @@ def test_over_the_budget_only_figures_are_kept(small_budget):
     assert "TF_DEBUG_REPR_GRADIENT_BUDGET_MB=" in rows["values"]
     assert "exploded" not in rows["values"] and "value" not in rows
     assert views.summary(big).endswith(f"@{_named(opt)} iteration 0")
+    returned = [c.resolve() for c in tape_views.last_gradients(tape).children()]
+    assert "values not kept (memory budget)" in str(returned[0]) and returned[1] is g_small
 
 
 def test_over_the_budget_sampled_figures_and_exact_bad_counts(small_budget, monkeypatch):
