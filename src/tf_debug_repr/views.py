@@ -11,6 +11,7 @@ when the program imports TensorFlow (``activation``) or at first use.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import islice
@@ -30,13 +31,16 @@ summary_marks: list[Callable[[Any, Kind | None], str]] = []
 
 def handles(type_object: type) -> bool:
     """Does the plugin present values of this type? Cheap, never imports TF; pydevd
-    caches the answer per type."""
+    caches the answer per type.
+
+    Only once TensorFlow is imported: Keras values can exist without it (Keras on JAX),
+    and their views run TF ops."""
     try:
         if issubclass(type_object, Node) or issubclass(type_object, Note):
             return True
     except TypeError:
         return False
-    return kind_of_type(type_object) is not None
+    return kind_of_type(type_object) is not None and "tensorflow" in sys.modules
 
 
 def _marks(obj: Any, kind: Kind | None) -> list[str]:
