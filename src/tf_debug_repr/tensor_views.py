@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 
 from . import formatting as fmt
-from .guards import harmless, host_view, is_on_host
+from .guards import extend, harmless, host_view, is_on_host
 from .stats import Stats, array_stats, first_bad_index, tensor_stats
-from .view_model import NUMPY, Child, Expression, Node, Note, call, lazy, scalar_leaf
+from .view_model import NUMPY, Child, Expression, Node, Note, Scalar, call, lazy, scalar_leaf
 
 CHUNK = 100  # most children at one level of an axis
 # Copy Value stops at this many elements; the Debug Console prints at most a screenful.
@@ -28,6 +28,8 @@ CLIPBOARD_ELEMENTS = 10_000
 CONSOLE_FULL_ELEMENTS = 200  # up to this many, the console prints every value
 CONSOLE_EDGE = 3  # corners shown per axis beyond that (numpy's summarised form)
 CONSOLE_ELEMENTS = CONSOLE_FULL_ELEMENTS  # kept for callers of the old name
+CONSOLE_STRING_CHARS = 200  # each string element in the console, at most
+CLIPBOARD_CHARS = 1_000_000  # Copy Value text, at most (megabyte strings)
 
 # dtypes without a CPU slicing kernel in TF (measured on TF 2.21): sliced on the host.
 HOST_SLICED = frozenset(
@@ -160,7 +162,13 @@ def summary_parts(tensor: Any, stats: Stats | None = None, prefix: str = "") -> 
     if not dims:
         value = leaf(host_array(tensor)[()])
         # A scalar is shown in full (the shortest text of its dtype), not rounded.
-        shown = repr(value) if isinstance(value, (bytes, float, complex)) else fmt.number(value)
+        shown = (
+            value.text
+            if isinstance(value, Scalar)
+            else repr(value)
+            if isinstance(value, (bytes, float, complex))
+            else fmt.number(value)
+        )
         warn = fmt.WARNING if stats.bad else ""  # the value itself says nan/inf
         return [name, P(warn), P(shown, fmt.KEEP, shrink=True), P(dtype), P(device, fmt.FACTS)]
     parts = [name, P(f"{dtype}{fmt.shape_text(tensor.shape)}"), P(fmt.bad_values_text(stats))]
@@ -259,15 +267,9 @@ def _same(parent: str) -> str:
 def _element_expression(base_suffix: str, index_text: str) -> Expression:
     """The expression of an element of a range node: the range's own ``[a:b]`` suffix
     is replaced so ``Add to Watch`` on ``[150]`` gives ``x[150]``, not ``x[100:200][50]``."""
-    if not base_suffix:
-        return index_text
-
-    def expression(parent: str) -> str:
-        if parent.endswith(base_suffix):
-            return parent[: -len(base_suffix)] + index_text
-        return parent + index_text  # still correct, just longer
-
-    return expression
+    # Through ``guards.extend``: under Keras's build pass the parent's expression is an
+    # ``eagerly(lambda v: …, w)`` wrapper, and the index belongs inside it.
+    return lambda parent: extend(parent, index_text, replacing=base_suffix)
 
 
 def axis_children(
@@ -595,17 +597,18 @@ def console_values(tensor: Any) -> str:
         return "(a handle: no values to show)"
     dims = _dims(tensor)
     size = int(np.prod(dims)) if dims else 1
+    edge = CONSOLE_EDGE if len(dims) <= 2 else CONSOLE_EDGE - 1  # deep tensors: fewer corners
     if size <= CONSOLE_FULL_ELEMENTS:
         array, threshold = host_array(tensor), CONSOLE_FULL_ELEMENTS
     else:
-        array, threshold = _corners(tensor, CONSOLE_EDGE), 0
+        array, threshold = _corners(tensor, edge), 0
     text = np.array2string(
         array,
         separator=", ",
         threshold=threshold,
-        edgeitems=CONSOLE_EDGE,
+        edgeitems=edge,
         max_line_width=120,
-        formatter=fmt.array_formatter(array),
+        formatter=fmt.array_formatter(array, CONSOLE_STRING_CHARS),
     )
     lines = text.splitlines()
     if len(lines) > 40:  # a rank-6 corner still fits a screen; this bounds the worst case
@@ -633,4 +636,8 @@ def values_text(tensor: Any, limit: int) -> str:
         max_line_width=120,
         formatter=fmt.array_formatter(array),
     )
+    if len(text) > CLIPBOARD_CHARS:
+        text = text[:CLIPBOARD_CHARS]
+        note = f"{note}\n" if note else ""
+        note += f"… cut at {fmt.count(CLIPBOARD_CHARS)} characters"
     return f"{text}\n{note}" if note else text

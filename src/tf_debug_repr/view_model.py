@@ -1,4 +1,5 @@
-"""The vocabulary every view speaks: a child, a leaf of text, an expression.
+"""The vocabulary every view speaks: a child, a line of text (Note), an element of a
+tensor (Scalar), an expression.
 
 A view says what a value looks like as plain Python: a one-line summary and a list
 of children, each with an expression that evaluates in the user's frame to that
@@ -18,14 +19,51 @@ Expression = str | Callable[[str], str] | None
 _UNSET: Any = object()
 
 
-class Note(str):
-    """A line of text shown as a leaf, without quotes.
+@dataclass(frozen=True)
+class Note:
+    """A line of text shown as it is: no quotes, nothing to expand."""
 
-    It subclasses ``str`` so that pydevd treats it as a leaf (no expansion arrow), while
-    the plugin's string provider shows it bare.
-    """
+    text: str
 
-    __slots__ = ()
+    def __post_init__(self) -> None:
+        if not isinstance(self.text, str):
+            object.__setattr__(self, "text", str(self.text))
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """One element of a tensor: a plain Python value and the name of the dtype it was
+    read from. ``text`` is how the dtype itself prints it (``0.1`` for a float32, not
+    the ``0.10000000149011612`` of its float64 value)."""
+
+    value: Any
+    dtype: str
+
+    @property
+    def text(self) -> str:
+        if self.dtype in SHORT_TEXT_DTYPES and isinstance(self.value, float):
+            return str(_narrow(self.dtype)(self.value))
+        return repr(self.value)
+
+    def __str__(self) -> str:
+        return self.text
+
+    # Where a number is wanted (float(), int(), formatting), a Scalar converts like its value.
+    def __float__(self) -> float:
+        return float(self.value)
+
+    def __int__(self) -> int:
+        return int(self.value)
+
+    def __complex__(self) -> complex:
+        return complex(self.value)
+
+
+# Floats whose Python (float64) repr would show digits their dtype does not hold.
+SHORT_TEXT_DTYPES = ("float32", "float16", "bfloat16")
 
 
 class Node:
@@ -80,34 +118,27 @@ def error_note(exc: BaseException) -> Note:
     return Note(f"<error: {text}>")
 
 
-def _narrow_float_type(dtype_name: str, to_narrow: Callable[[float], Any]) -> type:
-    """A ``float`` whose repr is the shortest text of its narrow dtype (``0.1``, not
-    ``0.10000000149011612``) and whose class name, shown in the type column, is the dtype.
-    Being a ``float``, pydevd keeps it a leaf."""
+def _narrow(dtype: str) -> Callable[[float], Any]:
+    import numpy as np
 
-    def text(self: float) -> str:
-        return str(to_narrow(float(self)))
+    if dtype == "bfloat16":
+        import ml_dtypes
 
-    return type(dtype_name, (float,), {"__slots__": (), "__repr__": text, "__str__": text})
-
-
-_narrow_types: dict[str, type] = {}
+        return ml_dtypes.bfloat16
+    return np.dtype(dtype).type
 
 
 def scalar_leaf(value: Any) -> Any:
-    """A numpy/ml_dtypes scalar as a plain Python leaf (numpy scalars are expandable
-    objects in pydevd). float32/float16/bfloat16 keep their short, exact-looking text."""
+    """A numpy/ml_dtypes scalar as a ``Scalar`` (its plain Python value and dtype name);
+    anything else unchanged."""
     import numpy as np
 
     if not isinstance(value, np.generic):
         return value
-    name = value.dtype.name
-    if name in ("float32", "float16", "bfloat16"):
-        cls = _narrow_types.get(name)
-        if cls is None:
-            narrow = type(value)
-            cls = _narrow_types[name] = _narrow_float_type(name, narrow)
-        return cls(float(value))
-    if value.dtype.kind == "V":  # float8 and other ml_dtypes
-        return float(value)
-    return value.item()
+    try:
+        plain = value.item()
+    except Exception:  # an ml_dtypes type without item(): it is a float of some width
+        plain = float(value)
+    if isinstance(plain, np.generic):
+        plain = float(plain)
+    return Scalar(plain, value.dtype.name)

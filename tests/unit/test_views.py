@@ -6,7 +6,7 @@ import pytest
 import tensorflow as tf
 
 from tf_debug_repr import pydevd_adapter, tensor_views, views
-from tf_debug_repr.view_model import Child, Node, Note
+from tf_debug_repr.view_model import Child, Node, Note, Scalar
 
 
 def resolve_expression(expression, parent: str) -> str:
@@ -45,13 +45,14 @@ def test_range_nodes_nest_so_no_level_exceeds_a_hundred():
     assert resolve_expression(leaves[5].expression, "x[123400:123456]") == "x[123405]"
 
 
-def test_leaf_scalars_are_plain_python_numbers():
+def test_leaf_scalars_are_plain_values_with_their_dtype():
+    """Views speak plain terms; the adapter makes pydevd leaves of them (test_pydevd_adapter)."""
     for dtype in (tf.float32, tf.float16, tf.bfloat16, tf.int64, tf.uint8, tf.bool, tf.complex64):
         leaves = views.children(tf.ones([2], dtype=dtype))[:2]
         for leaf in leaves:
             value = leaf.resolve()
-            assert isinstance(value, (int, float, bool, complex)), (dtype, type(value))
-            assert not isinstance(value, np.generic)
+            assert isinstance(value, Scalar) and value.dtype == dtype.name, (dtype, value)
+            assert type(value.value) in (int, float, bool, complex), (dtype, value)
 
 
 def test_accelerator_tensors_are_not_copied_when_children_are_listed(monkeypatch):

@@ -83,7 +83,7 @@ function resolveConfiguration(config, options) {
   const current = hasOwn ? String(env.PYTHONPATH) : options.inheritedPythonPath;
   const merged = prependPythonPath(current, options.bundleDir, options.platform);
   if (hasOwn && merged === env.PYTHONPATH) return config;
-  return /** @type {T} */ ({ ...c, env: { ...env, PYTHONPATH: merged } });
+  return /** @type {T} */ (/** @type {unknown} */ ({ ...c, env: { ...env, PYTHONPATH: merged } }));
 }
 
 module.exports = { delimiterFor, prependPythonPath, ownsSession, resolveConfiguration, comparable };

@@ -21,7 +21,7 @@ const LOG_NOTE =
   'set it to "0" (or delete it) to see everything, "2" to hide warnings as well.';
 
 /**
- * @typedef {{ [key: string]: any }} DebugConfiguration
+ * @typedef {{ type: string, name: string, request: string, [key: string]: any }} DebugConfiguration
  * @typedef {{ name: string, configurations: string[], stopAll?: boolean, presentation?: object }} Compound
  * @typedef {{
  *   id: string,
@@ -36,7 +36,10 @@ const LOG_NOTE =
  *   workerPorts?: [number, number], script?: string, bundleDir?: string }} TemplateOptions
  */
 
-/** @param {DebugConfiguration} config */
+/**
+ * @param {{ name: string, request: string, [key: string]: any }} config
+ * @returns {DebugConfiguration}
+ */
 function base(config) {
   return Object.assign({ type: 'debugpy' }, config);
 }

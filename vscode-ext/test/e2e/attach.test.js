@@ -54,7 +54,7 @@ async function attachWithTemplateCommand(id, listenHostFor) {
     assert.equal(proc.body.systemProcessId, debuggee.child.pid, 'attached to the process started with the template command');
     const { top } = await s.topFrame(stopped.body.threadId);
     assert.equal(top.line, line);
-    assert.equal(path.resolve(top.source.path), PROGRAM);
+    assert.equal(path.resolve(top.source?.path ?? ''), PROGRAM);
     const vars = await s.locals(top.id);
     assert.equal(vars.grid.type, 'EagerTensor');
     const terminated = s.dc.waitForEvent('terminated');

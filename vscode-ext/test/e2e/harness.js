@@ -93,7 +93,10 @@ function resolveAsVSCode(config, o = {}) {
   return { ...resolved, python: o.python ?? mainPython() };
 }
 
-/** Line number (1-based) of the line containing `marker` in a fixture file. */
+/**
+ * Line number (1-based) of the line containing `marker` in a fixture file.
+ * @param {string} file @param {string} marker
+ */
 function lineOf(file, marker) {
   const lines = fs.readFileSync(file, 'utf8').split('\n');
   const i = lines.findIndex((l) => l.includes(marker));

@@ -17,7 +17,7 @@ const PROGRAM = path.join(h.FIXTURES, 'tf_program.py');
  * Common checks for a launch with console integratedTerminal: the adapter asked for a terminal,
  * and the program (the debuggee, not the launcher) got the bundled folder first on PYTHONPATH
  * and the template's env.
- * @param {h.Session} s @param {any} config @param {number} frameId
+ * @param {import('./harness').Session} s @param {any} config @param {number} frameId
  */
 async function assertLaunchedInTerminal(s, config, frameId) {
   assert.equal(s.runInTerminalRequests.length, 1, 'the adapter asked the client to run the program in its terminal');
@@ -41,7 +41,7 @@ test('template "currentFile": stops at the breakpoint, tensors shown, output in 
     assert.equal(stopped.body.reason, 'breakpoint');
     const { top } = await s.topFrame(stopped.body.threadId);
     assert.equal(top.line, line);
-    assert.equal(path.resolve(top.source.path), PROGRAM);
+    assert.equal(path.resolve(top.source?.path ?? ''), PROGRAM);
     const vars = await s.locals(top.id);
     assert.ok(vars.weights, 'weights is a local');
     assert.equal(vars.weights.type, 'EagerTensor');

@@ -5,7 +5,10 @@ const { test } = require('node:test');
 const c = require('../../src/completion');
 const { getTemplate, getTemplates } = require('../../src/templates');
 
-/** The text a snippet inserts, with tab stops replaced by their defaults (as VS Code does). */
+/**
+ * The text a snippet inserts, with tab stops replaced by their defaults (as VS Code does).
+ * @param {string} snippet
+ */
 function expand(snippet) {
   let out = '';
   for (let i = 0; i < snippet.length; i++) {

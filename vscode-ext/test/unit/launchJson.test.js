@@ -26,6 +26,7 @@ const EXISTING = `{
 /**
  * `before` is a subsequence of `after`: the change only inserted text (nothing of the user's
  * file, comments included, was removed or rewritten).
+ * @param {string} before @param {string} after
  */
 function assertOnlyInsertions(before, after) {
   let j = 0;

@@ -14,7 +14,11 @@ const EXT_ROOT = path.resolve(__dirname, '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(EXT_ROOT, 'package.json'), 'utf8'));
 
 function recordingVscode() {
-  const rec = { commands: /** @type {string[]} */ ([]), debugProviders: /** @type {{ type: string, trigger: number | undefined, methods: string[] }[]} */ ([]), completion: /** @type {any[]} */ ([]), configSections: /** @type {string[]} */ ([]) };
+  /**
+   * @type {{ commands: string[], debugProviders: { type: string, trigger: number | undefined, methods: string[] }[],
+   *   completion: any[], configSections: string[], providers?: object[], settings?: { [key: string]: any } }}
+   */
+  const rec = { commands: [], debugProviders: [], completion: [], configSections: [] };
   const disposable = { dispose() {} };
   const vscode = {
     DebugConfigurationProviderTriggerKind: { Initial: 1, Dynamic: 2 },
@@ -42,7 +46,7 @@ function recordingVscode() {
 function activate() {
   const { vscode, rec } = recordingVscode();
   const load = /** @type {any} */ (Module)._load;
-  /** @type {any} */ (Module)._load = function (/** @type {string} */ request, ...rest) {
+  /** @type {any} */ (Module)._load = function (/** @type {string} */ request, /** @type {any[]} */ ...rest) {
     return request === 'vscode' ? vscode : load.call(this, request, ...rest);
   };
   try {

@@ -47,6 +47,7 @@ test('resolve: launch sessions get the folder, other settings untouched, input n
 });
 
 test('resolve: without env.PYTHONPATH the inherited one is kept after the folder', () => {
+  /** @type {{ [key: string]: any }} */
   const config = { type: 'debugpy', request: 'launch', name: 'x', program: '/p.py' };
   assert.equal(p.resolveConfiguration(config, opts).env.PYTHONPATH, POSIX_DIR);
   assert.equal(p.resolveConfiguration(config, { ...opts, inheritedPythonPath: '/site' }).env.PYTHONPATH, `${POSIX_DIR}:/site`);
