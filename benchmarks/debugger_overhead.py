@@ -1,119 +1,260 @@
 """Benchmark: tf-debug-repr against stock debugpy, measured in the same run.
 
-Prints medians (ms) and ratios for:
-  * the Locals request of a frame holding 16 tensors of 10^6 float32 elements,
-  * expanding one of those tensors,
-  * the watch value of one 2^26-element tensor (size independence, 0.5 s notice),
-  * time to the first breakpoint of a program that never imports TensorFlow,
-  * the debuggee's peak resident memory after all of it (a host copy would show).
+Sessions of each kind alternate (stock, plugin, extension; the order reversed every other
+round) so drift on a shared machine hits all alike. Prints medians and ratios, as a
+Markdown table, for:
+
+  * request latency on a small frame (two small tensors): the Locals request, and the
+    stackTrace + scopes + variables VS Code sends after each ``next`` (and the ``next``
+    itself, request to ``stopped`` event);
+  * time to the first stop of a TensorFlow program (wall, and the debuggee's CPU time):
+    stock, plugin (pip install), and the VS Code extension's launch path (its bundled copy on PYTHONPATH, in an environment
+    where tf-debug-repr is not installed, as vscode-ext/scripts/bundle-python.js builds it);
+  * Locals on a frame of 16 tensors of 10^6 float32 and expanding one of them;
+  * Locals on a frame holding a 2^28-element int8 tensor (256 MiB) and expanding it;
+  * the debuggee's peak resident memory after all that (a host copy would show);
+  * time to the first stop of a program without TensorFlow.
 
 "Stock" is the same installation with the plugin switched off (TF_DEBUG_REPR_DISABLE=1):
-debugpy then loads the plugin module, which registers nothing. Every figure comes from
-real DAP requests to a real ``python -m debugpy.adapter``.
+debugpy then loads the plugin module, which registers nothing. "first" is the first
+request at a stop (what a user waits for); the other request figures are medians of
+``--repeat`` requests at the same stop. Every figure comes from real DAP requests to a
+real ``python -m debugpy.adapter``.
 
-    python benchmarks/debugger_overhead.py [--repeat 15]
+    python benchmarks/debugger_overhead.py            # quick: 3 rounds, ~4 minutes
+    python benchmarks/debugger_overhead.py --rounds 6 --repeat 15
+    python benchmarks/debugger_overhead.py --startup-only --rounds 8
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
+import subprocess
 import sys
+import sysconfig
+import tempfile
 import time
+from collections import defaultdict
 from pathlib import Path
 
 from tf_debug_repr.dap_client import DapClient, launch_config, line_of
 
+ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).parent / "programs"
-TENSORS = str(HERE / "sixteen_tensors.py")
-NO_TF = str(HERE / "no_tensorflow.py")
+SMALL = str(HERE / "small_frame.py")
+BIG = str(HERE / "big_frames.py")
+NO_TF = str(ROOT / "tests" / "programs" / "no_tensorflow.py")
+BUNDLE = ROOT / "vscode-ext" / "python"
 RUSAGE = "__import__('resource')"
 
-
-def env_for(plugin: bool) -> dict[str, str]:
-    env = {"TF_CPP_MIN_LOG_LEVEL": "2"}
-    if not plugin:
-        env["TF_DEBUG_REPR_DISABLE"] = "1"
-    return env
+Figures = dict[str, list[float]]
 
 
-def timed(fn, repeat: int) -> list[float]:
-    samples = []
-    for _ in range(repeat):
+class Variant:
+    def __init__(self, name: str, env: dict[str, str], python: str = sys.executable) -> None:
+        self.name = name
+        self.env = {"TF_CPP_MIN_LOG_LEVEL": "2", **env}
+        self.python = python
+
+    def start(self, program: str, markers: list[str]) -> tuple[DapClient, dict, float]:
+        """A session stopped at the first marker, and the time that took (ms)."""
         start = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - start) * 1e3)
-    return samples
+        client = DapClient()
+        try:
+            lines = [line_of(program, marker) for marker in markers]
+            config = launch_config(program, python=self.python, env=self.env)
+            stop = client.start(config, {program: lines})
+        except BaseException:
+            client.close()
+            raise
+        return client, stop, (time.perf_counter() - start) * 1e3
 
 
-def tensor_figures(plugin: bool, repeat: int) -> dict[str, list[float]]:
-    client = DapClient()
+def ms(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return (time.perf_counter() - start) * 1e3
+
+
+def first_and_rest(figures: Figures, name: str, fn, repeat: int) -> None:
+    figures[f"{name} (first)"].append(ms(fn))
+    figures[name].extend(ms(fn) for _ in range(repeat))
+
+
+def check_loaded(client: DapClient, frame: int, variant: Variant) -> None:
+    """The session runs the copy it is meant to: none, the installed one, the bundle."""
+    adapter = "__import__('sys').modules.get('tf_debug_repr.pydevd_adapter')"
+    where = client.evaluate(f"getattr({adapter}, '__file__', '')", frame)["result"]
+    expected = {"stock": "''", "plugin": str(ROOT / "src"), "extension": str(BUNDLE / "lib")}
+    if expected[variant.name] not in where:
+        raise RuntimeError(f"{variant.name} session loaded {where}")
+
+
+def small_frame(variant: Variant, repeat: int, figures: Figures) -> None:
+    client, stop, startup = variant.start(SMALL, ["BREAKPOINT"])
+    figures["first stop, TensorFlow program"].append(startup)
     try:
-        lines = [line_of(TENSORS, "BREAKPOINT"), line_of(TENSORS, "BREAKPOINT huge")]
-        stop = client.start(launch_config(TENSORS, env=env_for(plugin)), {TENSORS: lines})
-        frame = client.top_frame(stop["threadId"])["id"]
+        thread = stop["threadId"]
+        frame = client.top_frame(thread)["id"]
+        check_loaded(client, frame, variant)
+        # CPU seconds the debuggee used to get here: less sensitive than wall time to
+        # other work on a shared machine.
+        cpu = client.evaluate("__import__('time').process_time()", frame)["result"]
+        figures["debuggee CPU to first stop, TF program (s)"].append(float(cpu))
         scope = client.locals_reference(frame)
-        figures = {"locals (16 x 1e6 float32)": timed(lambda: client.variables(scope), repeat)}
-        t00 = next(v for v in client.variables(scope) if v.name == "t00")
-        figures["expand one 1e6 tensor"] = timed(lambda: client.variables(t00.reference), repeat)
-        client.request("continue", {"threadId": stop["threadId"]})
-        stop = client.wait_event("stopped")
-        frame = client.top_frame(stop["threadId"])["id"]
-        figures["watch value, 2^26 elements"] = timed(
-            lambda: client.evaluate("huge", frame, "watch"), max(3, repeat // 3)
-        )
-        for _ in range(3):  # expand it too: the numpy child must not copy 256 MiB
-            client.variables(client.evaluate("huge", frame, "watch")["variablesReference"])
-        # Memory: the debuggee's peak resident size after all of the above (MiB). The
-        # tensors themselves take ~320 MiB in both; a copy of `huge` would add 256 MiB.
-        peak_kib = client.evaluate(
-            f"{RUSAGE}.getrusage({RUSAGE}.RUSAGE_SELF).ru_maxrss", frame, "watch"
-        )["result"]
-        figures["debuggee peak RSS (MiB)"] = [int(peak_kib) / 1024]
-        return figures
+        first_and_rest(figures, "Locals, small frame", lambda: client.variables(scope), repeat)
+        for _ in range(repeat):
+            start = time.perf_counter()
+            client.request("next", {"threadId": thread})
+            thread = client.wait_event("stopped")["threadId"]
+            stopped = time.perf_counter()
+            frames = client.request("stackTrace", {"threadId": thread, "levels": 20})
+            scopes = client.request("scopes", {"frameId": frames["stackFrames"][0]["id"]})
+            client.variables(scopes["scopes"][0]["variablesReference"])
+            done = time.perf_counter()
+            figures["step: next → stopped"].append((stopped - start) * 1e3)
+            figures["after a step: stackTrace+scopes+Locals"].append((done - stopped) * 1e3)
     finally:
         client.close()
 
 
-def startup_figures(plugin: bool, repeat: int) -> list[float]:
-    samples = []
-    for _ in range(repeat):
-        client = DapClient()
-        try:
-            start = time.perf_counter()
-            client.start(
-                launch_config(NO_TF, env=env_for(plugin)), {NO_TF: [line_of(NO_TF, "BREAKPOINT")]}
-            )
-            samples.append((time.perf_counter() - start) * 1e3)
-        finally:
-            client.close()
-    return samples
+def big_frames(variant: Variant, repeat: int, figures: Figures) -> None:
+    client, stop, _ = variant.start(BIG, ["BREAKPOINT sixteen", "BREAKPOINT huge"])
+    try:
+        scope = client.locals_reference(client.top_frame(stop["threadId"])["id"])
+        first_and_rest(
+            figures, "Locals, 16 × 10^6 float32", lambda: client.variables(scope), repeat
+        )
+        t00 = next(v for v in client.variables(scope) if v.name == "t00")
+        first_and_rest(
+            figures, "expand one 10^6 tensor", lambda: client.variables(t00.reference), repeat
+        )
+        client.request("continue", {"threadId": stop["threadId"]})
+        stop = client.wait_event("stopped")
+        frame = client.top_frame(stop["threadId"])["id"]
+        scope = client.locals_reference(frame)
+        first_and_rest(figures, "Locals, 2^28 int8 tensor", lambda: client.variables(scope), repeat)
+        big = next(v for v in client.variables(scope) if v.name == "big")
+        first_and_rest(
+            figures, "expand the 2^28 int8 tensor", lambda: client.variables(big.reference), repeat
+        )
+        # The tensors take ~330 MiB in both; a host copy of `big` would add 256 MiB.
+        peak_kib = client.evaluate(
+            f"{RUSAGE}.getrusage({RUSAGE}.RUSAGE_SELF).ru_maxrss", frame, "watch"
+        )["result"]
+        figures["debuggee peak RSS (MiB)"].append(int(peak_kib) / 1024)
+    finally:
+        client.close()
+
+
+def no_tf_startup(variant: Variant, figures: Figures) -> None:
+    client, _, startup = variant.start(NO_TF, ["BREAKPOINT"])
+    client.close()
+    figures["first stop, program without TF"].append(startup)
+
+
+def extension_variant(workdir: str) -> Variant | None:
+    """The extension's launch path: its bundle on PYTHONPATH, in an environment that has
+    TensorFlow and debugpy but not tf-debug-repr (a venv seeing this one's site-packages
+    through a .pth line, which skips the editable install's own .pth)."""
+    node = shutil.which("node")
+    if node is None:
+        print("no node: the extension's launch path is not measured", file=sys.stderr)
+        return None
+    subprocess.run(
+        [node, str(ROOT / "vscode-ext" / "scripts" / "bundle-python.js")],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    venv = Path(workdir) / "venv"
+    base = getattr(sys, "_base_executable", sys.executable)
+    subprocess.run([base, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    site = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    Path(site, "parent_env.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    probe = subprocess.run([python, "-c", "import tf_debug_repr"], capture_output=True)
+    if probe.returncode == 0:
+        print("tf_debug_repr importable without the bundle: not measured", file=sys.stderr)
+        return None
+    return Variant("extension", {"PYTHONPATH": str(BUNDLE)}, python)
+
+
+ROWS = [  # (measure, variant compared with stock)
+    ("Locals, small frame (first)", "plugin"),
+    ("Locals, small frame", "plugin"),
+    ("after a step: stackTrace+scopes+Locals", "plugin"),
+    ("step: next → stopped", "plugin"),
+    ("Locals, small frame", "extension"),
+    ("after a step: stackTrace+scopes+Locals", "extension"),
+    ("first stop, TensorFlow program", "plugin"),
+    ("first stop, TensorFlow program", "extension"),
+    ("debuggee CPU to first stop, TF program (s)", "plugin"),
+    ("debuggee CPU to first stop, TF program (s)", "extension"),
+    ("first stop, program without TF", "plugin"),
+    ("Locals, 16 × 10^6 float32 (first)", "plugin"),
+    ("Locals, 16 × 10^6 float32", "plugin"),
+    ("expand one 10^6 tensor (first)", "plugin"),
+    ("expand one 10^6 tensor", "plugin"),
+    ("Locals, 2^28 int8 tensor (first)", "plugin"),
+    ("Locals, 2^28 int8 tensor", "plugin"),
+    ("expand the 2^28 int8 tensor (first)", "plugin"),
+    ("expand the 2^28 int8 tensor", "plugin"),
+    ("debuggee peak RSS (MiB)", "plugin"),
+]
+
+
+def table(results: dict[str, Figures]) -> str:
+    lines = [
+        "| measure (medians, ms unless named) | stock | tf-debug-repr | ratio | n |",
+        "|---|---|---|---|---|",
+    ]
+    for measure, variant in ROWS:
+        stock, other = results["stock"].get(measure), results.get(variant, {}).get(measure)
+        if not stock or not other:
+            continue
+        a, b = statistics.median(stock), statistics.median(other)
+        label = measure if variant == "plugin" else f"{measure}, extension's launch path"
+        digits = 2 if a < 100 and "(s)" in measure else 1
+        lines.append(
+            f"| {label} | {a:,.{digits}f} | {b:,.{digits}f} | {b / a:.2f}x | {len(other)} |"
+        )
+    return "\n".join(lines)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--rounds", type=int, default=3, help="sessions of each kind (3)")
+    parser.add_argument("--repeat", type=int, default=5, help="requests per figure per stop (5)")
+    parser.add_argument("--no-big", action="store_true", help="skip the big-tensor frames")
+    parser.add_argument(
+        "--startup-only", action="store_true", help="only the first-stop figures (more rounds)"
+    )
     args = parser.parse_args()
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    results: dict[str, dict[str, list[float]]] = {"stock": {}, "plugin": {}}
-    # Alternate stock and plugin sessions so drift on a shared machine hits both alike.
-    for round_ in range(2):
-        for name, plugin in (("stock", False), ("plugin", True)):
-            for key, samples in tensor_figures(plugin, args.repeat).items():
-                results[name].setdefault(key, []).extend(samples)
-            results[name].setdefault("first stop, program without TF", []).extend(
-                startup_figures(plugin, max(2, args.repeat // 5))
-            )
-        print(f"round {round_ + 1} done", file=sys.stderr)
-    print(
-        f"{'measure':<34} {'stock':>10} {'plugin':>10} {'ratio':>7}   (medians, ms unless named; n per cell)"
-    )
-    for key in results["stock"]:
-        stock = statistics.median(results["stock"][key])
-        plugin = statistics.median(results["plugin"][key])
-        n = len(results["plugin"][key])
-        print(f"{key:<34} {stock:>10.1f} {plugin:>10.1f} {plugin / stock:>6.2f}x   (n={n})")
+    with tempfile.TemporaryDirectory() as workdir:
+        variants = [Variant("stock", {"TF_DEBUG_REPR_DISABLE": "1"}), Variant("plugin", {})]
+        extension = extension_variant(workdir)
+        if extension is not None:
+            variants.append(extension)
+        results: dict[str, Figures] = {v.name: defaultdict(list) for v in variants}
+        for round_ in range(args.rounds):
+            order = variants if round_ % 2 == 0 else variants[::-1]
+            for variant in order:
+                small_frame(variant, 1 if args.startup_only else args.repeat, results[variant.name])
+            for variant in [v for v in order if v.name != "extension"]:
+                if not (args.no_big or args.startup_only):
+                    big_frames(variant, args.repeat, results[variant.name])
+                no_tf_startup(variant, results[variant.name])
+            print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)
+    print(table(results))
     return 0
 
 

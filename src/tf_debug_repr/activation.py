@@ -2,38 +2,97 @@
 
 Nothing is patched before the program imports TensorFlow (or Keras) itself; every hook
 runs guarded by ``import_hooks``, so a failure never breaks the user's import.
+
+The gradient/model views and gradient capture also wait for a debugger client: pydevd,
+and so this plugin, is loaded in every Jupyter kernel and in every program that calls
+``debugpy.listen()``, looked at or not. They are set up once both have happened, TF
+imported and a client seen, in whichever order. ``TF_DEBUG_REPR_GRADIENTS``: unset or
+"auto" is this; "1" installs the capture hooks at TF import, "0" never.
 """
 
 from __future__ import annotations
 
+import threading
 from types import ModuleType
 
-from . import import_hooks
+from . import debugger_client, import_hooks, socket_tuning
 
 _activated = False
+_lock = threading.Lock()  # taken without blocking: see _arm
+_rerun = False  # work asked for since the holder of _lock last looked
+_imported: dict[str, ModuleType] = {}  # "tensorflow"/"keras", once fully imported
+_done: set[str] = set()  # "views", and the modules whose capture hooks are installed
+
+
+def _arm() -> None:
+    """Once TF is imported and a client is looking: register the gradient/model views and
+    install the capture hooks (the hooks without a client too when the switch says "1").
+
+    Runs on the program's thread (at an import) or on pydevd's reader thread (a client
+    arriving). The lock is never waited for: the program's thread may hold an import
+    lock that this very work (on the other thread) needs, so a busy ``_arm`` is asked to
+    run once more instead."""
+    global _rerun
+    _rerun = True  # before trying the lock: a holder about to leave sees it and runs again
+    while _rerun:
+        if not _lock.acquire(blocking=False):
+            return
+        try:
+            _rerun = False
+            _arm_locked()
+        finally:
+            _lock.release()
+
+
+def _arm_locked() -> None:
+    if not _imported or _done >= {"views", *_imported}:
+        return  # cheap exit: a client arriving before TF, or all done
+    looking = debugger_client.connected()
+    tf = _imported.get("tensorflow")
+    if looking and tf is not None and "views" not in _done:
+        _done.add("views")
+        _register_views_guarded(tf)
+    from . import gradient_capture
+
+    mode = gradient_capture.mode()
+    if mode == "off" or (mode == "auto" and not looking):
+        return
+    installers = {
+        "tensorflow": gradient_capture.install_tape_hooks,
+        "keras": gradient_capture.install_keras_hooks,
+    }
+    for name, module in list(_imported.items()):
+        if name in _done:
+            continue
+        _done.add(name)
+        try:
+            installers[name](module)
+        except Exception as exc:  # capture is optional: never break the import
+            import_hooks._report(f"tf-debug-repr: {name} capture hooks failed: {exc!r}")
 
 
 def _on_tensorflow(tf: ModuleType) -> None:
-    from . import eager_switch, gradient_capture
+    from . import eager_switch
 
     # Independent features: one failing must not stop the other.
     try:
         eager_switch.apply(tf)
     finally:
-        gradient_capture.install_tape_hooks(tf)
+        _imported["tensorflow"] = tf
+        _arm()
 
 
 def _on_keras(keras: ModuleType) -> None:
-    from . import gradient_capture
-
-    gradient_capture.install_keras_hooks(keras)
+    _imported["keras"] = keras
+    _arm()
 
 
 def _register_views() -> None:
-    from . import gradient_views, views
+    from . import forensics, gradient_views, views
 
     views.build_table()
     gradient_views.register()
+    forensics.register()
 
 
 def _register_views_guarded(_tf: ModuleType) -> None:
@@ -49,8 +108,18 @@ def activate() -> None:
     if _activated:
         return
     _activated = True
-    # The views are registered once TF is imported, so a program that never imports it
-    # pays nothing for them at debugger start.
-    import_hooks.when_imported("tensorflow", _register_views_guarded)
+    # The gradient/model views and capture hooks wait for TF and a client (see _arm), so
+    # a program that never imports TF, or that nobody looks at, pays nothing for them.
     import_hooks.when_imported("tensorflow", _on_tensorflow)
     import_hooks.when_imported("keras", _on_keras)
+    debugger_client.when_connected(_arm)
+    # pydevd's own machinery: tuned only once the hooks above are in place, and each
+    # guarded so that nothing here can stop the debugger from starting.
+    for name, install in (
+        ("TCP_NODELAY", socket_tuning.install),
+        ("client hook", debugger_client.install),
+    ):
+        try:
+            install()
+        except Exception as exc:
+            import_hooks._report(f"tf-debug-repr: {name} not installed: {exc!r}")

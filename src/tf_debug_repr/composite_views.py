@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import formatting as fmt
+from . import tensor_views
 from .guards import harmless
 from .tensor_views import summary as tensor_summary
 from .view_model import Child, Note, call, lazy
@@ -55,9 +56,14 @@ def ragged_summary(rt: Any) -> str:
 
 
 def ragged_children(rt: Any) -> list[Child]:
-    with harmless():
+    with harmless(_device(rt)):
         rows = int(rt.nrows())
-    children = [lazy(f"[{i}]", lambda i=i: _row(rt, i), f"[{i}]") for i in range(min(rows, 100))]
+    if rt.dtype.name in tensor_views.HOST_SLICED:
+        children = _host_rows(rt, min(rows, 100))
+    else:
+        children = [
+            lazy(f"[{i}]", lambda i=i: _row(rt, i), f"[{i}]") for i in range(min(rows, 100))
+        ]
     if rows > 100:
         children.append(
             Child("…", Note(f"{fmt.count(rows - 100)} more rows: see flat_values / row_splits"))
@@ -70,9 +76,36 @@ def ragged_children(rt: Any) -> list[Child]:
     return children
 
 
+def _device(rt: Any) -> str:
+    return getattr(rt.row_splits, "device", "") or ""
+
+
 def _row(rt: Any, i: int) -> Any:
-    with harmless():
+    with harmless(_device(rt)):
         return rt[i]
+
+
+def _host_rows(rt: Any, count: int) -> list[Child]:
+    """Rows of a ragged tensor of a dtype TF cannot slice: cut from the host copy of its
+    values (ragged_rank 1), with expressions through numpy; deeper nesting says where to look."""
+    if rt.ragged_rank != 1:
+        return [
+            Child(
+                "rows",
+                Note(f"TF cannot slice {rt.dtype.name} here: see flat_values / row_splits"),
+            )
+        ]
+    splits = [int(s) for s in tensor_views.host_array(rt.row_splits)]
+    values = tensor_views.host_array(rt.values)
+    name, device = rt.dtype.name, rt.values.device
+    return [
+        Child(
+            f"[{i}]",
+            tensor_views.HostArray(values[splits[i] : splits[i + 1]], name, device),
+            lambda p, a=splits[i], b=splits[i + 1]: f"{p}.values.numpy()[{a}:{b}]",
+        )
+        for i in range(count)
+    ]
 
 
 def indexed_slices_summary(s: Any) -> str:

@@ -3,8 +3,8 @@
 Mirrored values (``MirroredVariable``, ``Mirrored``) should hold the same value on every
 replica; their summary says whether they do, by the largest absolute difference from the
 first replica, and a divergence stands out (``‼``). Per-replica values and sync-on-read
-variables differ by design: they show the difference as a plain figure, and a
-sync-on-read variable shows its aggregated value first.
+variables differ by design: their summary leaves the comparison out (a child still gives
+the figure), and a sync-on-read variable shows its aggregated value first.
 
 Replicas are compared on the host when they live there (no copy), else on a bounded
 strided sample taken on each replica's own device: a whole GPU tensor is never copied.
@@ -21,7 +21,7 @@ from . import formatting as fmt
 from . import tensor_views, variable_views
 from .guards import harmless, host_view, is_on_host
 from .tf_types import Kind, kind_of
-from .view_model import Child, Note, call
+from .view_model import Child, Note, call, lazy
 
 MODULE = "__import__('tf_debug_repr.distribute_views', fromlist=['_'])"
 COMPARED = 1 << 20  # elements compared exactly; beyond, a strided sample of this many
@@ -102,7 +102,7 @@ def max_difference(value: Any) -> float | None:
     return compare(value)[0]
 
 
-def _agreement_text(value: Any, must_agree: bool) -> str:
+def _agreement_text(value: Any) -> str:
     worst, sampled = compare(value)
     if worst is None:
         if any(kind_of(r) is Kind.SYMBOLIC for r in _replicas(value)):
@@ -111,14 +111,13 @@ def _agreement_text(value: Any, must_agree: bool) -> str:
     approx = "≈" if sampled else ""
     if worst == 0:
         return "replicas equal"
-    figure = f"max |Δ|{approx}={fmt.number(worst)}"
-    return (
-        f"{fmt.WARNING} replicas differ, {figure}" if must_agree else f"replicas differ, {figure}"
-    )
+    return f"{fmt.WARNING} replicas differ, max |Δ|{approx}={fmt.number(worst)}"
 
 
 def _name(value: Any) -> str:
-    # The one naming rule of variables (a path, else the name without ":0").
+    """A distributed variable's name by the variables' one rule; a mirrored tensor has none."""
+    if not hasattr(value, "read_value"):
+        return ""
     name = variable_views.label(value)
     return f" {name!r}" if name else ""
 
@@ -141,9 +140,9 @@ def _replica_rows(value: Any) -> list[Child]:
 
 
 def _difference_row(value: Any) -> Child:
-    return Child(
+    return lazy(
         "max |Δ| between replicas",
-        max_difference(value),
+        lambda: max_difference(value),
         call(f"{MODULE}.max_difference({{}})"),
     )
 
@@ -155,7 +154,7 @@ def mirrored_summary(value: Any) -> str:
     replicas = _replicas(value)
     head = f"{type(value).__name__}{_name(value)}"
     return fmt.clip(
-        f"{head} {_agreement_text(value, must_agree=True)}, {len(replicas)} replicas "
+        f"{head} {_agreement_text(value)}, {len(replicas)} replicas "
         f"({_devices(replicas)}): {_value_summary(replicas[0])}"
     )
 
@@ -197,11 +196,11 @@ def sync_on_read_children(var: Any) -> list[Child]:
 
 
 def per_replica_summary(value: Any) -> str:
+    # Replicas differ by design here (each its own batch): no comparison on the line.
     replicas = _replicas(value)
     first = _value_summary(replicas[0]) if replicas else ""
     return fmt.clip(
-        f"{type(value).__name__} {len(replicas)} replicas ({_devices(replicas)}), "
-        f"{_agreement_text(value, must_agree=False)}; [0]: {first}"
+        f"{type(value).__name__} {len(replicas)} replicas ({_devices(replicas)}); [0]: {first}"
     )
 
 
@@ -219,7 +218,7 @@ def replica_mark(obj: Any, kind: Kind | None) -> str:
     inner = getattr(obj, "_value", None)
     inner_kind = kind_of(inner)
     if inner_kind is Kind.MIRRORED:
-        text = _agreement_text(inner, must_agree=True)
+        text = _agreement_text(inner)
         if text.startswith(fmt.WARNING):
             return f"mirrored ×{len(_replicas(inner))} {text}"
         return f"mirrored ×{len(_replicas(inner))}"

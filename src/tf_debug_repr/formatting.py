@@ -124,19 +124,27 @@ def inline_values(array: np.ndarray, max_chars: int = 120) -> str:
         threshold=INLINE_ELEMENTS,
         edgeitems=3,
         max_line_width=10_000,
-        formatter=array_formatter(array),
+        formatter=array_formatter(array, max_chars),
     )
     text = " ".join(text.split())
     return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
 
 
-def array_formatter(array: Any) -> dict | None:
+def array_formatter(array: Any, max_chars: int | None = None) -> dict | None:
+    """numpy print options for dtypes numpy prints badly; ``max_chars`` cuts each string
+    element (a megabyte string must not fill the Debug Console)."""
     dtype = getattr(array, "dtype", None)
     if dtype is not None and dtype.kind in "SO":
-        return {"all": lambda v: repr(v)}
+        if max_chars is None:
+            return {"all": lambda v: repr(v)}
+        return {"all": lambda v: _cut(repr(v), max_chars)}
     if dtype is not None and dtype.kind == "V":  # bfloat16 and friends: numpy can't print them well
         return {"all": lambda v: number(float(v))}
     return None
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def clip(text: str, limit: int = MAX_SUMMARY_CHARS) -> str:

@@ -5,77 +5,80 @@ Installed when the program imports TensorFlow (and Keras): ``GradientTape.gradie
 call the original first and only then look at what came back; they never call
 ``gradient`` themselves, never record on a tape and never add ops to a graph.
 
-What is kept: per source (variable or watched tensor), the latest gradient, the step it
-came from, its norm and a bounded history of norms. Sources are held through weak
-references, keyed by ``id()`` (Keras variables and EagerTensors are unhashable), so a
-variable the program drops takes its record with it. Gradients computed while a
-``tf.function`` is traced are symbolic: only the fact is recorded, never the tensor.
+What is kept, per source (variable or watched tensor) and per target (the place in the
+program that asked for the gradient, and the replica under ``tf.distribute``): the
+latest gradient, what labels it (the tape's own call count; the optimizer's
+``iterations`` when one applied it), its norm and a bounded history of norms. Sources
+are held through weak references, keyed by ``id()`` (Keras variables and EagerTensors
+are unhashable), so a variable the program drops takes its records with it.
+
+Retained gradient values stay within a memory budget (``TF_DEBUG_REPR_GRADIENT_BUDGET_MB``,
+default ``DEFAULT_BUDGET_MB``); beyond it only figures are kept (norm, range, mean/std,
+NaN/Inf counts). Gradients computed while a ``tf.function`` is traced are symbolic:
+only the fact is recorded, never the tensor. Hooks may run on several threads at once
+(eager ``MirroredStrategy`` runs each replica on its own): the registry changes under
+one lock. A capture failure is written to stderr once per kind and shown in the views.
 """
 
 from __future__ import annotations
 
-import math
+import itertools
 import os
+import re
 import sys
-import threading
 import weakref
-from collections import deque
-from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from . import none_reasons
+from .gradient_figures import Figures, figures_of, nbytes, norm_of
+from .gradient_records import HISTORY, GradientRecord, SourceRecord, TapeRecord, lock
 
-HISTORY = 64  # norms kept per source
+__all__ = ["HISTORY", "GradientRecord", "SourceRecord", "TapeRecord", "norm_of"]
 
-_enabled = os.environ.get("TF_DEBUG_REPR_GRADIENTS", "1").strip().lower() not in (
-    "0",
-    "false",
-    "no",
-    "off",
-)
-_lock = threading.Lock()
-_step = 0  # one per gradient computation seen (tape call, or an optimizer call with new gradients)
+# Default memory for retained gradient values: every gradient of a model up to ~16M
+# float32 parameters stays viewable; beyond, the figures are kept and the values dropped.
+DEFAULT_BUDGET_MB = 64.0
+BUDGET_VARIABLE = "TF_DEBUG_REPR_GRADIENT_BUDGET_MB"
+_THIS_FILE = __file__  # the hooks' frames, skipped when naming who asked
+# Frames of these libraries are skipped when naming the line that asked for a gradient.
+_LIBRARY_PARTS = re.compile(r"[/\\](tensorflow|keras|tf_keras)[/\\]")
+
+
+def _parse_mode(value: str | None) -> str:
+    """TF_DEBUG_REPR_GRADIENTS: unset/"auto" -> "auto" (hooks installed once a debugger
+    client is looking, see activation), "1"/"on" -> "on" (at TF import), "0"/"off" -> "off"."""
+    value = (value or "auto").strip().lower()
+    if value in ("0", "false", "no", "off"):
+        return "off"
+    if value in ("1", "true", "yes", "on"):
+        return "on"
+    return "auto"
+
+
+_mode = _parse_mode(os.environ.get("TF_DEBUG_REPR_GRADIENTS"))
+_enabled = _mode != "off"
+_lock = lock  # every registry and record change happens under it
+_events = itertools.count(1)  # orders records (symbolic vs eager); never shown as a step
 # id(source) -> (weak reference to the source, its record); the tf.Variable inside a
 # Keras variable gets an entry too, so either finds the record.
-_entries: dict[int, tuple[weakref.ref, GradientRecord]] = {}
+_entries: dict[int, tuple[weakref.ref, SourceRecord]] = {}
 _tapes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # tape -> TapeRecord
+_retained_bytes = 0  # bytes of gradient values held by all records
+# kind of failure -> the first message; written to stderr once, shown by the views.
+failures: dict[str, str] = {}
 
 
-@dataclass
-class GradientRecord:
-    """What is known about the latest gradient of one source."""
-
-    name: str
-    step: int = 0
-    gradient: Any = None  # eager tensor / IndexedSlices, or None
-    reason: str | None = None  # why the gradient is None, when it is
-    symbolic_in: str | None = None  # the graph it was last traced in, when not a value
-    symbolic_step: int = 0  # the step count when that trace happened
-    origin: str = "GradientTape.gradient"
-    applied_by: str | None = None  # the optimizer that applied it, if seen
-    applied: Any = None  # what the optimizer got, when it differs from ``gradient``
-    _norm: Any = None
-    history: deque = field(default_factory=lambda: deque(maxlen=HISTORY))  # (step, norm)
-
-    @property
-    def norm(self) -> float | None:
-        return _as_float(self._norm)
-
-    def norms(self) -> list[tuple[int, float | None]]:
-        return [(step, _as_float(value)) for step, value in self.history]
+def _budget_from_env() -> int:
+    text = os.environ.get(BUDGET_VARIABLE, "").strip()
+    try:
+        mib = float(text) if text else DEFAULT_BUDGET_MB
+    except ValueError:
+        _report_failure("budget", ValueError(f"{BUDGET_VARIABLE}={text!r} is not a number"))
+        mib = DEFAULT_BUDGET_MB
+    return max(0, int(mib * (1 << 20)))
 
 
-@dataclass
-class TapeRecord:
-    """What a tape was asked and answered, and the plain tensors it was told to watch."""
-
-    watched: list = field(default_factory=list)  # weak references to tensors
-    calls: int = 0
-    step: int = 0
-    # Last call: (name, weak reference to the source or None, gradient, reason).
-    last: list = field(default_factory=list)
+_budget_bytes = 0  # set below, once _report_failure exists
 
 
 # --------------------------------------------------------------------------- switch
@@ -84,8 +87,9 @@ class TapeRecord:
 def set_enabled(on: bool) -> None:
     """Off: the wrappers pass straight through. On: hooks are installed if the program
     started with capture off and has already imported TensorFlow / Keras."""
-    global _enabled
+    global _enabled, _mode
     _enabled = bool(on)
+    _mode = "on" if _enabled else "off"
     if _enabled:
         if "tensorflow" in sys.modules:
             install_tape_hooks(sys.modules["tensorflow"])
@@ -97,10 +101,76 @@ def enabled() -> bool:
     return _enabled
 
 
+def mode() -> str:
+    """ "on", "off" or "auto" (wait for a debugger client; activation decides when)."""
+    return _mode
+
+
+# --------------------------------------------------------------------------- budget
+
+
+def budget_bytes() -> int:
+    return _budget_bytes
+
+
+def set_budget_mb(mib: float | None) -> None:
+    """Memory for retained gradient values, in MiB (None: the environment's or the
+    default). Applies to gradients recorded from now on."""
+    global _budget_bytes
+    _budget_bytes = _budget_from_env() if mib is None else max(0, int(mib * (1 << 20)))
+
+
+def retained_bytes() -> int:
+    return _retained_bytes
+
+
+def _reserve(record: GradientRecord, need: int) -> bool:
+    """Hold ``need`` bytes for ``record`` in place of what it held. Under ``_lock``."""
+    global _retained_bytes
+    _retained_bytes -= record.kept_bytes
+    record.kept_bytes = 0
+    if _retained_bytes + need > _budget_bytes:
+        return False
+    _retained_bytes += need
+    record.kept_bytes = need
+    return True
+
+
+# --------------------------------------------------------------------------- failures
+
+
+def _report_failure(kind: str, exc: BaseException) -> str:
+    """Remember a capture failure; the first of each kind also goes to stderr."""
+    message = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
+    with _lock:
+        first = kind not in failures
+        if first:
+            failures[kind] = message
+    if first:
+        try:
+            sys.stderr.write(
+                f"tf-debug-repr: gradient capture ({kind}) failed: {message}"
+                " (reported once; training is not affected)\n"
+            )
+        except Exception:
+            pass
+    return message
+
+
+def failure_note() -> str | None:
+    """One line on capture failures so far, for the views; None when there were none."""
+    if not failures:
+        return None
+    return "; ".join(f"{kind}: {message}" for kind, message in list(failures.items()))
+
+
+_budget_bytes = _budget_from_env()
+
+
 # --------------------------------------------------------------------------- lookup
 
 
-def record_of(obj: Any) -> GradientRecord | None:
+def record_of(obj: Any) -> SourceRecord | None:
     """The record of a variable, a Keras variable (or the tf.Variable inside), or a tensor."""
     for candidate in (obj, getattr(obj, "_value", None)):
         if candidate is None:
@@ -113,38 +183,66 @@ def record_of(obj: Any) -> GradientRecord | None:
 
 def tape_record(tape: Any) -> TapeRecord | None:
     try:
-        return _tapes.get(tape)
+        with _lock:
+            return _tapes.get(tape)
     except TypeError:
         return None
 
 
 def live_records() -> int:
-    return len({id(record) for _, record in _entries.values()})
+    with _lock:
+        return len({id(record) for _, record in _entries.values()})
 
 
 def clear() -> None:
+    global _retained_bytes
     with _lock:
         _entries.clear()
         _tapes.clear()
+        _retained_bytes = 0
 
 
 def _forget(key: int, ref: weakref.ref) -> None:
-    entry = _entries.get(key)
-    if entry is not None and entry[0] is ref:
+    global _retained_bytes
+    with _lock:
+        entry = _entries.get(key)
+        if entry is None or entry[0] is not ref:
+            return
         del _entries[key]
+        record = entry[1]
+        record.keys -= 1
+        if record.keys <= 0:  # no entry left: give its bytes back to the budget
+            for target in record.targets.values():
+                _retained_bytes -= target.kept_bytes
+                target.kept_bytes = 0
 
 
-def _entry_for(source: Any) -> GradientRecord:
+def _source_record(source: Any) -> SourceRecord:
+    """The source's record, made on first use. Under ``_lock``."""
     record = record_of(source)
     if record is not None:
         return record
-    record = GradientRecord(name=_name_of(source))
+    record = SourceRecord(name=_name_of(source))
     for obj in (source, getattr(source, "_value", None)):
         if obj is None or not _weakrefable(obj):
             continue
         key = id(obj)
         ref = weakref.ref(obj, lambda r, key=key: _forget(key, r))
         _entries[key] = (ref, record)
+        record.keys += 1
+    return record
+
+
+def _target_record(
+    source: SourceRecord, where: tuple[str, int | None], target: str
+) -> GradientRecord:
+    """The source's record for one target (the call site, the target's name there, the
+    replica), made on first use. Under ``_lock``."""
+    key = (where[0], target, where[1])
+    record = source.targets.get(key)
+    if record is None:
+        record = GradientRecord(name=source.name, target=target, site=where[0], replica=where[1])
+        source.targets[key] = record
     return record
 
 
@@ -171,44 +269,6 @@ def _name_of(source: Any) -> str:
 
 
 # --------------------------------------------------------------------------- figures
-
-
-def _as_float(value: Any) -> float | None:
-    if value is None or isinstance(value, float):
-        return value
-    try:
-        return float(value.numpy())  # a scalar left on an accelerator until asked for
-    except Exception:
-        return None
-
-
-def _dense_part(gradient: Any) -> Any:
-    """The tensor holding a gradient's values (IndexedSlices and ragged ones included)."""
-    for attr in ("values", "flat_values"):
-        inner = getattr(gradient, attr, None)
-        if inner is not None and not callable(inner):
-            return _dense_part(inner)
-    return gradient
-
-
-def norm_of(gradient: Any) -> Any:
-    """The L2 norm: a float for host tensors (zero-copy numpy), a device scalar otherwise,
-    so a GPU step never waits for it. IndexedSlices: the norm of their values."""
-    tensor = _dense_part(gradient)
-    device = getattr(tensor, "device", "") or ""
-    if "GPU" not in device and "TPU" not in device:
-        array = np.asarray(tensor._numpy()).reshape(-1)
-        if array.dtype.kind == "c":
-            array = np.abs(array)
-        elif array.dtype.kind != "f" or array.dtype.itemsize < 4:
-            array = array.astype(np.float32)
-        with np.errstate(all="ignore"):
-            return math.sqrt(float(np.dot(array, array)))
-    import tensorflow as tf
-    from tensorflow.python.eager import record as tape_recording
-
-    with tf.init_scope(), tape_recording.stop_recording(), tf.device(device):
-        return tf.norm(tf.cast(tf.reshape(tensor, [-1]), tf.float32))
 
 
 # --------------------------------------------------------------------------- capture
@@ -239,9 +299,52 @@ def _is_variable(obj: Any) -> bool:
     return hasattr(obj, "assign") and hasattr(obj, "trainable")
 
 
+def _callers() -> tuple[Any, Any]:
+    """The first frame outside this module (it holds the target's name), and the first
+    outside TensorFlow and Keras too (the program's own line)."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename == _THIS_FILE:
+        frame = frame.f_back
+    immediate = frame
+    while frame is not None and _LIBRARY_PARTS.search(frame.f_code.co_filename):
+        frame = frame.f_back
+    return immediate, frame or immediate
+
+
+def _site(frame: Any) -> str:
+    if frame is None:
+        return "?"
+    return f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}"
+
+
+def _name_in(frame: Any, value: Any) -> str | None:
+    """The caller's local name bound to ``value`` (``d_loss``), if there is one."""
+    if frame is None or value is None:
+        return None
+    try:
+        for name, candidate in frame.f_locals.items():
+            if candidate is value and not name.startswith("_"):
+                return name
+    except Exception:
+        return None
+    return None
+
+
+def _replica() -> int | None:
+    """The replica id while several replicas run (tf.distribute), else None."""
+    from tensorflow.python.distribute import distribute_lib
+
+    if not distribute_lib.has_strategy():
+        return None
+    context = distribute_lib.get_replica_context()
+    if context is None or context.num_replicas_in_sync <= 1:
+        return None
+    replica = getattr(context, "_replica_id_in_sync_group", None)
+    return replica if isinstance(replica, int) else None
+
+
 def on_tape_gradient(tape: Any, target: Any, sources: Any, result: Any) -> None:
     """Called after ``tape.gradient`` returned ``result`` for ``sources``."""
-    global _step
     flat_sources = _flatten(sources)
     flat_grads = _flatten(result)
     if len(flat_sources) != len(flat_grads):
@@ -249,73 +352,190 @@ def on_tape_gradient(tape: Any, target: Any, sources: Any, result: Any) -> None:
     if not _executing_eagerly():
         _note_symbolic(flat_sources, "GradientTape.gradient")
         return
+    immediate, user = _callers()
+    where = (_site(user), _replica())
+    target_name = _name_in(immediate, target) or "the target"
     with _lock:
-        _step += 1
-        step = _step
-    info = tape_record(tape)
-    if info is None:
-        info = TapeRecord()
-        _tapes[tape] = info
-    info.calls += 1
-    info.step = step
+        info = _tapes.get(tape)
+        if info is None:
+            info = TapeRecord()
+            _tapes[tape] = info
+        info.calls += 1
+        call = info.calls
+        info.target = target_name
+        watched = list(info.watched)
     all_none = all(g is None for g in flat_grads)
     last = []
     for source, grad in zip(flat_sources, flat_grads, strict=True):
         reason = None
         if grad is None:
-            reason = none_reasons.explain(tape, source, target, all_none, info.watched)
-        if _weakrefable(source):
-            record = _entry_for(source)
-            _store(record, step, grad, reason, "GradientTape.gradient")
-            last.append((record.name, weakref.ref(source), grad, reason))
-        else:
-            last.append((_name_of(source), None, grad, reason))
-    info.last = last
+            try:
+                reason = none_reasons.explain(tape, source, target, all_none, watched)
+            except Exception as exc:
+                reason = f"the tape returned None (why could not be told: {exc!r})"
+                _report_failure("why None", exc)
+        if not _weakrefable(source):
+            last.append((_name_of(source), None, grad, reason, None))
+            continue
+        measured = _measure(grad)
+        with _lock:
+            owner = _source_record(source)
+            record = _target_record(owner, where, target_name)
+            dropped = _store(owner, record, grad, reason, "GradientTape.gradient", measured, call)
+        if dropped:
+            _add_figures(record, grad, measured[0])
+        kept = grad if record.gradient is grad else None
+        last.append((record.name, weakref.ref(source), kept, reason, record))
+    with _lock:
+        info.last = last
 
 
-def _store(record: GradientRecord, step: int, grad: Any, reason: str | None, origin: str) -> None:
-    norm = None if grad is None else norm_of(grad)
-    record.step = step
-    record.gradient = grad
+def _measure(grad: Any) -> tuple[Any, Any, int, str | None]:
+    """Norm and size of a gradient, outside the lock (the costly part): (norm, grad's
+    weak reference, bytes, problem)."""
+    if grad is None:
+        return None, None, 0, None
+    ref = weakref.ref(grad) if _weakrefable(grad) else None
+    try:
+        return norm_of(grad), ref, nbytes(grad), None
+    except Exception as exc:
+        return None, ref, nbytes(grad), f"norm: {_report_failure('norm', exc)}"
+
+
+def _store(
+    source: SourceRecord,
+    record: GradientRecord,
+    grad: Any,
+    reason: str | None,
+    origin: str,
+    measured: tuple[Any, Any, int, str | None],
+    tape_call: int = 0,
+) -> bool:
+    """Put one new gradient into ``record``. Under ``_lock``. True when its values did
+    not fit the budget: the caller then adds its figures (outside the lock)."""
+    norm, ref, nbytes, problem = measured
+    record.count += 1
+    record.event = next(_events)
     record.reason = reason
-    record.symbolic_in = None
     record.origin = origin
-    record.applied_by = None
+    record.applied_by = record.optimizer_name = record._iteration = None
     record.applied = None
+    record.tape_call = tape_call
+    record.problem = problem
     record._norm = norm
-    if norm is not None:
-        record.history.append((step, norm))
+    record._identity = ref
+    record.figures = None
+    record.not_kept = None
+    if grad is None:
+        _reserve(record, 0)
+        record.gradient = None
+    elif _reserve(record, nbytes):
+        record.gradient = grad
+    else:
+        record.gradient = None
+        record.not_kept = _not_kept_text(nbytes)
+    source.latest = record
+    source.symbolic_in = None
+    if grad is not None:
+        record.history.append((record.count, record.label, norm))
+    return record.not_kept is not None
+
+
+def _add_figures(record: GradientRecord, grad: Any, norm: Any) -> None:
+    """Figures of a gradient whose values were not kept: computed outside the lock, set
+    only if no newer gradient replaced it meanwhile."""
+    event = record.event
+    figures = _figures_guarded(grad, norm, record)
+    with _lock:
+        if record.event == event:
+            record.figures = figures
+
+
+def _figures_guarded(grad: Any, norm: Any, record: GradientRecord) -> Figures | None:
+    try:
+        return figures_of(grad, norm if isinstance(norm, float) else None)
+    except Exception as exc:
+        record.problem = f"figures: {_report_failure('figures', exc)}"
+        return None
+
+
+def _not_kept_text(nbytes: int) -> str:
+    mib = 1 << 20
+    return (
+        f"values not kept: this gradient ({nbytes / mib:,.1f} MiB) would take retained "
+        f"gradients past the {_budget_bytes / mib:,.0f} MiB budget "
+        f"({_retained_bytes / mib:,.1f} MiB held). Raise it with {BUDGET_VARIABLE}="
+        f"{max(2 * _budget_bytes, _retained_bytes + nbytes) // mib + 1} in the launch "
+        "configuration's env"
+    )
+
+
+def _label_history(record: GradientRecord) -> None:
+    """Give the newest history entry the record's current label. Under ``_lock``."""
+    if record.history and record.history[-1][0] == record.count:
+        count, _, norm = record.history[-1]
+        record.history[-1] = (count, record.label, norm)
 
 
 def _note_symbolic(flat_sources: list, origin: str) -> None:
     """Inside a traced function: remember where, keep no graph tensor. An older eager
     gradient stays, shown as such: tracing happens once, the graph then runs every step."""
     graph = _graph_name()
-    for source in flat_sources:
-        if _is_variable(source) and _weakrefable(source):
-            record = _entry_for(source)
-            record.symbolic_in = graph
-            record.symbolic_step = _step
-            record.origin = origin
+    with _lock:
+        for source in flat_sources:
+            if _is_variable(source) and _weakrefable(source):
+                record = _source_record(source)
+                record.symbolic_in = graph
+                record.symbolic_event = next(_events)
+                if record.latest is not None:
+                    record.latest.origin = origin
 
 
 def on_watch(tape: Any, tensor: Any) -> None:
     """``tape.watch(x)``: remember the plain tensors (variables show in watched_variables)."""
     if not _executing_eagerly():
         return
-    info = tape_record(tape)
-    if info is None:
-        info = TapeRecord()
-        _tapes[tape] = info
-    for item in _flatten(tensor):
-        if not _is_variable(item) and _weakrefable(item):
-            info.watched.append(weakref.ref(item))
+    refs = [
+        weakref.ref(item)
+        for item in _flatten(tensor)
+        if not _is_variable(item) and _weakrefable(item)
+    ]
+    with _lock:
+        info = _tapes.get(tape)
+        if info is None:
+            info = TapeRecord()
+            _tapes[tape] = info
+        info.watched.extend(refs)
 
 
-def on_optimizer_apply(optimizer: Any, grads: Any, variables: Any) -> None:
-    """Keras ``optimizer.apply(grads, vars)``: gradients computed elsewhere, or changed
-    (clipped, scaled) since the tape returned them."""
-    global _step
+def iteration_before(optimizer: Any) -> Any:
+    """The optimizer's ``iterations`` as it is before ``apply`` counts this update: a
+    scalar tensor, read as a number only when shown. None inside a trace."""
+    if not _executing_eagerly():
+        return None
+    from tensorflow.python.eager import record as tape_recording
+
+    counter = getattr(getattr(optimizer, "_iterations", None), "value", None)
+    with tape_recording.stop_recording():  # never on a tape the program holds open
+        if type(counter).__name__ == "ResourceVariable" and not getattr(
+            optimizer, "gradient_accumulation_steps", None
+        ):
+            # One raw read op: Keras's own conversion path costs several times more.
+            from tensorflow.python.ops import gen_resource_variable_ops
+
+            return gen_resource_variable_ops.read_variable_op(counter.handle, counter.dtype)
+        iterations = getattr(optimizer, "iterations", None)
+        if iterations is None:
+            return None
+        import tensorflow as tf
+
+        return tf.convert_to_tensor(iterations)
+
+
+def on_optimizer_apply(optimizer: Any, grads: Any, variables: Any, iteration: Any = None) -> None:
+    """Keras ``optimizer.apply(grads, vars)``: label the tape's gradients with the
+    optimizer's iteration; record gradients computed elsewhere, or changed (clipped,
+    scaled) since the tape returned them."""
     if variables is None:
         variables = getattr(optimizer, "_trainable_variables", None) or []
     grads, variables = list(grads), list(variables)
@@ -325,36 +545,78 @@ def on_optimizer_apply(optimizer: Any, grads: Any, variables: Any) -> None:
     if not _executing_eagerly():
         _note_symbolic(variables, f"{name}.apply")
         return
-    new_step = None
+    replica = _replica()
+    where: tuple[str, int | None] | None = None
+    target = f"gradients passed to {name}.apply"
     for grad, var in zip(grads, variables, strict=True):
         if not _weakrefable(var):
             continue
-        record = _entry_for(var)
-        if grad is not None and record.gradient is grad:
-            record.applied_by = name
-            continue
-        if record.gradient is not None and record.applied_by is None and record.step:
-            # The tape's gradient of this step, changed before applying: keep both.
-            record.applied_by = name
-            record.applied = grad
-            continue
-        if new_step is None:
-            with _lock:
-                _step += 1
-                new_step = _step
-        _store(record, new_step, grad, None, f"{name}.apply")
-        record.applied_by = name
+        with _lock:
+            source = _source_record(var)
+            record = _tape_gradient_applied(source, grad, replica)
+            if record is not None:
+                _mark_applied(record, optimizer, name, iteration)
+                changed = grad is not None and not record.returned(grad)
+                # The tape's gradient of this step, changed before applying: keep both.
+                if changed and _reserve_more(record, nbytes(grad)):
+                    record.applied = grad
+                continue
+        if where is None:
+            immediate, user = _callers()
+            where = (_site(user), replica)
+        measured = _measure(grad)
+        with _lock:
+            record = _target_record(source, where, target)
+            dropped = _store(source, record, grad, None, f"{name}.apply", measured)
+            _mark_applied(record, optimizer, name, iteration)
+        if dropped:
+            _add_figures(record, grad, measured[0])
+
+
+def _tape_gradient_applied(
+    source: SourceRecord, grad: Any, replica: int | None
+) -> GradientRecord | None:
+    """The tape's record an optimizer is applying ``grad`` from: the one that returned
+    this very object, else this replica's latest tape gradient not applied yet (the
+    program changed it: clipped, scaled). Under ``_lock``."""
+    mine = [r for r in source.targets.values() if r.replica == replica]
+    for record in mine:
+        if record.applied_by is None and record.returned(grad):
+            return record
+    if not mine:
+        return None
+    latest = max(mine, key=lambda r: r.event)
+    if latest.applied_by is None and latest.tape_call and latest.has_value:
+        return latest
+    return None
+
+
+def _reserve_more(record: GradientRecord, need: int) -> bool:
+    """Hold ``need`` more bytes for ``record``. Under ``_lock``."""
+    global _retained_bytes
+    if _retained_bytes + need > _budget_bytes:
+        return False
+    _retained_bytes += need
+    record.kept_bytes += need
+    return True
+
+
+def _mark_applied(record: GradientRecord, optimizer: Any, name: str, iteration: Any) -> None:
+    record.applied_by = name
+    record.optimizer_name = getattr(optimizer, "name", None)
+    record._iteration = iteration
+    _label_history(record)
 
 
 # --------------------------------------------------------------------------- install
 
 
-def _guarded(hook_name: str, fn: Any, *args: Any) -> None:
+def _guarded(hook_name: str, fn: Any, *args: Any) -> Any:
     try:
-        fn(*args)
+        return fn(*args)
     except Exception as exc:  # capture must never break training
-        if os.environ.get("TF_DEBUG_REPR_DEBUG"):
-            sys.stderr.write(f"tf-debug-repr: {hook_name} capture failed: {exc!r}\n")
+        _report_failure(hook_name, exc)
+        return None
 
 
 def install_tape_hooks(tf: Any) -> bool:
@@ -405,9 +667,10 @@ def install_keras_hooks(keras: Any) -> bool:
     original_apply = cls.apply
 
     def apply(self, grads, trainable_variables=None):
+        iteration = _guarded("iteration", iteration_before, self) if _enabled else None
         result = original_apply(self, grads, trainable_variables)
         if _enabled:
-            _guarded("optimizer", on_optimizer_apply, self, grads, trainable_variables)
+            _guarded("optimizer", on_optimizer_apply, self, grads, trainable_variables, iteration)
         return result
 
     apply.__wrapped__ = original_apply

@@ -49,3 +49,40 @@ def host_view(tensor: Any) -> np.ndarray:
         array = array.view()
         array.flags.writeable = False
     return array
+
+
+EAGERLY = "__import__('tf_debug_repr.guards').guards.eagerly"
+# Expressions made by ``eager_expression``: text -> (body, root), so that a child's index
+# goes inside the lambda (``eagerly(lambda v: v[0][1], w)``), not after it, where it would
+# become an op of the scratch graph again. Bounded: oldest first out.
+_EAGER_EXPRESSIONS: dict[str, tuple[str, str]] = {}
+_EAGER_EXPRESSIONS_KEPT = 4096
+
+
+def eager_expression(body: str, root: str) -> str:
+    """``eagerly(lambda v: BODY, ROOT)``: ``BODY`` (written on ``v``) evaluated on the value
+    of the user's expression ``ROOT``, outside any graph being built. (The lambda takes the
+    value as an argument: a lambda in evaluated code cannot see the frame's locals.)"""
+    text = f"{EAGERLY}(lambda v: {body}, {root})"
+    _EAGER_EXPRESSIONS[text] = (body, root)
+    while len(_EAGER_EXPRESSIONS) > _EAGER_EXPRESSIONS_KEPT:
+        del _EAGER_EXPRESSIONS[next(iter(_EAGER_EXPRESSIONS))]
+    return text
+
+
+def extend(parent: str, suffix: str, replacing: str = "") -> str:
+    """``parent`` + ``suffix`` (``replacing`` a trailing part of it first), inside the lambda
+    when ``parent`` came from ``eager_expression``."""
+    found = _EAGER_EXPRESSIONS.get(parent)
+    body, root = found if found is not None else (parent, None)
+    if replacing and body.endswith(replacing):
+        body = body[: -len(replacing)]
+    return eager_expression(body + suffix, root) if root is not None else body + suffix
+
+
+def eagerly(fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` run as ``harmless`` runs the plugin's own ops. For the expressions of
+    children shown while Keras builds a layer: evaluated in that frame, ``w[0]`` would
+    become an op of Keras's scratch graph (no value), ``w.numpy()`` would raise."""
+    with harmless():
+        return fn(*args)

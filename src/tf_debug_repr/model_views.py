@@ -13,7 +13,7 @@ from typing import Any
 
 from . import formatting as fmt
 from . import gradient_capture as capture
-from .gradient_views import GradientInfo, gradient_mark
+from .gradient_views import GradientInfo, global_mark
 from .tf_types import Kind, kind_of
 from .view_model import Child, Node, Note, call
 
@@ -42,24 +42,8 @@ def _params_text(variables: list) -> str:
 
 
 def _global_norm(variables: list) -> str:
-    """``∇‖g‖=0.42@step 5`` over the weights' latest gradients, if any were recorded."""
-    squares, steps, bad = 0.0, set(), False
-    for var in variables:
-        record = capture.record_of(var)
-        if record is None or record.gradient is None:
-            continue
-        norm = record.norm
-        if norm is None or not math.isfinite(norm):
-            bad = True
-        else:
-            squares += norm * norm
-        steps.add(record.step)
-    if not steps:
-        return ""
-    at = f"@step {max(steps)}" if len(steps) == 1 else f"@steps {min(steps)}–{max(steps)}"
-    if bad:
-        return f"∇{fmt.WARNING}‖g‖=NaN/Inf{at}"
-    return f"∇‖g‖={fmt.number(math.sqrt(squares))}{at}"
+    """``∇‖g‖=0.42@Adam iteration 5`` over the weights' latest gradients, if any were recorded."""
+    return global_mark(variables)
 
 
 # --------------------------------------------------------------------------- keras
@@ -195,7 +179,8 @@ class Weights(Node):
 
 
 class GradientTable(Node):
-    """Every trainable weight's latest gradient on one screen: which layer vanishes?"""
+    """Every trainable weight's latest gradient on one screen: which layer vanishes?
+    Rows are named by the weight's path; the figures are in the value."""
 
     def __init__(self, weights: list) -> None:
         self.weights = weights
@@ -221,13 +206,9 @@ class GradientTable(Node):
             if capture.record_of(weight) is None:
                 rows.append(Child(name, Note("no gradient recorded")))
             else:
-                rows.append(
-                    Child(
-                        f"{name} {gradient_mark(weight, None)}",
-                        self.info(i),
-                        call(f"{{}}.info({i})"),
-                    )
-                )
+                rows.append(Child(name, self.info(i), call(f"{{}}.info({i})")))
+        if len(self.weights) > LISTED:
+            rows.append(Child("…", Note(f"{len(self.weights) - LISTED} more weights")))
         return rows
 
 

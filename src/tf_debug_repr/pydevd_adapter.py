@@ -13,7 +13,7 @@ import os
 import sys
 from typing import Any
 
-from . import activation
+from . import activation, debugger_client
 from .view_model import SHORT_TEXT_DTYPES, Child, Expression, Note, Scalar, error_note
 
 # VS Code renders at most 1,024 characters; the console gets a few lines more.
@@ -29,6 +29,7 @@ def _views():
 
 
 def _handles(type_object: type) -> bool:
+    debugger_client.mark_seen()  # a client is looking: gradient capture may start (activation)
     if "tensorflow" not in sys.modules and "keras" not in sys.modules:
         return False  # no TF value (nor any node of ours) can exist yet; skip loading the views
     return _views().handles(type_object)

@@ -13,6 +13,8 @@ Cost is bounded whatever the size: min/max and the NaN/Inf counts are exact up t
 from __future__ import annotations
 
 import math
+import weakref
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,6 +77,12 @@ def _stride_for(size: int, limit: int) -> int:
 
 def array_stats(array: np.ndarray) -> Stats:
     """Statistics of a host array (a zero-copy view of a CPU tensor, typically)."""
+    # Overflow in a square of float64 extremes must not print a warning into the program.
+    with np.errstate(all="ignore"):
+        return _array_stats(array)
+
+
+def _array_stats(array: np.ndarray) -> Stats:
     size = int(array.size)
     category = category_of(array.dtype)
     if size == 0 or category in ("string", "other"):
@@ -147,12 +155,47 @@ def _number(value: Any) -> float:
 
 
 def tensor_stats(tensor: Any, on_host: bool | None = None) -> Stats:
-    """Statistics of an eager tensor, on the host (CPU tensors) or on its device."""
+    """Statistics of an eager tensor, on the host (CPU tensors) or on its device.
+
+    An eager tensor never changes, so its figures are computed once and reused by its
+    summary, its children and later stops, for as long as the tensor lives."""
+    cached = _cached(tensor)
+    if cached is not None and on_host is None:
+        return cached
     if on_host is None:
         on_host = is_on_host(tensor)
-    if on_host:
-        return array_stats(np.asarray(host_view(tensor)))
-    return device_stats(tensor)
+    figures = array_stats(np.asarray(host_view(tensor))) if on_host else device_stats(tensor)
+    _remember(tensor, figures)
+    return figures
+
+
+# id(tensor) -> (weak reference to it, its figures); an entry leaves with its tensor.
+_CACHE: OrderedDict[int, tuple[weakref.ref, Stats]] = OrderedDict()
+_CACHE_ENTRIES = 512
+
+
+def _cached(tensor: Any) -> Stats | None:
+    entry = _CACHE.get(id(tensor))
+    if entry is None or entry[0]() is not tensor:
+        return None
+    try:
+        _CACHE.move_to_end(id(tensor))
+    except KeyError:  # its tensor just left (a collection on another thread)
+        pass
+    return entry[1]
+
+
+def _remember(tensor: Any, figures: Stats) -> None:
+    if not type(tensor).__name__.endswith("EagerTensor"):
+        return  # variables and anything mutable are read afresh
+    key = id(tensor)
+    try:
+        ref = weakref.ref(tensor, lambda _, key=key: _CACHE.pop(key, None))
+    except TypeError:
+        return
+    _CACHE[key] = (ref, figures)
+    while len(_CACHE) > _CACHE_ENTRIES:
+        _CACHE.popitem(last=False)
 
 
 def device_stats(tensor: Any) -> Stats:

@@ -101,7 +101,10 @@ def symbolic_children(tensor: Any) -> list[Child]:
             lambda: [t.name for t in tensor.op.inputs],
             call("[t.name for t in {}.op.inputs]"),
         ),
-        lazy("device", lambda: Note(tensor.device or "(not placed yet)"), ".device"),
+        # Unplaced, ``.device`` is '': the note says so (and is its own expression).
+        lazy("device", lambda: Note(tensor.device or "(not placed yet)"), ".device")
+        if tensor.device
+        else Child("device", Note("(not placed yet)")),
     ]
 
 

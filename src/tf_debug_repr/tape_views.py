@@ -55,12 +55,18 @@ def tape_summary(tape: Any) -> str:
     if not getattr(tape, "_watch_accessed_variables", True):
         parts.append("watch_accessed_variables=False")
     if info is not None and info.calls:
-        nones = sum(1 for _, _, grad, _ in info.last if grad is None)
+        nones = sum(1 for row in info.last if _is_none(row))
         parts.append(
-            f"returned {len(info.last)} gradients at step {info.step}"
+            f"call #{info.calls} returned {len(info.last)} gradients of {info.target}"
             + (f" ({nones} None)" if nones else "")
         )
     return ", ".join(parts)
+
+
+def _is_none(row: tuple) -> bool:
+    """A row of ``TapeRecord.last`` whose gradient was None (not merely not kept)."""
+    _, _, grad, reason, record = row
+    return grad is None and (record is None or not record.has_value or reason is not None)
 
 
 def tape_children(tape: Any) -> list[Child]:
@@ -97,6 +103,9 @@ def tape_children(tape: Any) -> list[Child]:
         )
     elif not capture.enabled():
         rows.append(Child("gradients", Note("gradient capture is off (TF_DEBUG_REPR_GRADIENTS=0)")))
+    problem = capture.failure_note()
+    if problem:
+        rows.append(Child("capture problem", Note(problem)))
     return rows
 
 
@@ -132,20 +141,28 @@ class LastGradients(Node):
     """What the tape's latest ``gradient`` call returned, source by source."""
 
     def __init__(self, info: capture.TapeRecord) -> None:
-        self.step = info.step
+        self.call = info.calls
+        self.target = info.target
         self.rows = list(info.last)
 
     def gradient(self, index: int) -> Any:
         return self.rows[index][2]
 
     def summary(self) -> str:
-        nones = sum(1 for _, _, grad, _ in self.rows if grad is None)
-        text = f"step {self.step}: {len(self.rows)} gradients"
+        nones = sum(1 for row in self.rows if _is_none(row))
+        text = f"call #{self.call}, gradients of {self.target}: {len(self.rows)}"
         return text + (f", {nones} None" if nones else "")
 
     def children(self) -> list[Child]:
         rows = []
-        for i, (name, _, grad, reason) in enumerate(self.rows[:LISTED]):
-            value = grad if grad is not None else Note(f"None: {reason}")
+        for i, (name, _, grad, reason, record) in enumerate(self.rows[:LISTED]):
+            if grad is not None:
+                value: Any = grad
+            elif record is not None and record.not_kept is not None and reason is None:
+                value = Note(f"‖g‖={fmt.number(record.norm)}, values not kept (memory budget)")
+            else:
+                value = Note(f"None: {reason}")
             rows.append(Child(f"[{i}] {name}", value, call(f"{{}}.gradient({i})")))
+        if len(self.rows) > LISTED:
+            rows.append(Child("…", Note(f"{len(self.rows) - LISTED} more")))
         return rows

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from . import formatting as fmt
-from .guards import harmless, host_view, is_on_host
+from .guards import extend, harmless, host_view, is_on_host
 from .stats import Stats, array_stats, first_bad_index, tensor_stats
 from .view_model import NUMPY, Child, Expression, Node, Note, Scalar, call, lazy, scalar_leaf
 
@@ -28,6 +28,8 @@ CLIPBOARD_ELEMENTS = 10_000
 CONSOLE_FULL_ELEMENTS = 200  # up to this many, the console prints every value
 CONSOLE_EDGE = 3  # corners shown per axis beyond that (numpy's summarised form)
 CONSOLE_ELEMENTS = CONSOLE_FULL_ELEMENTS  # kept for callers of the old name
+CONSOLE_STRING_CHARS = 200  # each string element in the console, at most
+CLIPBOARD_CHARS = 1_000_000  # Copy Value text, at most (megabyte strings)
 
 # dtypes without a CPU slicing kernel in TF (measured on TF 2.21): sliced on the host.
 HOST_SLICED = frozenset(
@@ -223,9 +225,10 @@ def tensor_children(tensor: Any, stats: Stats | None = None) -> list[Child]:
             lazy("value", lambda: leaf(host_array(tensor)[()]), _scalar_expression(stats))
         )
     children += property_children(tensor)
-    if stats.size and stats.category not in ("string", "other"):
+    if dims and stats.size and stats.category not in ("string", "other"):
         # Its expression is the tensor itself (whose summary carries the same figures),
-        # so each figure below gets a real expression built on it.
+        # so each figure below gets a real expression built on it. A scalar's summary
+        # is its value: figures of one element would say nothing more.
         children.append(Child("stats", StatsNode(tensor, stats), _same))
     if stats.bad:
         children += _guarded(f"{fmt.WARNING} bad values", lambda: bad_value_children(tensor, stats))
@@ -264,15 +267,9 @@ def _same(parent: str) -> str:
 def _element_expression(base_suffix: str, index_text: str) -> Expression:
     """The expression of an element of a range node: the range's own ``[a:b]`` suffix
     is replaced so ``Add to Watch`` on ``[150]`` gives ``x[150]``, not ``x[100:200][50]``."""
-    if not base_suffix:
-        return index_text
-
-    def expression(parent: str) -> str:
-        if parent.endswith(base_suffix):
-            return parent[: -len(base_suffix)] + index_text
-        return parent + index_text  # still correct, just longer
-
-    return expression
+    # Through ``guards.extend``: under Keras's build pass the parent's expression is an
+    # ``eagerly(lambda v: …, w)`` wrapper, and the index belongs inside it.
+    return lambda parent: extend(parent, index_text, replacing=base_suffix)
 
 
 def axis_children(
@@ -600,17 +597,18 @@ def console_values(tensor: Any) -> str:
         return "(a handle: no values to show)"
     dims = _dims(tensor)
     size = int(np.prod(dims)) if dims else 1
+    edge = CONSOLE_EDGE if len(dims) <= 2 else CONSOLE_EDGE - 1  # deep tensors: fewer corners
     if size <= CONSOLE_FULL_ELEMENTS:
         array, threshold = host_array(tensor), CONSOLE_FULL_ELEMENTS
     else:
-        array, threshold = _corners(tensor, CONSOLE_EDGE), 0
+        array, threshold = _corners(tensor, edge), 0
     text = np.array2string(
         array,
         separator=", ",
         threshold=threshold,
-        edgeitems=CONSOLE_EDGE,
+        edgeitems=edge,
         max_line_width=120,
-        formatter=fmt.array_formatter(array),
+        formatter=fmt.array_formatter(array, CONSOLE_STRING_CHARS),
     )
     lines = text.splitlines()
     if len(lines) > 40:  # a rank-6 corner still fits a screen; this bounds the worst case
@@ -638,4 +636,8 @@ def values_text(tensor: Any, limit: int) -> str:
         max_line_width=120,
         formatter=fmt.array_formatter(array),
     )
+    if len(text) > CLIPBOARD_CHARS:
+        text = text[:CLIPBOARD_CHARS]
+        note = f"{note}\n" if note else ""
+        note += f"… cut at {fmt.count(CLIPBOARD_CHARS)} characters"
     return f"{text}\n{note}" if note else text

@@ -14,7 +14,7 @@ from typing import Any
 
 from . import formatting as fmt
 from . import symbolic_views, tensor_views
-from .guards import harmless
+from .guards import eager_expression, harmless
 from .tf_types import Kind
 from .view_model import Child, Note, call, lazy
 
@@ -120,9 +120,12 @@ def variable_children(var: Any, kind: Kind) -> list[Child]:
             )
     else:
         children = []
-        if symbolic_views.in_keras_build_pass():
+        build_pass = symbolic_views.in_keras_build_pass()
+        if build_pass:
             children.append(Child("note", BUILD_PASS_NOTE))
         for child in tensor_views.tensor_children(value):
+            if build_pass and child.name not in ("shape", "dtype", "device"):
+                child = _outside_graph(child)
             if child.name == "dtype":
                 child = _dtype_child(var, keras)
             elif child.name == "device" and keras:
@@ -136,9 +139,28 @@ def variable_children(var: Any, kind: Kind) -> list[Child]:
     else:
         children.append(Child("name", Note(str(var.name)), ".name"))
         if value is not None:
-            children.append(Child("value", value, call("{}.value()")))
+            read = Child("value", value, call("{}.value()"))
+            children.append(_outside_graph(read) if symbolic_views.in_keras_build_pass() else read)
     children.append(Child("trainable", bool(var.trainable), ".trainable"))
     return children
+
+
+def _outside_graph(child: Child) -> Child:
+    """The child with an expression that evaluates outside Keras's scratch graph:
+    ``eagerly(lambda v: v[0], w)`` (the lambda takes the parent as an argument: a lambda
+    in evaluated code cannot see the frame's locals)."""
+    inner = child.expression
+    if inner is None:
+        return child
+
+    def expression(parent: str) -> str:
+        if inner is tensor_views._same:  # stats, bad values: their figures build on it
+            body = "__import__('tensorflow').convert_to_tensor(v)"
+        else:
+            body = inner("v") if callable(inner) else "v" + inner
+        return eager_expression(body, parent)
+
+    return Child(child.name, child.value, expression, child.compute)
 
 
 def _dtype_child(var: Any, keras: bool) -> Child:

@@ -11,6 +11,7 @@ when the program imports TensorFlow (``activation``) or at first use.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import islice
@@ -30,13 +31,16 @@ summary_marks: list[Callable[[Any, Kind | None], str]] = []
 
 def handles(type_object: type) -> bool:
     """Does the plugin present values of this type? Cheap, never imports TF; pydevd
-    caches the answer per type."""
+    caches the answer per type.
+
+    Only once TensorFlow is imported: Keras values can exist without it (Keras on JAX),
+    and their views run TF ops."""
     try:
         if issubclass(type_object, Node) or issubclass(type_object, Note):
             return True
     except TypeError:
         return False
-    return kind_of_type(type_object) is not None
+    return kind_of_type(type_object) is not None and "tensorflow" in sys.modules
 
 
 def _marks(obj: Any, kind: Kind | None) -> list[str]:
@@ -160,7 +164,10 @@ def build_table() -> dict[Kind, View]:
         # Attributes pass through the wrapper, so the inner value's expressions still hold.
         Kind.SHOULD_USE: View(lambda w: summary(_unwrapped(w)), lambda w: children(_unwrapped(w))),
         Kind.TAPE: View(tape_views.tape_summary, tape_views.tape_children),
-        Kind.KERAS_LAYER: View(model_views.layer_summary, model_views.layer_children),
+        Kind.KERAS_LAYER: View(
+            model_views.layer_summary,
+            lambda m: model_views.layer_children(m) + _extra_children(m, Kind.KERAS_LAYER),
+        ),
         Kind.TF_MODULE: View(model_views.module_summary, model_views.module_children),
         Kind.OPTIMIZER: View(optimizer_views.optimizer_summary, optimizer_views.optimizer_children),
         Kind.LR_SCHEDULE: View(optimizer_views.schedule_summary, optimizer_views.schedule_children),
@@ -270,8 +277,10 @@ def console_text(obj: Any) -> str:
     """Debug Console: the summary line, then the values numpy-style: all of a small
     tensor, numpy's summarised form (corners and ``...``) of a big one."""
     line = summary(obj)
+    if isinstance(obj, Node):  # a report of several lines (``memory()``) prints them
+        return obj.console_text() if hasattr(obj, "console_text") else line
     tensor = _values_of(obj)
-    if tensor is None or isinstance(obj, Node):
+    if tensor is None:
         return line
     with harmless():
         return f"{line}\n{tensor_views.console_values(tensor)}"

@@ -36,4 +36,4 @@ def test_eager_switch_hits_breakpoints_in_functions(debug_session):
         "g"
     ].value
     v = s.evaluate("v")["result"]
-    assert "∇‖g‖=5@step 1" in v, v
+    assert "∇‖g‖=5@tape call #1" in v, v

@@ -32,14 +32,15 @@ def test_gradients_history_tape_model_and_identical_weights(debug_session):
     s = debug_session(PROGRAM, markers=["STOP_AFTER_GRADIENT", "STOP_AT_END"])
     assert s.client.top_frame(s.thread_id)["line"] > 0
 
-    # Step 1: every trainable variable's ∇ gradient is the program's grads[i], exactly.
+    # Loop step 0: every trainable variable's ∇ gradient is the program's grads[i], exactly,
+    # labelled by the optimizer's iteration (0, as the loop's own step), never "step 1".
     model = s.locals()["model"]
     weights = s.child_map(s.child_map(model)["all weights"])
     assert len(weights) == 4
     for i, var in enumerate(weights.values()):
-        assert re.search(r"∇‖g‖=[0-9.e-]+@step 1\b", var.value), var.value
+        assert re.search(r"∇‖g‖=[0-9.e-]+@Adam iteration 0$", var.value), var.value
         child = _gradient_child(s, var)
-        assert child.value.startswith("∇ step 1 ‖g‖="), child.value
+        assert child.value.startswith("∇ Adam iteration 0 ‖g‖="), child.value
         parts = s.child_map(child)
         numpy_expr = parts["numpy"].evaluate_name
         same = s.evaluate(f"bool({NP}.array_equal({numpy_expr}, grads[{i}].numpy()))")["result"]
@@ -49,12 +50,18 @@ def test_gradients_history_tape_model_and_identical_weights(debug_session):
             s.evaluate(f"float({NP}.linalg.norm(grads[{i}].numpy().astype('float64')))")["result"]
         )
         assert shown_norm == pytest.approx(program_norm, rel=1e-6)
-        assert "1 steps" in parts["‖g‖ history"].value
+        assert "last 1 gradients" in parts["‖g‖ history"].value
+        assert parts["tape call"].value == "1" and parts["iteration"].value == "0"
+        it = s.evaluate(f"{parts['iteration'].evaluate_name} == int(optimizer.iterations) - 1")
+        assert it["result"] == "True"
+        assert parts["applied by"].value.startswith("Adam at iteration 0"), parts["applied by"]
+        assert parts["target"].value.startswith("loss at grad_custom_loop.py:22")
 
     # The tape: used up (non-persistent), what it watched, what it returned.
     tape = s.locals()["tape"]
     assert tape.value.startswith("GradientTape used (non-persistent"), tape.value
-    assert "watches 4 variables" in tape.value and "returned 4 gradients at step 1" in tape.value
+    assert "watches 4 variables" in tape.value
+    assert "call #1 returned 4 gradients of loss" in tape.value, tape.value
     tape_parts = s.child_map(tape)
     assert tape_parts["persistent"].value == "False"
     watched = s.children(tape_parts["watched variables"])
@@ -68,7 +75,8 @@ def test_gradients_history_tape_model_and_identical_weights(debug_session):
 
     # The model tree: layers, weights with shapes and parameter counts, a global norm.
     assert re.match(
-        r"Sequential 'sequential', 2 layers, 49 params ∇‖g‖=[0-9.e-]+@step 1", model.value
+        r"Sequential 'sequential', 2 layers, 49 params ∇‖g‖=[0-9.e-]+@Adam iteration 0$",
+        model.value,
     ), model.value
     tree = s.child_map(model)
     dense = tree["dense (Dense)"]
@@ -76,21 +84,22 @@ def test_gradients_history_tape_model_and_identical_weights(debug_session):
     kernel = s.child_map(dense)["kernel"]
     assert s.evaluate(f"{kernel.evaluate_name} is model.trainable_variables[0]")["result"] == "True"
     assert "∇ gradient" in s.child_map(kernel)
-    table = s.children(tree["∇ gradients"])
-    assert len(table) == 4 and all("@step 1" in row.name for row in table)
+    table = s.children(tree["∇ gradients"])  # named by weight; the figures in the value
+    assert [row.name for row in table] == list(weights)
+    assert all(row.value.startswith("∇ Adam iteration 0 ‖g‖=") for row in table), table
 
-    # Step 2: the history has grown, the step moved on.
+    # Loop step 1: the history has grown, the label moved on.
     s.resume_to_next_stop()
     kernel_var = s.child_map(s.child_map(s.locals()["model"])["all weights"])[
         "sequential/dense/kernel"
     ]
     history = s.child_map(_gradient_child(s, kernel_var))["‖g‖ history"]
-    assert "last 2 steps" in history.value, history.value
+    assert "last 2 gradients" in history.value, history.value
     rows = s.children(history)
-    assert [r.name for r in rows] == ["step 2", "step 1"]
+    assert [r.name for r in rows] == ["#2 Adam iteration 1", "#1 Adam iteration 0"]
     assert s.evaluate(f"{rows[1].evaluate_name} == {float(rows[1].value)!r}")["result"] == "True"
-    tape_value = s.locals()["tape"].value
-    assert "at step 2" in tape_value, tape_value
+    assert s.locals()["step"].value == "1"  # the loop's own step, as the label says
+    assert "@Adam iteration 1" in kernel_var.value, kernel_var.value
 
     for _ in range(3):  # steps 3 and 4, then the end
         s.resume_to_next_stop()
@@ -112,3 +121,30 @@ def test_gradients_history_tape_model_and_identical_weights(debug_session):
         check=True,
     )
     assert plain.stdout.strip().splitlines()[-1] == inspected_digest
+
+
+def test_over_the_memory_budget_the_figures_stay(debug_session):
+    s = debug_session(
+        PROGRAM,
+        marker="STOP_AFTER_GRADIENT",
+        env={"TF_DEBUG_REPR_GRADIENT_BUDGET_MB": str(100 / 2**20)},  # 100 bytes
+    )
+    weights = s.child_map(s.child_map(s.locals()["model"])["all weights"])
+    kernel = weights["sequential/dense/kernel"]  # 4x8 float32: 128 bytes, over the budget
+    assert re.search(r"∇‖g‖=[0-9.e-]+@Adam iteration 0$", kernel.value), kernel.value
+    child = _gradient_child(s, kernel)
+    assert "values not kept (memory budget)" in child.value and "n=32 x∈[" in child.value, (
+        child.value
+    )
+    parts = s.child_map(child)
+    assert "TF_DEBUG_REPR_GRADIENT_BUDGET_MB=" in parts["values"].value, parts["values"].value
+    assert "value" not in parts and "numpy" not in parts
+    shown_norm = float(parts["‖g‖"].value)
+    program_norm = float(
+        s.evaluate(f"float({NP}.linalg.norm(grads[0].numpy().astype('float64')))")["result"]
+    )
+    assert shown_norm == pytest.approx(program_norm, rel=1e-6)
+    low = s.evaluate("float(grads[0].numpy().min())")["result"]
+    assert f"x∈[{float(low):.4g}".replace("e-0", "e-") in child.value, (low, child.value)
+    bias = _gradient_child(s, weights["sequential/dense/bias"])  # 8 floats: 32 bytes, kept
+    assert "numpy" in s.child_map(bias), bias.value

@@ -42,15 +42,15 @@ def test_none_reasons_bad_values_and_a_recording_tape(debug_session):
 
     for name, words in REASONS.items():
         var = scope[name]
-        assert "∇None@step" in var.value, (name, var.value)
+        assert "∇None@tape call #1" in var.value, (name, var.value)
         child = s.child_map(var)["∇ gradient"]
-        assert child.value.startswith("∇ None at step"), (name, child.value)
+        assert child.value.startswith("∇ tape call #1 None: "), (name, child.value)
         why = s.child_map(child)["why None"]
         assert words in why.value, (name, why.value)
         assert s.evaluate(f"{why.evaluate_name} == {why.value!r}")["result"] == "True"
 
     # The ones that did get a gradient are not blamed.
-    assert "∇‖g‖=1@step" in scope["used"].value
+    assert "∇‖g‖=1@tape call #1" in scope["used"].value
     watched = scope["watched_x"]
     assert "∇‖g‖=" in watched.value
     grad = s.child_map(watched)["∇ gradient"]
@@ -62,7 +62,7 @@ def test_none_reasons_bad_values_and_a_recording_tape(debug_session):
 
     # An Inf in a gradient stands out on the variable and in the gradient.
     exploding = scope["exploding"]
-    assert "∇‼‖g‖=+Inf@step" in exploding.value, exploding.value
+    assert "∇‼‖g‖=+Inf@tape call #1" in exploding.value, exploding.value
     bad = s.child_map(exploding)["∇ gradient"]
-    assert bad.value.startswith("‼ ∇ step") and "+Inf×1" in bad.value, bad.value
+    assert bad.value.startswith("‼ ∇ tape call #1 ‖g‖=+Inf") and "+Inf×1" in bad.value, bad.value
     assert any(name.startswith("‼ first NaN/Inf at [0]") for name in s.child_map(bad))

@@ -16,13 +16,12 @@ optimizer = keras.optimizers.Adam(0.01)
 x = tf.random.normal((32, 4))
 y = tf.random.normal((32, 1))
 
-for _ in range(4):
+for step in range(4):
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean(tf.square(model(x) - y))
     grads = tape.gradient(loss, model.trainable_variables)
-    optimizer.apply_gradients(
-        zip(grads, model.trainable_variables, strict=True)
-    )  # STOP_AFTER_GRADIENT
+    optimizer.apply_gradients(zip(grads, model.trainable_variables, strict=True))
+    applied = step  # STOP_AFTER_GRADIENT
 
 digest = hashlib.sha256(b"".join(w.numpy().tobytes() for w in model.weights)).hexdigest()
 print(digest)  # STOP_AT_END

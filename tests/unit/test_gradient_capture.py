@@ -14,8 +14,10 @@ tf = pytest.importorskip("tensorflow")
 keras = pytest.importorskip("keras")
 
 import tf_debug_repr  # noqa: E402
+from tf_debug_repr import formatting as fmt  # noqa: E402
 from tf_debug_repr import gradient_capture as capture  # noqa: E402
-from tf_debug_repr import gradient_views, tape_views, views  # noqa: E402
+from tf_debug_repr import gradient_figures, gradient_views, model_views, tape_views, views  # noqa: E402
+from tf_debug_repr.view_model import Note  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -26,6 +28,18 @@ def hooks():
     capture.set_enabled(True)
     yield
     capture.set_enabled(True)
+
+
+def _named(opt) -> str:
+    """How labels name an optimizer: its class, and Keras's name for it when Keras had to
+    number it apart (``Adam 'adam_3'``: earlier tests in this process made Adams too)."""
+    cls = type(opt).__name__
+    return cls if opt.name == cls.lower() else f"{cls} {opt.name!r}"
+
+
+def _rows(node) -> dict:
+    """A node's children by name; text notes as plain strings."""
+    return {c.name: str(v) if isinstance(v := c.resolve(), Note) else v for c in node.children()}
 
 
 def _grad(v, fn):
@@ -76,18 +90,20 @@ def test_history_is_bounded_and_norms_are_right():
     record = capture.record_of(v)
     norms = record.norms()
     assert len(norms) == capture.HISTORY
-    assert norms[-1][1] == pytest.approx(np.sqrt(2) * (capture.HISTORY + 5))
-    assert [s for s, _ in norms] == sorted(s for s, _ in norms)
+    assert norms[-1][2] == pytest.approx(np.sqrt(2) * (capture.HISTORY + 5))
+    numbers = [n for n, _, _ in norms]
+    assert numbers == list(range(6, capture.HISTORY + 6))  # the latest, numbered from 1
+    assert {label for _, label, _ in norms} == {"tape call #1"}  # a fresh tape each time
 
 
 def test_switching_capture_off_records_nothing_new():
     v = tf.Variable(1.0)
     _grad(v, lambda v: v * 2.0)
-    step = capture.record_of(v).step
+    count = capture.record_of(v).latest.count
     tf_debug_repr.set_gradient_capture(False)
     g = _grad(v, lambda v: v * 5.0)
     assert float(g) == 5.0  # the program still gets its gradient
-    assert capture.record_of(v).step == step
+    assert capture.record_of(v).latest.count == count
     tf_debug_repr.set_gradient_capture(True)
     _grad(v, lambda v: v * 7.0)
     assert float(capture.record_of(v).gradient) == 7.0
@@ -132,7 +148,8 @@ def test_optimizer_keeps_the_tape_gradient_and_what_it_applied():
     opt.apply_gradients([(clipped, v)])
     record = capture.record_of(v)
     assert record.gradient is g and record.applied is clipped and record.applied_by == "SGD"
-    assert record.step == capture.record_of(v).history[-1][0]
+    label = f"{_named(opt)} iteration 0"
+    assert record.label == label and record.history[-1][1] == label
 
 
 def test_optimizer_alone_records_gradients_computed_elsewhere():
@@ -175,3 +192,208 @@ def test_module_tree_counts_parameters():
 def test_package_import_stays_light():
     code = "import sys, tf_debug_repr; assert 'tensorflow' not in sys.modules and not any(m.startswith('pydev') for m in sys.modules)"
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+# --------------------------------------------------------------------------- labels
+
+
+def test_labels_name_the_tape_call_then_the_optimizer_iteration():
+    v = keras.Variable([1.0, 2.0])
+    opt = keras.optimizers.Adam(0.1)
+    for step in range(3):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(v * v)
+        (g,) = tape.gradient(loss, [v])
+        assert views.summary(v).endswith("@tape call #1"), views.summary(v)
+        before = int(opt.iterations.numpy())
+        opt.apply_gradients([(g, v)])
+        record = capture.record_of(v)
+        assert before == step and record.iteration == before
+        assert record.label == f"{_named(opt)} iteration {step}"
+        assert views.summary(v).endswith(f"@{_named(opt)} iteration {step}"), views.summary(v)
+    info = gradient_views.gradient_info(v)
+    adam = _named(opt)
+    assert info.summary().startswith(f"∇ {adam} iteration 2 ‖g‖=")
+    rows = _rows(info)
+    assert rows["iteration"] == 2 and rows["tape call"] == 1
+    assert rows["applied by"].startswith(f"{adam} at iteration 2 (its `iterations` was 2")
+    assert rows["target"].startswith("loss at test_gradient_capture.py:")
+    history = [c.name for c in rows["‖g‖ history"].children()]
+    assert history == [f"#{n + 1} {adam} iteration {n}" for n in (2, 1, 0)]
+
+
+def test_two_models_two_optimizers_each_labelled_by_its_own():
+    gen = keras.Sequential([keras.Input((2,)), keras.layers.Dense(2)])
+    disc = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    g_opt, d_opt = keras.optimizers.Adam(1e-3), keras.optimizers.SGD(1e-3)
+    z = tf.ones((4, 2))
+    for _ in range(2):
+        for _ in range(3):  # WGAN-style: several critic updates per generator update
+            with tf.GradientTape() as tape:
+                d_loss = tf.reduce_mean(disc(gen(z)))
+            grads = tape.gradient(d_loss, disc.trainable_weights)
+            d_opt.apply_gradients(zip(grads, disc.trainable_weights, strict=True))
+        with tf.GradientTape() as tape:
+            g_loss = -tf.reduce_mean(disc(gen(z)))
+        grads = tape.gradient(g_loss, gen.trainable_weights)
+        g_opt.apply_gradients(zip(grads, gen.trainable_weights, strict=True))
+    assert views.summary(gen).endswith(f"@{_named(g_opt)} iteration 1"), views.summary(gen)
+    assert views.summary(disc).endswith(f"@{_named(d_opt)} iteration 5"), views.summary(disc)
+    kernel = gradient_views.gradient_info(gen.trainable_weights[0])
+    assert _rows(kernel)["target"].startswith("g_loss")
+
+
+def test_two_optimizers_of_one_class_read_apart():
+    a, b = keras.Variable([1.0]), keras.Variable([2.0])
+    opt_a, opt_b = keras.optimizers.Adam(0.1), keras.optimizers.Adam(0.1)
+    assert opt_a.name != opt_b.name  # Keras numbers them: adam, adam_1, …
+    for v, opt in ((a, opt_a), (b, opt_b), (b, opt_b)):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(v * v)
+        (g,) = tape.gradient(loss, [v])
+        opt.apply_gradients([(g, v)])
+    label_a, label_b = capture.record_of(a).label, capture.record_of(b).label
+    assert label_a.endswith("iteration 0") and label_b.endswith("iteration 1")
+    assert label_a.startswith("Adam") and label_b.startswith("Adam")
+    assert label_a.replace(" iteration 0", "") != label_b.replace(" iteration 1", "")
+
+
+def test_one_persistent_tape_keeps_each_target_apart():
+    w = tf.Variable([1.0, 2.0])
+    with tf.GradientTape(persistent=True) as tape:
+        loss_a = tf.reduce_sum(w * w)
+        loss_b = tf.reduce_sum(3.0 * w)
+    for _ in range(2):
+        ga = tape.gradient(loss_a, w)
+        gb = tape.gradient(loss_b, w)
+    source = capture.record_of(w)
+    by_target = {r.target: r for r in source.all_targets()}
+    assert set(by_target) == {"loss_a", "loss_b"}
+    assert by_target["loss_a"].gradient is ga and by_target["loss_b"].gradient is gb
+    assert [label for _, label, _ in by_target["loss_a"].norms()] == [
+        "tape call #1",
+        "tape call #3",
+    ]
+    assert [n for _, _, n in by_target["loss_b"].norms()] == pytest.approx([np.sqrt(18)] * 2)
+    assert views.summary(w).endswith("@tape call #4 of loss_b"), views.summary(w)
+    info = gradient_views.gradient_info(w)
+    targets = dict((c.name, c) for c in info.children())["all targets"]
+    assert targets.expression == ".targets()"
+    shown = {c.name.split(" at ")[0]: c.resolve() for c in targets.resolve().children()}
+    assert shown["loss_a"].gradient is ga and shown["loss_b"].gradient is gb
+    assert shown["loss_a"].summary().startswith("∇ of loss_a, tape call #3 ‖g‖=4.472")
+    assert "call #4 returned 1 gradients of loss_b" in tape_views.tape_summary(tape)
+
+
+def test_gradient_table_rows_are_named_by_weight_path():
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2, name="d")])
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(model(tf.ones((1, 3))))
+    tape.gradient(loss, model.trainable_variables)
+    table = model_views.gradient_table(model)
+    rows = table.children()
+    assert [r.name for r in rows] == [w.path for w in model.trainable_variables]
+    assert all(r.resolve().summary().startswith("∇ tape call #1 ‖g‖=") for r in rows)
+
+
+# --------------------------------------------------------------------------- failures
+
+
+def test_a_capture_failure_is_reported_once_and_shown(monkeypatch, capsys):
+    def broken(gradient):
+        raise RuntimeError("norm exploded")
+
+    monkeypatch.setattr(capture, "norm_of", broken)
+    monkeypatch.setattr(capture, "failures", {})
+    v = tf.Variable([1.0, 2.0])
+    for _ in range(3):
+        g = _grad(v, lambda v: tf.reduce_sum(v * 2.0))
+    assert g.numpy().tolist() == [2.0, 2.0]  # training is not affected
+    err = capsys.readouterr().err
+    assert err.count("gradient capture (norm) failed: RuntimeError: norm exploded") == 1, err
+    info = gradient_views.gradient_info(v)
+    rows = _rows(info)
+    assert "norm exploded" in rows["capture problem"]
+    assert info.gradient is g  # the value is still there
+
+
+# --------------------------------------------------------------------------- budget
+
+
+@pytest.fixture
+def small_budget():
+    gc.collect()  # records of earlier tests' variables give their bytes back
+    capture.set_budget_mb(1024 / (1 << 20))  # 1 KiB
+    yield
+    capture.set_budget_mb(None)
+
+
+def test_over_the_budget_only_figures_are_kept(small_budget):
+    big = keras.Variable(np.linspace(-1, 1, 64 * 64, dtype="float32").reshape(64, 64))
+    small = keras.Variable(np.ones(16, dtype="float32"))  # 64 bytes
+    opt = keras.optimizers.SGD(0.0)
+    before = capture.retained_bytes()
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(big * big * big) + tf.reduce_sum(small * 3.0)
+    g_big, g_small = tape.gradient(loss, [big, small])
+    opt.apply_gradients([(g_big, big), (g_small, small)])
+    assert capture.retained_bytes() - before == 64 <= capture.budget_bytes()
+    assert tf_debug_repr.gradient_of(small) is g_small
+    assert tf_debug_repr.gradient_of(big) is None
+    record = capture.record_of(big).latest
+    expected = g_big.numpy().astype(np.float64)
+    assert record.norm == pytest.approx(np.linalg.norm(expected), rel=1e-5)
+    stats = record.figures.stats()
+    assert (stats.min, stats.max) == pytest.approx((expected.min(), expected.max()))
+    assert (stats.mean, stats.std) == pytest.approx((expected.mean(), expected.std()), rel=1e-5)
+    assert stats.bad == 0
+    assert record.label == f"{_named(opt)} iteration 0"  # matched though the value was dropped
+    info = gradient_views.gradient_info(big)
+    assert "values not kept (memory budget)" in info.summary()
+    assert f"n=4,096 x∈[{fmt.number(stats.min)}, {fmt.number(stats.max)}]" in info.summary()
+    rows = _rows(info)
+    assert "TF_DEBUG_REPR_GRADIENT_BUDGET_MB=" in rows["values"]
+    assert "exploded" not in rows["values"] and "value" not in rows
+    assert views.summary(big).endswith(f"@{_named(opt)} iteration 0")
+    returned = [c.resolve() for c in tape_views.last_gradients(tape).children()]
+    assert "values not kept (memory budget)" in str(returned[0]) and returned[1] is g_small
+
+
+def test_over_the_budget_sampled_figures_and_exact_bad_counts(small_budget, monkeypatch):
+    monkeypatch.setattr(gradient_figures, "SAMPLE", 100)
+    values = np.arange(4000, dtype="float32")
+    values[[7, 3001]] = np.nan
+    values[10] = np.inf
+    x = tf.constant(values)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * 1.0
+    g = tape.gradient(y, x, output_gradients=x)  # the gradient equals the values
+    record = capture.record_of(x).latest
+    assert record.gradient is None and record.figures.stride == 40
+    stats = record.figures.stats()
+    assert (stats.nan, stats.posinf, stats.neginf) == (2, 1, 0)
+    sample = values[::40]
+    sample = sample[np.isfinite(sample)].astype(np.float64)
+    assert (stats.min, stats.max, stats.mean) == pytest.approx(
+        (sample.min(), sample.max(), sample.mean())
+    )
+    text = gradient_views.gradient_info(x).summary()
+    assert text.startswith("‼ ∇ tape call #1 ‖g‖=NaN") and "NaN×2 +Inf×1" in text, text
+    assert "every 40-th element" in text
+    assert np.array_equal(g.numpy(), values, equal_nan=True)
+    # The same figures reduced by TF ops (the path for GPU tensors), read when shown.
+    on_device = gradient_figures.device_figures(x, 40).numpy()
+    assert on_device[4:].tolist() == [2.0, 1.0, 0.0]
+    assert on_device[:3] == pytest.approx([sample.min(), sample.max(), sample.mean()])
+
+
+def test_budget_frees_bytes_of_dropped_variables(small_budget):
+    before = capture.retained_bytes()
+    v = tf.Variable(np.ones(8, dtype="float32"))
+    _grad(v, lambda v: tf.reduce_sum(v))
+    _grad(v, lambda v: tf.reduce_sum(v))
+    assert capture.retained_bytes() - before == 32  # the latest only
+    del v
+    gc.collect()
+    assert capture.retained_bytes() == before

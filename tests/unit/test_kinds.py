@@ -54,6 +54,20 @@ def test_handles_never_imports_tensorflow():
     assert out.stdout.split() == ["False", "False"]
 
 
+def test_keras_values_are_left_alone_without_tensorflow():
+    """Keras on another backend: its classes match by name, but their views would run TF
+    ops, so nothing is claimed while TensorFlow is not imported (and nothing imports it)."""
+    code = (
+        "import sys; from tf_debug_repr import views\n"
+        "Metric = type('Metric', (), {'__module__': 'keras.src.metrics.metric'})\n"
+        "Mean = type('Mean', (Metric,), {})\n"
+        "from tf_debug_repr.tf_types import kind_of_type\n"
+        "print(kind_of_type(Mean).name, views.handles(Mean), 'tensorflow' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["METRIC", "False", "False"]
+
+
 def test_graph_tensor_array_is_described_without_adding_ops():
     seen = {}
 

@@ -91,3 +91,20 @@ def test_reading_and_reducing_records_nothing_on_an_active_tape():
         stats.tensor_stats(value)
         stats.device_stats(value)
     assert tape.watched_variables() == ()
+
+
+def test_figures_of_an_eager_tensor_are_computed_once_and_leave_with_it():
+    x = tf.random.stateless_normal([300, 300], seed=[3, 4])
+    first = stats.tensor_stats(x)
+    assert stats.tensor_stats(x) is first, "an eager tensor cannot change: reuse its figures"
+    key = id(x)
+    assert key in stats._CACHE
+    del x
+    import gc
+
+    gc.collect()
+    assert key not in stats._CACHE
+    v = tf.Variable([1.0, 2.0])
+    stats.tensor_stats(v.value())
+    v.assign([5.0, 6.0])
+    assert stats.tensor_stats(v.value()).max == 6.0, "a variable's new value is read afresh"

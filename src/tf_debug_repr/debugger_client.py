@@ -1,0 +1,92 @@
+"""Whether a debugger client is looking at this process, and a callback for when one is.
+
+pydevd (and so this plugin) is imported in every Jupyter kernel, debugged or not, and a
+program that calls ``debugpy.listen()`` runs long before anyone attaches. "Looking" means:
+a client finished configuring the session (DAP ``configurationDone``, PyCharm's ``run``,
+both reach ``PyDevdAPI.run``), or pydevd asked one of our providers about a value. Once
+seen, a client counts as seen for the rest of the process.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable
+
+_lock = threading.Lock()
+_seen = False
+_callbacks: list[Callable[[], None]] = []
+
+
+def connected() -> bool:
+    """True once a client has configured a session (cheap: a flag, or an Event read)."""
+    if _seen:
+        return True
+    constants = sys.modules.get("_pydevd_bundle.pydevd_constants")
+    get_debugger = getattr(constants, "get_global_debugger", None)
+    try:
+        py_db = get_debugger() if get_debugger is not None else None
+        # What debugpy.is_client_connected() reads: DAP configurationDone received.
+        return bool(py_db is not None and py_db.is_attached())
+    except Exception:
+        return False
+
+
+def when_connected(callback: Callable[[], None]) -> None:
+    """Call ``callback()`` once, when a client is first seen (now, if it already was)."""
+    with _lock:
+        if not _seen:
+            _callbacks.append(callback)
+            return
+    _run([callback])
+
+
+def mark_seen() -> None:
+    """A client is looking (pydevd asked a provider about a value)."""
+    global _seen
+    if _seen:
+        return
+    _seen = True
+    _fire()
+
+
+def _fire() -> None:
+    with _lock:
+        callbacks, _callbacks[:] = list(_callbacks), []
+    _run(callbacks)
+
+
+def _run(callbacks: list[Callable[[], None]]) -> None:
+    for callback in callbacks:
+        try:
+            callback()
+        except Exception as exc:  # never raise into pydevd's reader thread
+            try:
+                sys.stderr.write(f"tf-debug-repr: on-connect hook failed: {exc!r}\n")
+            except Exception:
+                pass
+
+
+def install() -> bool:
+    """Hook the moment a client finishes configuring. Never imports pydevd."""
+    api = sys.modules.get("_pydevd_bundle.pydevd_api")
+    api_class = getattr(api, "PyDevdAPI", None)
+    if api_class is None:
+        return False
+    original = api_class.run
+    if getattr(original, "_tf_debug_repr", False):
+        return True
+
+    def run(self, py_db, *args, **kwargs):  # type: ignore[no-untyped-def]
+        # Seen before the program is let go (launch mode waits on this very call), so a
+        # check at the program's ``import tensorflow`` already finds the client.
+        global _seen
+        _seen = True
+        result = original(self, py_db, *args, **kwargs)
+        _fire()
+        return result
+
+    run.__wrapped__ = original  # type: ignore[attr-defined]
+    run._tf_debug_repr = True  # type: ignore[attr-defined]
+    api_class.run = run
+    return True

@@ -1,0 +1,200 @@
+"""End to end in a real ipykernel, driven through jupyter_client as JupyterLab drives it.
+
+ipykernel imports debugpy (so pydevd, so this plugin) in every kernel. Without a debugger
+client the plugin must install nothing: TF's own ``GradientTape.gradient`` and Keras's
+``apply``, no records. Once JupyterLab's debugger attaches (``debug_request`` messages on
+the control channel), gradients are captured as in VS Code and the adapter socket has
+TCP_NODELAY (``debugpy.listen()`` path)."""
+
+from __future__ import annotations
+
+import os
+import queue
+import time
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+jupyter_client = pytest.importorskip("jupyter_client")
+pytest.importorskip("ipykernel")
+
+TIMEOUT = 60
+
+SETUP = """\
+import numpy as np
+import tensorflow as tf
+import keras
+
+model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3)])
+optimizer = keras.optimizers.SGD(0.1)
+features = tf.constant(np.random.default_rng(0).normal(size=(8, 4)), tf.float32)
+labels = tf.constant([0, 1, 2, 0, 1, 2, 0, 1])
+
+def train_step():
+    with tf.GradientTape() as tape:
+        loss = keras.losses.sparse_categorical_crossentropy(
+            labels, model(features), from_logits=True)
+        loss = tf.reduce_mean(loss)
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    return loss
+
+train_step()
+"""
+
+# What the no-client kernel must show: TF's and Keras's own functions, nothing recorded.
+PROBES = {
+    "plugin_loaded": "'tf_debug_repr.activation' in __import__('sys').modules",
+    "views_loaded": "sorted({'tf_debug_repr.views', 'tf_debug_repr.gradient_views'}"
+    " & set(__import__('sys').modules))",
+    "tape_hooked": "getattr(tf.GradientTape.gradient, '_tf_debug_repr', False)",
+    "tape_module": "tf.GradientTape.gradient.__module__",
+    "apply_hooked": "getattr(type(optimizer).apply, '_tf_debug_repr', False)",
+    "records": "__import__('tf_debug_repr.gradient_capture').gradient_capture.live_records()",
+}
+
+STEP_CELL = """\
+loss = train_step()
+kernel = model.layers[0].kernel
+stop_here = 1
+"""
+
+NODELAY = (
+    "__import__('sys').modules['_pydevd_bundle.pydevd_constants'].get_global_debugger()"
+    ".writer.sock.getsockopt(__import__('socket').IPPROTO_TCP, __import__('socket').TCP_NODELAY)"
+)
+
+
+class Kernel:
+    def __init__(self) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TF_DEBUG_REPR_")}
+        env["TF_CPP_MIN_LOG_LEVEL"] = "2"
+        self.manager, self.client = jupyter_client.manager.start_new_kernel(
+            kernel_name="python3", startup_timeout=TIMEOUT, env=env
+        )
+        self.seq = 0
+
+    def close(self) -> None:
+        self.client.stop_channels()
+        self.manager.shutdown_kernel(now=True)
+
+    def execute(self, code: str, expressions: dict[str, str] | None = None) -> dict:
+        msg_id = self.client.execute(code, user_expressions=expressions or {})
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            reply = self.client.get_shell_msg(timeout=max(1, deadline - time.monotonic()))
+            if reply["parent_header"].get("msg_id") == msg_id:
+                content = reply["content"]
+                assert content["status"] == "ok", content
+                return {
+                    name: value["data"]["text/plain"] if value["status"] == "ok" else value
+                    for name, value in content["user_expressions"].items()
+                }
+
+    def debug(self, command: str, arguments: dict | None = None) -> dict:
+        self.seq += 1
+        request = {"type": "request", "seq": self.seq, "command": command}
+        request["arguments"] = arguments or {}
+        msg = self.client.session.msg("debug_request", request)
+        self.client.control_channel.send(msg)
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            reply = self.client.get_control_msg(timeout=max(1, deadline - time.monotonic()))
+            if reply["parent_header"].get("msg_id") == msg["header"]["msg_id"]:
+                content = reply["content"]
+                assert content.get("success"), content
+                return content.get("body", {})
+
+    def wait_debug_event(self, event: str) -> dict:
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            try:
+                msg = self.client.get_iopub_msg(timeout=1)
+            except queue.Empty:
+                continue
+            if msg["msg_type"] == "debug_event" and msg["content"].get("event") == event:
+                return msg["content"].get("body", {})
+        raise AssertionError(f"no {event} debug_event within {TIMEOUT} s")
+
+
+@pytest.fixture
+def kernel():
+    k = Kernel()
+    yield k
+    k.close()
+
+
+def test_kernel_without_debugger_installs_nothing_then_captures_once_attached(kernel):
+    # (a) No debugger client: a Keras training step runs on TF's own functions.
+    before = kernel.execute(SETUP, PROBES)
+    assert before == {
+        "plugin_loaded": "True",
+        "views_loaded": "[]",
+        "tape_hooked": "False",
+        "tape_module": "'tensorflow.python.eager.backprop'",
+        "apply_hooked": "False",
+        "records": "0",
+    }
+
+    # (b) JupyterLab's debugger switched on: its debug_requests on the control channel.
+    kernel.debug(
+        "initialize",
+        {
+            "clientID": "jupyterlab",
+            "clientName": "JupyterLab",
+            "adapterID": "python",
+            "pathFormat": "path",
+            "linesStartAt1": True,
+            "columnsStartAt1": True,
+            "supportsVariableType": True,
+            "supportsVariablePaging": True,
+            "supportsRunInTerminalRequest": True,
+            "locale": "en",
+        },
+    )
+    kernel.debug("attach")
+    kernel.debug("debugInfo")
+    source = kernel.debug("dumpCell", {"code": STEP_CELL})["sourcePath"]
+    line = STEP_CELL.splitlines().index("stop_here = 1") + 1
+    kernel.debug(
+        "setBreakpoints",
+        {"source": {"path": source}, "breakpoints": [{"line": line}], "sourceModified": False},
+    )
+    kernel.debug("configurationDone")
+
+    msg_id = kernel.client.execute(STEP_CELL)
+    thread = kernel.wait_debug_event("stopped")["threadId"]
+    frame = kernel.debug("stackTrace", {"threadId": thread})["stackFrames"][0]
+    assert frame["line"] == line
+    scopes = kernel.debug("scopes", {"frameId": frame["id"]})["scopes"]
+    local_ref = next(s["variablesReference"] for s in scopes if s["name"].lower() == "locals")
+    variables = {
+        v["name"]: v
+        for v in kernel.debug("variables", {"variablesReference": local_ref})["variables"]
+    }
+    assert "∇‖g‖=" in variables["kernel"]["value"], variables["kernel"]
+    children = {
+        c["name"]: c
+        for c in kernel.debug(
+            "variables", {"variablesReference": variables["kernel"]["variablesReference"]}
+        )["variables"]
+    }
+    gradient = children["∇ gradient"]["value"]
+    # The step run before the client attached was not captured: this is the second update.
+    assert gradient.startswith("∇ SGD iteration 1 ") and "float32[4, 3]" in gradient, gradient
+    nodelay = kernel.debug(
+        "evaluate", {"expression": NODELAY, "frameId": frame["id"], "context": "watch"}
+    )
+    assert nodelay["result"] == "1"
+
+    kernel.debug("continue", {"threadId": thread})
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        reply = kernel.client.get_shell_msg(timeout=max(1, deadline - time.monotonic()))
+        if reply["parent_header"].get("msg_id") == msg_id:
+            break
+    after = kernel.execute("", PROBES)
+    assert after["tape_hooked"] == "True" and after["apply_hooked"] == "True"
+    assert after["views_loaded"] == "['tf_debug_repr.gradient_views', 'tf_debug_repr.views']"
+    assert int(after["records"]) >= 2  # kernel and bias

@@ -1,0 +1,140 @@
+"""Real programs in the shape of TensorFlow's tutorials and keras-io examples, stopped
+where their users stop, with everything they hold walked as VS Code would walk it.
+
+At each stop every local is expanded a few levels deep; every row must be free of the
+plugin's ``<error: …>`` placeholder, and every row that carries an ``evaluateName``
+("Add to Watch", "Copy as Expression") must evaluate in the frame to the very value
+the row shows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tf_debug_repr.dap_client import DapError, Variable
+
+pytestmark = pytest.mark.e2e
+
+DEPTH = 2  # levels below each local
+WIDTH = 6  # rows looked at per level (the first ones, as a person scrolls)
+# pydevd's own groups: no evaluateName, and their contents are stock debugpy's.
+# Values the plugin leaves to stock debugpy (whose rows, such as a module's or numpy's
+# random Generator's attributes, are not this project's to judge).
+STOCK_TYPES = ("module", "Generator")
+NARROW_FLOATS = ("float32", "float16", "bfloat16")
+GROUPS = ("special variables", "function variables", "class variables", "protected variables")
+
+
+def same_value(row: Variable, result: str) -> bool:
+    """Does the watch value of a row's expression show what the row shows?"""
+    if result == row.value:
+        return True
+    if row.type == "Note":  # a line of text: its expression gives that text, quoted
+        return result == repr(row.value)
+    if row.type == "StatsNode":  # the figures of the tensor its expression gives
+        return row.value.removeprefix("n=").split(" ", 1)[-1] in result
+    if row.type in NARROW_FLOATS:  # float32 text of a value the expression gives as float64
+        try:
+            narrow = getattr(np, row.type) if row.type != "bfloat16" else np.float32
+            return narrow(float(result)) == narrow(float(row.value))
+        except ValueError:
+            pass
+    # A scalar element shown as its number (a Python int/bool/complex, or a float named
+    # after its dtype); its expression gives that 0-d tensor, shown as number, dtype, device.
+    return result.startswith(f"{row.value} ") and result.count(" ") == 2
+
+
+def same_count(session, row: Variable) -> bool:
+    """A group node (``14 variables, 27,170 values``) whose expression gives the plain
+    sequence: the sequence has as many items as the node says."""
+    head = row.value.split(" ", 1)[0].replace(",", "")
+    if not head.isdigit():
+        return False
+    try:
+        return session.evaluate(f"len({row.evaluate_name})")["result"] == head
+    except DapError:
+        return False
+
+
+def walk(session, rows: list[Variable], path: str, depth: int, problems: list[str]) -> int:
+    """Expand ``rows`` ``depth`` levels deep; returns the number of rows checked."""
+    checked = 0
+    for row in rows[:WIDTH]:
+        if row.name in GROUPS:
+            continue
+        checked += 1
+        where = f"{path}/{row.name}"
+        if "<error" in row.value:
+            problems.append(f"{where}: shows {row.value!r}")
+        if row.evaluate_name:
+            try:
+                result = session.evaluate(row.evaluate_name)["result"]
+            except DapError as exc:
+                problems.append(f"{where}: {row.evaluate_name!r} does not evaluate: {exc}")
+            else:
+                if not same_value(row, result) and not same_count(session, row):
+                    problems.append(
+                        f"{where}: {row.evaluate_name!r} evaluates to {result[:160]!r}, "
+                        f"the row shows {row.value[:160]!r}"
+                    )
+        if row.reference and depth > 0:
+            checked += walk(session, session.children(row), where, depth - 1, problems)
+    return checked
+
+
+def walk_locals(session) -> tuple[int, list[str]]:
+    problems: list[str] = []
+    rows = [v for v in session.locals().values() if v.type not in STOCK_TYPES]
+    checked = 0
+    for row in rows:  # every local, however many
+        checked += walk(session, [row], "", DEPTH, problems)
+    return checked, problems
+
+
+def test_dcgan_loop_two_tapes_two_optimizers(debug_session):
+    s = debug_session("real/dcgan_loop.py")
+    checked, problems = walk_locals(s)
+    assert checked > 50
+    assert not problems, "\n".join(problems)
+    # The globals hold both models and both optimizers: walk them from the module frame's view.
+    for name in ("generator", "discriminator", "g_optimizer", "d_optimizer", "d_loss_metric"):
+        row = Variable(
+            name, s.evaluate(name)["result"], "", s.evaluate(name)["variablesReference"], name, {}
+        )
+        problems = []
+        walk(s, [row], "", DEPTH, problems)
+        assert not problems, "\n".join(problems)
+
+
+def test_transformer_block_build_pass_and_real_call(debug_session):
+    s = debug_session("real/transformer_block.py")
+    # First stop: Keras's symbolic build pass (or the functional model's construction).
+    checked, problems = walk_locals(s)
+    assert checked > 20
+    assert not problems, "\n".join(problems)
+    # Then the first of fit's eager calls: real values.
+    s.resume_to_next_stop()
+    checked, problems = walk_locals(s)
+    assert checked > 20
+    assert not problems, "\n".join(problems)
+
+
+def test_quickstart_outer_loop(debug_session):
+    # With AutoGraph on, the breakpoint inside @tf.function is never hit: the first stop
+    # is the epoch line.
+    s = debug_session("real/quickstart_expert.py", markers=["TRACE_BREAKPOINT", "EPOCH_BREAKPOINT"])
+    assert "epoch" in s.locals()
+    checked, problems = walk_locals(s)
+    assert checked > 30
+    assert not problems, "\n".join(problems)
+
+
+def test_quickstart_inside_the_step_run_eagerly(debug_session):
+    s = debug_session(
+        "real/quickstart_expert.py", marker="TRACE_BREAKPOINT", env={"TF_DEBUG_REPR_EAGER": "1"}
+    )
+    assert {"tape", "loss", "predictions"} <= set(s.locals())
+    checked, problems = walk_locals(s)
+    assert checked > 30
+    assert not problems, "\n".join(problems)

@@ -1,0 +1,84 @@
+"""End to end: TCP_NODELAY is set on the debuggee's socket to the adapter (the ~40 ms
+Nagle/delayed-ACK floor on every request goes), in launch and attach mode, and
+``TF_DEBUG_REPR_NODELAY=0`` leaves debugpy's socket as it was."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tf_debug_repr.dap_client import DapClient, line_of
+
+from ..conftest import Stopped, program_path, start_stopped
+from .test_activation import free_port, is_listening
+
+pytestmark = pytest.mark.e2e
+
+# Read in the debuggee: the option on the socket pydevd writes its DAP messages to.
+NODELAY = (
+    "__import__('sys').modules['_pydevd_bundle.pydevd_constants'].get_global_debugger()"
+    ".writer.sock.getsockopt(__import__('socket').IPPROTO_TCP, __import__('socket').TCP_NODELAY)"
+)
+
+
+def locals_ms(s: Stopped, repeat: int = 15) -> float:
+    reference = s.client.locals_reference(s.frame_id)
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        s.client.variables(reference)
+        samples.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(samples)
+
+
+def test_launch_sets_nodelay_and_the_switch_turns_it_off():
+    figures = {}
+    for switch in ("1", "0"):
+        s = start_stopped("no_tensorflow.py", env={"TF_DEBUG_REPR_NODELAY": switch})
+        try:
+            assert s.evaluate(NODELAY)["result"] == switch
+            figures[switch] = locals_ms(s)
+        finally:
+            s.client.close()
+    # The floor is a delayed ACK (~40 ms on Linux); without it a tiny frame takes ~1 ms.
+    assert figures["1"] < figures["0"] / 2, figures
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/net/tcp"), reason="reads Linux's socket table")
+@pytest.mark.parametrize("switch", ["1", "0"])
+def test_attach_sets_nodelay_unless_switched_off(switch):
+    program = program_path("no_tensorflow.py")
+    port = free_port()
+    env = {**os.environ, "TF_DEBUG_REPR_NODELAY": switch}
+    debuggee = subprocess.Popen(
+        [sys.executable, "-m", "debugpy", "--listen", f"127.0.0.1:{port}", "--wait-for-client"]
+        + [program],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    client = None
+    try:
+        deadline = time.monotonic() + 60
+        while not is_listening(port):
+            assert time.monotonic() < deadline and debuggee.poll() is None, "never listened"
+            time.sleep(0.2)
+        client = DapClient(connect=("127.0.0.1", port))
+        config = {
+            "type": "debugpy",
+            "request": "attach",
+            "connect": {"host": "127.0.0.1", "port": port},
+            "justMyCode": True,
+        }
+        s = Stopped(client, client.start(config, {program: [line_of(program, "BREAKPOINT")]}))
+        assert s.evaluate(NODELAY)["result"] == switch
+    finally:
+        if client is not None:
+            client.close()
+        debuggee.kill()
+        debuggee.wait(timeout=30)
