@@ -7,7 +7,13 @@ the functions below import what they need when called.
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "gradient_info", "gradient_of", "set_gradient_capture"]
+__all__ = [
+    "__version__",
+    "gradient_info",
+    "gradient_of",
+    "memory",
+    "set_gradient_capture",
+]
 
 
 def set_gradient_capture(on: bool) -> None:
@@ -30,3 +36,20 @@ def gradient_info(source):
     from . import gradient_views
 
     return gradient_views.gradient_info(source)
+
+
+def memory(model=None):
+    """Where memory went, for the frame this is evaluated in (Watch pane, Debug Console,
+    or the program itself): device memory in use and peak, the largest tensors and
+    variables reachable from the frame with their bytes and share, and each Keras
+    model's parameter and optimizer bytes. ``memory(model)``: that model's bytes only.
+    Reads sizes from shapes: runs no TF op, copies nothing."""
+    from . import memory_report
+
+    if model is not None:
+        return memory_report.model_bytes(model)
+    frame = memory_report.caller_frame()
+    try:
+        return memory_report.report(frame)
+    finally:
+        del frame

@@ -88,10 +88,11 @@ def _on_keras(keras: ModuleType) -> None:
 
 
 def _register_views() -> None:
-    from . import gradient_views, views
+    from . import forensics, gradient_views, views
 
     views.build_table()
     gradient_views.register()
+    forensics.register()
 
 
 def _register_views_guarded(_tf: ModuleType) -> None:

@@ -164,7 +164,10 @@ def build_table() -> dict[Kind, View]:
         # Attributes pass through the wrapper, so the inner value's expressions still hold.
         Kind.SHOULD_USE: View(lambda w: summary(_unwrapped(w)), lambda w: children(_unwrapped(w))),
         Kind.TAPE: View(tape_views.tape_summary, tape_views.tape_children),
-        Kind.KERAS_LAYER: View(model_views.layer_summary, model_views.layer_children),
+        Kind.KERAS_LAYER: View(
+            model_views.layer_summary,
+            lambda m: model_views.layer_children(m) + _extra_children(m, Kind.KERAS_LAYER),
+        ),
         Kind.TF_MODULE: View(model_views.module_summary, model_views.module_children),
         Kind.OPTIMIZER: View(optimizer_views.optimizer_summary, optimizer_views.optimizer_children),
         Kind.LR_SCHEDULE: View(optimizer_views.schedule_summary, optimizer_views.schedule_children),
@@ -274,8 +277,10 @@ def console_text(obj: Any) -> str:
     """Debug Console: the summary line, then the values numpy-style: all of a small
     tensor, numpy's summarised form (corners and ``...``) of a big one."""
     line = summary(obj)
+    if isinstance(obj, Node):  # a report of several lines (``memory()``) prints them
+        return obj.console_text() if hasattr(obj, "console_text") else line
     tensor = _values_of(obj)
-    if tensor is None or isinstance(obj, Node):
+    if tensor is None:
         return line
     with harmless():
         return f"{line}\n{tensor_views.console_values(tensor)}"

@@ -182,9 +182,8 @@ def test_kernel_without_debugger_installs_nothing_then_captures_once_attached(ke
         )["variables"]
     }
     gradient = children["∇ gradient"]["value"]
-    # The training step run after the attach was recorded (the label's wording is the
-    # gradient views' business: only that it is a gradient of the kernel's shape).
-    assert gradient.startswith("∇ ") and "float32[4, 3]" in gradient, gradient
+    # The step run before the client attached was not captured: this is the second update.
+    assert gradient.startswith("∇ SGD iteration 1 ") and "float32[4, 3]" in gradient, gradient
     nodelay = kernel.debug(
         "evaluate", {"expression": NODELAY, "frameId": frame["id"], "context": "watch"}
     )
