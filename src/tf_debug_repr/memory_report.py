@@ -97,7 +97,8 @@ def nbytes(obj: Any) -> int:
 def _storage(obj: Any) -> Any:
     """The object that owns the memory: a Keras variable's tf.Variable, else itself."""
     if kind_of(obj) is Kind.KERAS_VARIABLE:
-        return getattr(obj, "value", obj)
+        inner = getattr(obj, "_value", None)
+        return obj if inner is None else inner
     return obj
 
 
