@@ -23,6 +23,7 @@ real ``python -m debugpy.adapter``.
 
     python benchmarks/debugger_overhead.py            # quick: 3 rounds, ~4 minutes
     python benchmarks/debugger_overhead.py --rounds 6 --repeat 15
+    python benchmarks/debugger_overhead.py --startup-only --rounds 8
 """
 
 from __future__ import annotations
@@ -233,6 +234,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="sessions of each kind (3)")
     parser.add_argument("--repeat", type=int, default=5, help="requests per figure per stop (5)")
     parser.add_argument("--no-big", action="store_true", help="skip the big-tensor frames")
+    parser.add_argument(
+        "--startup-only", action="store_true", help="only the first-stop figures (more rounds)"
+    )
     args = parser.parse_args()
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     with tempfile.TemporaryDirectory() as workdir:
@@ -244,9 +248,9 @@ def main() -> int:
         for round_ in range(args.rounds):
             order = variants if round_ % 2 == 0 else variants[::-1]
             for variant in order:
-                small_frame(variant, args.repeat, results[variant.name])
+                small_frame(variant, 1 if args.startup_only else args.repeat, results[variant.name])
             for variant in [v for v in order if v.name != "extension"]:
-                if not args.no_big:
+                if not (args.no_big or args.startup_only):
                     big_frames(variant, args.repeat, results[variant.name])
                 no_tf_startup(variant, results[variant.name])
             print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)

@@ -136,7 +136,7 @@ def test_every_child_expression_evaluates_to_that_child(s, name):
                 child.value,
             )
         checked += 1
-    assert checked >= 5
+    assert checked >= (4 if name == "scalar" else 5)  # a scalar: value, shape, dtype, device
 
 
 def test_long_axes_are_grouped_into_ranges(s):

@@ -17,6 +17,7 @@ import tf_debug_repr  # noqa: E402
 from tf_debug_repr import formatting as fmt  # noqa: E402
 from tf_debug_repr import gradient_capture as capture  # noqa: E402
 from tf_debug_repr import gradient_figures, gradient_views, model_views, tape_views, views  # noqa: E402
+from tf_debug_repr.view_model import Note  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -34,6 +35,11 @@ def _named(opt) -> str:
     number it apart (``Adam 'adam_3'``: earlier tests in this process made Adams too)."""
     cls = type(opt).__name__
     return cls if opt.name == cls.lower() else f"{cls} {opt.name!r}"
+
+
+def _rows(node) -> dict:
+    """A node's children by name; text notes as plain strings."""
+    return {c.name: str(v) if isinstance(v := c.resolve(), Note) else v for c in node.children()}
 
 
 def _grad(v, fn):
@@ -208,7 +214,7 @@ def test_labels_name_the_tape_call_then_the_optimizer_iteration():
     info = gradient_views.gradient_info(v)
     adam = _named(opt)
     assert info.summary().startswith(f"∇ {adam} iteration 2 ‖g‖=")
-    rows = {c.name: c.resolve() for c in info.children()}
+    rows = _rows(info)
     assert rows["iteration"] == 2 and rows["tape call"] == 1
     assert rows["applied by"].startswith(f"{adam} at iteration 2 (its `iterations` was 2")
     assert rows["target"].startswith("loss at test_gradient_capture.py:")
@@ -234,7 +240,7 @@ def test_two_models_two_optimizers_each_labelled_by_its_own():
     assert views.summary(gen).endswith(f"@{_named(g_opt)} iteration 1"), views.summary(gen)
     assert views.summary(disc).endswith(f"@{_named(d_opt)} iteration 5"), views.summary(disc)
     kernel = gradient_views.gradient_info(gen.trainable_weights[0])
-    assert dict((c.name, c.resolve()) for c in kernel.children())["target"].startswith("g_loss")
+    assert _rows(kernel)["target"].startswith("g_loss")
 
 
 def test_two_optimizers_of_one_class_read_apart():
@@ -306,7 +312,7 @@ def test_a_capture_failure_is_reported_once_and_shown(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert err.count("gradient capture (norm) failed: RuntimeError: norm exploded") == 1, err
     info = gradient_views.gradient_info(v)
-    rows = dict((c.name, c.resolve()) for c in info.children())
+    rows = _rows(info)
     assert "norm exploded" in rows["capture problem"]
     assert info.gradient is g  # the value is still there
 
@@ -345,10 +351,12 @@ def test_over_the_budget_only_figures_are_kept(small_budget):
     info = gradient_views.gradient_info(big)
     assert "values not kept (memory budget)" in info.summary()
     assert f"n=4,096 x∈[{fmt.number(stats.min)}, {fmt.number(stats.max)}]" in info.summary()
-    rows = dict((c.name, c.resolve()) for c in info.children())
+    rows = _rows(info)
     assert "TF_DEBUG_REPR_GRADIENT_BUDGET_MB=" in rows["values"]
     assert "exploded" not in rows["values"] and "value" not in rows
     assert views.summary(big).endswith(f"@{_named(opt)} iteration 0")
+    returned = [c.resolve() for c in tape_views.last_gradients(tape).children()]
+    assert "values not kept (memory budget)" in str(returned[0]) and returned[1] is g_small
 
 
 def test_over_the_budget_sampled_figures_and_exact_bad_counts(small_budget, monkeypatch):
