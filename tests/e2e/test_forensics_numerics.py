@@ -1,0 +1,122 @@
+"""End to end: TF_DEBUG_REPR_CHECK_NUMERICS=1 with VS Code's default exception breakpoints
+stops in the user's frame at the line whose op first produced a NaN/Inf and says what
+happened; without the switch the program runs as before; with it and no NaN, results
+are bit-identical."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import pytest
+
+from tf_debug_repr.dap_client import DapClient, launch_config, line_of
+
+from ..conftest import Stopped, program_path
+
+pytestmark = pytest.mark.e2e
+
+VS_CODE_DEFAULT_FILTERS = ["uncaught", "userUnhandled"]
+SWITCH = {"TF_DEBUG_REPR_CHECK_NUMERICS": "1"}
+
+
+def run(name: str, env: dict) -> tuple[DapClient, dict]:
+    """Launch a program as VS Code does with its default exception breakpoints and no
+    line breakpoints: (client, the first "stopped" or "terminated" event)."""
+    client = DapClient(python=sys.executable)
+    path = program_path(name)
+    config = launch_config(path, env={"TF_CPP_MIN_LOG_LEVEL": "2", **env})
+    try:
+        client.request(
+            "initialize",
+            {
+                "clientID": "vscode",
+                "adapterID": "debugpy",
+                "pathFormat": "path",
+                "linesStartAt1": True,
+                "columnsStartAt1": True,
+                "supportsVariableType": True,
+            },
+        )
+        pending = client.send_request("launch", config)
+        client.wait_event("initialized")
+        client.request("setExceptionBreakpoints", {"filters": VS_CODE_DEFAULT_FILTERS})
+        client.request("configurationDone")
+        client.wait_response(pending, "launch")
+        while True:
+            event = client.events.get(timeout=120)
+            if event.get("event") in ("stopped", "terminated", "_closed"):
+                return client, event
+    except BaseException:
+        client.close()
+        raise
+
+
+def test_eager_nan_stops_at_the_line_of_the_op_with_what_happened():
+    client, event = run("forensics_nan.py", SWITCH)
+    try:
+        assert event["event"] == "stopped", "".join(client.output)[-2000:]
+        assert event["body"]["reason"] == "exception"
+        s = Stopped(client, event["body"])
+        top = client.top_frame(s.thread_id)
+        assert top["name"] == "normalise"
+        assert top["line"] == line_of(program_path("forensics_nan.py"), "NAN BORN HERE")
+        info = client.request("exceptionInfo", {"threadId": s.thread_id})
+        text = info["description"]
+        assert info["exceptionId"].startswith("NumericsError"), info
+        assert "op RealDiv" in text and "on CPU:0" in text, text
+        assert "+Inf×1, -Inf×1 of 6, first at [2, 0]" in text, text
+        assert "inputs (2):" in text and "0: float32[3, 2]" in text, text
+        # the frame's values are there to look at, summarised by the plugin
+        local = s.locals()
+        assert local["scale"].value.startswith("float32[3, 1]"), local["scale"].value
+        assert s.evaluate("float(scale[2, 0])", "repl")["result"] == "0.0"
+    finally:
+        client.close()
+
+
+def test_without_the_switch_the_program_runs_as_before():
+    client, event = run("forensics_nan.py", {})
+    try:
+        assert event["event"] == "terminated", event
+        assert "finite total 4.0" in "".join(client.output)
+    finally:
+        client.close()
+
+
+def test_inside_tf_function_it_names_the_op_and_the_line_that_created_it():
+    client, event = run("forensics_nan_graph.py", SWITCH)
+    try:
+        assert event["event"] == "stopped", "".join(client.output)[-2000:]
+        s = Stopped(client, event["body"])
+        path = program_path("forensics_nan_graph.py")
+        top = client.top_frame(s.thread_id)
+        assert (top["name"], top["line"]) == ("main", line_of(path, "GRAPH CALL"))
+        text = client.request("exceptionInfo", {"threadId": s.thread_id})["description"]
+        assert "NaN/Inf produced by op Log in tf.function graph 'loss_of'" in text, text
+        created = f"created at {path}:{line_of(path, 'NAN OP CREATED HERE')} in loss_of"
+        assert created in text, text
+        assert "logs = tf.math.log(values)" in text
+        assert s.locals()["values"].value.startswith("float32[3]")
+    finally:
+        client.close()
+
+
+def _digest(env: dict) -> tuple[str, str]:
+    client, event = run("forensics_numerics_identical.py", env)
+    try:
+        assert event["event"] == "terminated", event
+        output = "".join(client.output)
+        digest = re.search(r"DIGEST ([0-9a-f]{64})", output)
+        checking = re.search(r"CHECKING (True|False)", output)
+        assert digest and checking, output[-2000:]
+        return digest.group(1), checking.group(1)
+    finally:
+        client.close()
+
+
+def test_with_the_switch_and_no_nan_results_are_bit_identical():
+    checked, with_check = _digest(SWITCH)
+    plain, without_check = _digest({})
+    assert (with_check, without_check) == ("True", "False")  # the check really ran
+    assert checked == plain
