@@ -32,7 +32,8 @@ def _where(where: tuple[int, ...] | None) -> str:
 def _steps_text(change: snapshots.Change) -> str:
     if change.steps is None:
         return ""
-    return f", {change.steps} {change.steps_of} between"
+    what = change.steps_of[:-1] if change.steps == 1 else change.steps_of  # "1 … step"
+    return f", {change.steps} {what} between"
 
 
 def _stops(change: snapshots.Change) -> str:

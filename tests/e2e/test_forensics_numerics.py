@@ -5,14 +5,18 @@ are bit-identical."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 import sys
+import time
 
 import pytest
 
 from tf_debug_repr.dap_client import DapClient, launch_config, line_of
 
 from ..conftest import Stopped, program_path
+from .test_activation import free_port, is_listening
 
 pytestmark = pytest.mark.e2e
 
@@ -20,12 +24,22 @@ VS_CODE_DEFAULT_FILTERS = ["uncaught", "userUnhandled"]
 SWITCH = {"TF_DEBUG_REPR_CHECK_NUMERICS": "1"}
 
 
-def run(name: str, env: dict) -> tuple[DapClient, dict]:
+def run(name: str, env: dict, port: int | None = None) -> tuple[DapClient, dict]:
     """Launch a program as VS Code does with its default exception breakpoints and no
-    line breakpoints: (client, the first "stopped" or "terminated" event)."""
-    client = DapClient(python=sys.executable)
+    line breakpoints (or attach to it, listening on ``port``): (client, the first
+    "stopped" or "terminated" event)."""
     path = program_path(name)
-    config = launch_config(path, env={"TF_CPP_MIN_LOG_LEVEL": "2", **env})
+    if port is None:
+        client = DapClient(python=sys.executable)
+        config = launch_config(path, env={"TF_CPP_MIN_LOG_LEVEL": "2", **env})
+    else:
+        client = DapClient(connect=("127.0.0.1", port))
+        config = {
+            "type": "debugpy",
+            "request": "attach",
+            "justMyCode": True,
+            "connect": {"host": "127.0.0.1", "port": port},
+        }
     try:
         client.request(
             "initialize",
@@ -38,11 +52,11 @@ def run(name: str, env: dict) -> tuple[DapClient, dict]:
                 "supportsVariableType": True,
             },
         )
-        pending = client.send_request("launch", config)
+        pending = client.send_request(config["request"], config)
         client.wait_event("initialized")
         client.request("setExceptionBreakpoints", {"filters": VS_CODE_DEFAULT_FILTERS})
         client.request("configurationDone")
-        client.wait_response(pending, "launch")
+        client.wait_response(pending, config["request"])
         while True:
             event = client.events.get(timeout=120)
             if event.get("event") in ("stopped", "terminated", "_closed"):
@@ -120,3 +134,40 @@ def test_with_the_switch_and_no_nan_results_are_bit_identical():
     plain, without_check = _digest({})
     assert (with_check, without_check) == ("True", "False")  # the check really ran
     assert checked == plain
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/net/tcp"), reason="reads Linux's socket table")
+def test_attach_mode_stops_at_the_line_too_and_memory_reads_that_frame():
+    """``python -m debugpy --listen … --wait-for-client`` with the switch in the
+    program's environment, VS Code attaching with its default exception breakpoints."""
+    path = program_path("forensics_nan.py")
+    port = free_port()
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", **SWITCH}
+    command = [sys.executable, "-m", "debugpy", "--listen", f"127.0.0.1:{port}"]
+    debuggee = subprocess.Popen(
+        [*command, "--wait-for-client", path],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    client = None
+    try:
+        deadline = time.monotonic() + 60
+        while not is_listening(port):
+            assert time.monotonic() < deadline and debuggee.poll() is None, "never listened"
+            time.sleep(0.2)
+        client, event = run("forensics_nan.py", {}, port=port)
+        assert event["event"] == "stopped", event
+        s = Stopped(client, event["body"])
+        top = client.top_frame(s.thread_id)
+        assert (top["name"], top["line"]) == ("normalise", line_of(path, "NAN BORN HERE"))
+        text = client.request("exceptionInfo", {"threadId": s.thread_id})["description"]
+        assert "op RealDiv" in text, text
+        report = s.evaluate("__import__('tf_debug_repr').memory()", "repl")["result"]
+        assert report.startswith("memory in normalise() line"), report
+        assert "    batch " in report and "    scale " in report, report
+    finally:
+        if client is not None:
+            client.close()
+        debuggee.kill()
+        debuggee.wait(timeout=30)
