@@ -44,10 +44,12 @@ def change_text(change: snapshots.Change) -> str:
     if change.note:
         return f"{change.note} ({_stops(change)})"
     if change.changed == 0:
-        frozen = (
-            f", frozen: unchanged {change.unchanged_stops} stops in a row" if change.frozen else ""
-        )
-        return f"unchanged ({_stops(change)}{_steps_text(change)}){frozen}"
+        if change.frozen:
+            return (
+                f"frozen: unchanged {change.unchanged_stops} stops in a row "
+                f"({_stops(change)}{_steps_text(change)})"
+            )
+        return f"unchanged ({_stops(change)}{_steps_text(change)})"
     share = 100 * change.share_changed
     norm = fmt.number(change.norm) if math.isfinite(change.norm) else str(change.norm)
     largest = (
@@ -148,7 +150,7 @@ class WeightChanges(Node):
         if change is None:
             return _pending(var)
         if change.frozen:
-            return Note(f"{fmt.WARNING} frozen: " + change_text(change))
+            return Note(f"{fmt.WARNING} " + change_text(change))
         return ChangeNode(change)
 
     def row(self, index: int) -> Any:
