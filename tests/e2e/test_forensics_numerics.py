@@ -171,3 +171,27 @@ def test_attach_mode_stops_at_the_line_too_and_memory_reads_that_frame():
             client.close()
         debuggee.kill()
         debuggee.wait(timeout=30)
+
+
+@pytest.mark.parametrize("eager_fit", ["1", "0"])
+def test_keras_fit_stops_in_the_layers_call_or_names_its_line(eager_fit):
+    """Keras calls the user's layer: run eagerly, the exception leaves the user's
+    ``call()`` into Keras ("User Uncaught Exceptions") and the stop is at its line;
+    compiled, the stop is at ``fit`` and the message names that line."""
+    path = program_path("forensics_nan_fit.py")
+    client, event = run("forensics_nan_fit.py", {**SWITCH, "EAGER_FIT": eager_fit})
+    try:
+        assert event["event"] == "stopped", "".join(client.output)[-2000:]
+        s = Stopped(client, event["body"])
+        top = client.top_frame(s.thread_id)
+        text = client.request("exceptionInfo", {"threadId": s.thread_id})["description"]
+        nan_line = line_of(path, "NAN BORN HERE")
+        if eager_fit == "1":
+            assert (top["name"].split()[0], top["line"]) == ("call", nan_line)
+            assert "op RealDiv on CPU:0" in text and "+Inf×16 of 32" in text, text
+            assert s.locals()["spread"].value.startswith("float32[8, 1]")
+        else:
+            assert top["line"] == line_of(path, "FIT LINE")
+            assert f"created at {path}:{nan_line} in call: return inputs / spread" in text, text
+    finally:
+        client.close()
