@@ -13,7 +13,7 @@ pydevd (the program calling us itself, unit tests) ``next_stop()`` advances the 
 their model expanded) get a snapshot: one read of the variable, on the variable's own
 device (TF copies a variable's buffer on its next update when a read still holds it, so
 the read is a true snapshot). The oldest-looked snapshots go first when the budget
-(``TF_DEBUG_REPR_SNAPSHOT_MB``, default 256 MiB) is full. At the first sight of a
+(``TF_DEBUG_REPR_SNAPSHOT_MB``, default 64 MiB, like the gradients') is full. At the first sight of a
 tracked variable in a new stop, its change since the snapshot is computed on the device
 (a few reductions, scalars to the host) and the snapshot is replaced by the current value.
 """
@@ -32,7 +32,7 @@ from . import variable_views
 from .guards import harmless
 
 FROZEN_STOPS = 3  # unchanged over this many stops in a row: "frozen"
-_DEFAULT_BUDGET_MB = 256.0
+_DEFAULT_BUDGET_MB = 64.0
 
 _lock = threading.RLock()
 
@@ -219,6 +219,8 @@ def tracked(var: Any) -> bool:
 def observe(var: Any, looked: bool) -> Change | None:
     """Bring ``var``'s record up to the current stop; start tracking it if ``looked``.
     Returns its change since the previous snapshot, when there is one for this stop."""
+    if not looked and not _entries:
+        return None  # nothing tracked: every summary line pays one truth test
     stop = current_stop()
     if stop == 0:
         return None
