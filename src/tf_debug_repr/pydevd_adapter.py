@@ -136,6 +136,8 @@ def _contents(obj: Any) -> list[tuple[str, Any, Expression]]:
 def _summary(obj: Any, context: str | None) -> str:
     try:
         views = _views()
+        if context in ("watch", "hover"):
+            views.note_looked_at(obj)
         if context == "repl":
             text = views.console_text(obj)
             return text if len(text) <= _MAX_CONSOLE_CHARS else text[: _MAX_CONSOLE_CHARS - 1] + "…"
