@@ -9,6 +9,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "__version__",
+    "change_since_last_stop",
     "gradient_info",
     "gradient_of",
     "memory",
@@ -53,3 +54,12 @@ def memory(model=None):
         return memory_report.report(frame)
     finally:
         del frame
+
+
+def change_since_last_stop(value):
+    """How a variable you looked at at an earlier stop changed since then (norm of the
+    difference, share of elements changed, the largest change and where, steps between
+    the stops if known); for a Keras model, each of its weights. None if not tracked."""
+    from . import change_views
+
+    return change_views.change_since_last_stop(value)

@@ -72,7 +72,9 @@ def _arm_locked() -> None:
 
 
 def _on_tensorflow(tf: ModuleType) -> None:
-    from . import eager_switch
+    from . import eager_switch, forensics
+
+    forensics.on_tensorflow(tf)  # TF_DEBUG_REPR_CHECK_NUMERICS; never raises
 
     # Independent features: one failing must not stop the other.
     try:

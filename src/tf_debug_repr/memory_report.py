@@ -97,7 +97,8 @@ def nbytes(obj: Any) -> int:
 def _storage(obj: Any) -> Any:
     """The object that owns the memory: a Keras variable's tf.Variable, else itself."""
     if kind_of(obj) is Kind.KERAS_VARIABLE:
-        return getattr(obj, "value", obj)
+        inner = getattr(obj, "_value", None)
+        return obj if inner is None else inner
     return obj
 
 
@@ -251,14 +252,17 @@ def _safe_count(var: Any) -> int:
 
 
 def reachable(frame: FrameType) -> tuple[list[Found], list[ModelBytes]]:
-    """The tensors and variables reachable from the frame's locals, largest first, and
-    the Keras models among them."""
+    """The tensors and variables reachable from the frame's locals and its module's
+    globals, largest first, and the Keras models among them."""
     walk = _Walk()
     local_names = frame.f_locals
-    # Plain names first, so that a value met both as ``w`` and as ``model.weights[0]``
-    # is named ``w``; models and containers after.
-    for name, value in list(local_names.items()):
-        if name.isidentifier() and not name.startswith("__"):
+    # Locals first, then the module's globals that no local hides (a script's model and
+    # data usually live there); a value met under several expressions keeps the shortest.
+    names = list(local_names.items())
+    if frame.f_globals is not local_names:
+        names += [(n, v) for n, v in frame.f_globals.items() if n not in local_names]
+    for name, value in names:
+        if isinstance(name, str) and name.isidentifier() and not name.startswith("__"):
             _visit(walk, name, value, _DEPTH)
     found = sorted(walk.found.values(), key=lambda f: (-f.nbytes, f.expression))
     return found, walk.models

@@ -125,6 +125,7 @@ def _content(child: Child) -> tuple[str, Any, Expression]:
     try:
         return child.name, for_pydevd(value), expression
     except Exception as exc:
+        _debug(f"child {child.name} failed: {exc!r}")
         return child.name, _NoteLeaf(str(error_note(exc))), expression
 
 
@@ -135,6 +136,8 @@ def _contents(obj: Any) -> list[tuple[str, Any, Expression]]:
 def _summary(obj: Any, context: str | None) -> str:
     try:
         views = _views()
+        if context in ("watch", "hover"):
+            views.note_looked_at(obj)
         if context == "repl":
             text = views.console_text(obj)
             return text if len(text) <= _MAX_CONSOLE_CHARS else text[: _MAX_CONSOLE_CHARS - 1] + "…"

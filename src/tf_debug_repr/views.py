@@ -27,6 +27,16 @@ from .view_model import Child, Node, Note, error_note
 # takes the object and returns extra children / a short mark for the summary line.
 extra_children: list[Callable[[Any, Kind | None], list[Child]]] = []
 summary_marks: list[Callable[[Any, Kind | None], str]] = []
+# Told when the user looks at a value (Watch pane, hover): features that track values.
+looked_at: list[Callable[[Any], None]] = []
+
+
+def note_looked_at(obj: Any) -> None:
+    for hook in looked_at:
+        try:
+            hook(obj)
+        except Exception:  # a feature failing must not hide the value
+            pass
 
 
 def handles(type_object: type) -> bool:

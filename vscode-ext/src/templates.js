@@ -196,6 +196,27 @@ function getTemplates(options = {}) {
       compounds: [],
     },
     {
+      id: 'checkNumerics',
+      label: 'TensorFlow: Current File, stop where a NaN/Inf is born',
+      description: 'Stops at the line whose TensorFlow op first produced a NaN or Inf',
+      detail: 'TF_DEBUG_REPR_CHECK_NUMERICS=1 makes tf-debug-repr check every floating output of every TensorFlow op. The first NaN/Inf raises where the op ran, and VS Code\'s default exception breakpoints (Uncaught / User Uncaught Exceptions) stop at your line: which op, device, how many bad values and where, its inputs. Inside tf.function it names the op and the line that created it. Slower; results are unchanged.',
+      comment: [
+        'TF_DEBUG_REPR_CHECK_NUMERICS=1: the first NaN/Inf produced by a TensorFlow op stops the program at your line that ran the op (keep "Uncaught Exceptions" and "User Uncaught Exceptions" ticked in the Breakpoints view). Every op\'s output is checked: slower, results unchanged.',
+        LOG_NOTE,
+      ],
+      configurations: [
+        base({
+          name: 'TensorFlow: Current File (stop where a NaN/Inf is born)',
+          request: 'launch',
+          program: '${file}',
+          console: 'integratedTerminal',
+          justMyCode: true,
+          env: { TF_DEBUG_REPR_CHECK_NUMERICS: '1', ...QUIET_TF_LOG },
+        }),
+      ],
+      compounds: [],
+    },
+    {
       id: 'attachDocker',
       label: 'TensorFlow: Attach to Docker container',
       description: `Attach to a program in a container (tensorflow/tensorflow:*-jupyter), port ${port} on the host's loopback`,

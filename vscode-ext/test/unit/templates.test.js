@@ -8,7 +8,7 @@ test('every template: debugpy configurations with unique names, a label and a de
   const templates = t.getTemplates();
   assert.deepEqual(
     templates.map((x) => x.id),
-    ['currentFile', 'module', 'pytestFile', 'stepIntoLibraries', 'eager', 'attachDocker', 'attachRemote', 'multiWorker'],
+    ['currentFile', 'module', 'pytestFile', 'stepIntoLibraries', 'eager', 'checkNumerics', 'attachDocker', 'attachRemote', 'multiWorker'],
   );
   const names = new Set();
   for (const tpl of templates) {
@@ -42,7 +42,7 @@ test('step-into template turns justMyCode off and hides nothing; the others keep
   const step = t.getTemplate('stepIntoLibraries').configurations[0];
   assert.equal(step.justMyCode, false);
   assert.equal(step.env, undefined, 'no log level set: the user wants to see everything');
-  for (const id of ['currentFile', 'module', 'pytestFile', 'eager']) {
+  for (const id of ['currentFile', 'module', 'pytestFile', 'eager', 'checkNumerics']) {
     const c = t.getTemplate(id).configurations[0];
     assert.equal(c.justMyCode, true);
     assert.equal(c.env.TF_CPP_MIN_LOG_LEVEL, '1', `${id}: INFO hidden, warnings kept`);
@@ -53,6 +53,15 @@ test('eager template sets the switch tf-debug-repr reads', () => {
   const c = t.getTemplate('eager').configurations[0];
   assert.equal(c.env.TF_DEBUG_REPR_EAGER, '1');
   assert.equal(c.program, '${file}');
+});
+
+test('NaN/Inf template sets the check switch tf-debug-repr reads, keeps justMyCode on', () => {
+  const c = t.getTemplate('checkNumerics').configurations[0];
+  assert.equal(c.env.TF_DEBUG_REPR_CHECK_NUMERICS, '1');
+  assert.equal(c.env.TF_DEBUG_REPR_EAGER, undefined, 'graphs stay graphs: their ops are checked too');
+  assert.equal(c.program, '${file}');
+  assert.equal(c.justMyCode, true, 'the stop shows the user\'s line, not TensorFlow\'s');
+  assert.match(t.getTemplate('checkNumerics').comment[0], /Uncaught Exceptions/);
 });
 
 test('attach templates: connect to localhost, path mappings, the debuggee command on loopback', () => {

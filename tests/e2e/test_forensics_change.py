@@ -1,0 +1,88 @@
+"""End to end: ``Δ since last stop`` on variables looked at at an earlier stop (expanded,
+hovered, or their model expanded): the exact norm of the change, the steps between the
+stops, unchanged and frozen weights, and expressions that evaluate."""
+
+from __future__ import annotations
+
+import pytest
+
+from ..conftest import start_stopped
+
+pytestmark = pytest.mark.e2e
+
+NAME = "Δ since last stop"
+TRUTH = (
+    "float(__import__('numpy').linalg.norm("
+    "w.numpy().astype('float64') - previous.astype('float64')))"
+)
+
+
+@pytest.fixture(scope="module")
+def s():
+    session = start_stopped("forensics_change.py", "BREAKPOINT")
+    yield session
+    session.client.close()
+
+
+def _child(s, var, name):
+    return next(c for c in s.children(var) if c.name == name)
+
+
+def test_change_since_last_stop_across_four_stops(s):
+    # stop 1: expand w and the model, hover over `still`: all tracked from now on.
+    first = s.locals()
+    assert "Δ" not in first["w"].value
+    note = _child(s, first["w"], NAME)
+    assert note.value.startswith("snapshot kept at stop"), note.value
+    assert s.evaluate(note.evaluate_name)["result"] == note.value
+    model_row = _child(s, first["model"], NAME)
+    assert model_row.value.startswith("snapshots of 4 weights kept"), model_row.value
+    assert "Variable" in s.evaluate("still", "hover")["result"]
+
+    # stop 2: w moved by the program's noise; the model trained 3 steps.
+    s.resume_to_next_stop()
+    now = s.locals()
+    truth = float(s.evaluate(TRUTH, "repl")["result"])
+    assert truth > 0.5
+    delta = _child(s, now["w"], NAME)
+    assert delta.value.startswith("‖Δ‖="), delta.value
+    figures = s.child_map(delta)
+    assert float(figures["‖Δ‖"].value) == pytest.approx(truth, rel=1e-12)
+    assert float(s.evaluate(figures["‖Δ‖"].evaluate_name)["result"]) == float(figures["‖Δ‖"].value)
+    assert figures["changed"].value == "12" and figures["of"].value == "12"
+    assert f"Δ‖·‖={delta.value.split('=')[1].split(',')[0]} since stop" in now["w"].value
+    # the largest change is where the program's own difference is largest
+    where = s.evaluate(
+        "tuple(int(i) for i in __import__('numpy').unravel_index("
+        "abs(w.numpy().astype('float64') - previous.astype('float64')).argmax(), (3, 4)))",
+        "repl",
+    )["result"]
+    assert figures["at"].value == "[" + where.strip("()") + "]"
+    assert s.evaluate(delta.evaluate_name)["result"] == delta.value
+    assert "Δ=0 since last stop" in now["still"].value
+    weights = s.child_map(_child(s, now["model"], NAME))
+    head = weights["sequential/head/kernel"]
+    assert "3 gradient steps between" in head.value, head.value
+    assert s.evaluate(head.evaluate_name)["result"] == head.value
+    assert weights["sequential/fixed/kernel"].value.startswith("unchanged")
+
+    # stop 3: w not changed this time; stop 4: w changed again, `still` frozen 3 stops.
+    s.resume_to_next_stop()
+    assert "Δ=0 since last stop" in s.locals()["w"].value
+    s.resume_to_next_stop()
+    last = s.locals()
+    truth = float(s.evaluate(TRUTH, "repl")["result"])
+    figures = s.child_map(_child(s, last["w"], NAME))
+    assert float(figures["‖Δ‖"].value) == pytest.approx(truth, rel=1e-12)
+    assert "‼Δ frozen 3 stops" in last["still"].value, last["still"].value
+    model_delta = _child(s, last["model"], NAME)
+    assert model_delta.value.startswith(
+        "‼ 2 frozen (sequential/fixed/kernel, sequential/fixed/bias)"
+    ), model_delta.value
+    rows = s.children(model_delta)
+    assert [r.name for r in rows[:2]] == ["sequential/fixed/kernel", "sequential/fixed/bias"]
+    assert "frozen" in rows[0].value
+    # The model was not looked at in stop 3: its change is since stop 2, and both stops
+    # come after the optimizer's first step, so its iterations count the steps.
+    head = next(r for r in rows if r.name == "sequential/head/kernel")
+    assert "(stop 2 → 4, 6 optimizer steps between)" in head.value, head.value

@@ -1,0 +1,197 @@
+"""End to end: TF_DEBUG_REPR_CHECK_NUMERICS=1 with VS Code's default exception breakpoints
+stops in the user's frame at the line whose op first produced a NaN/Inf and says what
+happened; without the switch the program runs as before; with it and no NaN, results
+are bit-identical."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tf_debug_repr.dap_client import DapClient, launch_config, line_of
+
+from ..conftest import Stopped, program_path
+from .test_activation import free_port, is_listening
+
+pytestmark = pytest.mark.e2e
+
+VS_CODE_DEFAULT_FILTERS = ["uncaught", "userUnhandled"]
+SWITCH = {"TF_DEBUG_REPR_CHECK_NUMERICS": "1"}
+
+
+def run(name: str, env: dict, port: int | None = None) -> tuple[DapClient, dict]:
+    """Launch a program as VS Code does with its default exception breakpoints and no
+    line breakpoints (or attach to it, listening on ``port``): (client, the first
+    "stopped" or "terminated" event)."""
+    path = program_path(name)
+    if port is None:
+        client = DapClient(python=sys.executable)
+        config = launch_config(path, env={"TF_CPP_MIN_LOG_LEVEL": "2", **env})
+    else:
+        client = DapClient(connect=("127.0.0.1", port))
+        config = {
+            "type": "debugpy",
+            "request": "attach",
+            "justMyCode": True,
+            "connect": {"host": "127.0.0.1", "port": port},
+        }
+    try:
+        client.request(
+            "initialize",
+            {
+                "clientID": "vscode",
+                "adapterID": "debugpy",
+                "pathFormat": "path",
+                "linesStartAt1": True,
+                "columnsStartAt1": True,
+                "supportsVariableType": True,
+            },
+        )
+        pending = client.send_request(config["request"], config)
+        client.wait_event("initialized")
+        client.request("setExceptionBreakpoints", {"filters": VS_CODE_DEFAULT_FILTERS})
+        client.request("configurationDone")
+        client.wait_response(pending, config["request"])
+        while True:
+            event = client.events.get(timeout=120)
+            if event.get("event") in ("stopped", "terminated", "_closed"):
+                return client, event
+    except BaseException:
+        client.close()
+        raise
+
+
+def test_eager_nan_stops_at_the_line_of_the_op_with_what_happened():
+    client, event = run("forensics_nan.py", SWITCH)
+    try:
+        assert event["event"] == "stopped", "".join(client.output)[-2000:]
+        assert event["body"]["reason"] == "exception"
+        s = Stopped(client, event["body"])
+        top = client.top_frame(s.thread_id)
+        assert top["name"] == "normalise"
+        assert top["line"] == line_of(program_path("forensics_nan.py"), "NAN BORN HERE")
+        info = client.request("exceptionInfo", {"threadId": s.thread_id})
+        text = info["description"]
+        assert info["exceptionId"].startswith("NumericsError"), info
+        assert "op RealDiv" in text and "on CPU:0" in text, text
+        assert "+Inf×1, -Inf×1 of 6, first at [2, 0]" in text, text
+        assert "inputs (2):" in text and "0: float32[3, 2]" in text, text
+        # the frame's values are there to look at, summarised by the plugin
+        local = s.locals()
+        assert local["scale"].value.startswith("float32[3, 1]"), local["scale"].value
+        assert s.evaluate("float(scale[2, 0])", "repl")["result"] == "0.0"
+    finally:
+        client.close()
+
+
+def test_without_the_switch_the_program_runs_as_before():
+    client, event = run("forensics_nan.py", {})
+    try:
+        assert event["event"] == "terminated", event
+        assert "finite total 4.0" in "".join(client.output)
+    finally:
+        client.close()
+
+
+def test_inside_tf_function_it_names_the_op_and_the_line_that_created_it():
+    client, event = run("forensics_nan_graph.py", SWITCH)
+    try:
+        assert event["event"] == "stopped", "".join(client.output)[-2000:]
+        s = Stopped(client, event["body"])
+        path = program_path("forensics_nan_graph.py")
+        top = client.top_frame(s.thread_id)
+        assert (top["name"], top["line"]) == ("main", line_of(path, "GRAPH CALL"))
+        text = client.request("exceptionInfo", {"threadId": s.thread_id})["description"]
+        assert "NaN/Inf produced by op Log in tf.function graph 'loss_of'" in text, text
+        created = f"created at {path}:{line_of(path, 'NAN OP CREATED HERE')} in loss_of"
+        assert created in text, text
+        assert "logs = tf.math.log(values)" in text
+        assert s.locals()["values"].value.startswith("float32[3]")
+    finally:
+        client.close()
+
+
+def _digest(env: dict) -> tuple[str, str]:
+    client, event = run("forensics_numerics_identical.py", env)
+    try:
+        assert event["event"] == "terminated", event
+        output = "".join(client.output)
+        digest = re.search(r"DIGEST ([0-9a-f]{64})", output)
+        checking = re.search(r"CHECKING (True|False)", output)
+        assert digest and checking, output[-2000:]
+        return digest.group(1), checking.group(1)
+    finally:
+        client.close()
+
+
+def test_with_the_switch_and_no_nan_results_are_bit_identical():
+    checked, with_check = _digest(SWITCH)
+    plain, without_check = _digest({})
+    assert (with_check, without_check) == ("True", "False")  # the check really ran
+    assert checked == plain
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/net/tcp"), reason="reads Linux's socket table")
+def test_attach_mode_stops_at_the_line_too_and_memory_reads_that_frame():
+    """``python -m debugpy --listen … --wait-for-client`` with the switch in the
+    program's environment, VS Code attaching with its default exception breakpoints."""
+    path = program_path("forensics_nan.py")
+    port = free_port()
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", **SWITCH}
+    command = [sys.executable, "-m", "debugpy", "--listen", f"127.0.0.1:{port}"]
+    debuggee = subprocess.Popen(
+        [*command, "--wait-for-client", path],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    client = None
+    try:
+        deadline = time.monotonic() + 60
+        while not is_listening(port):
+            assert time.monotonic() < deadline and debuggee.poll() is None, "never listened"
+            time.sleep(0.2)
+        client, event = run("forensics_nan.py", {}, port=port)
+        assert event["event"] == "stopped", event
+        s = Stopped(client, event["body"])
+        top = client.top_frame(s.thread_id)
+        assert (top["name"], top["line"]) == ("normalise", line_of(path, "NAN BORN HERE"))
+        text = client.request("exceptionInfo", {"threadId": s.thread_id})["description"]
+        assert "op RealDiv" in text, text
+        report = s.evaluate("__import__('tf_debug_repr').memory()", "repl")["result"]
+        assert report.startswith("memory in normalise() line"), report
+        assert "    batch " in report and "    scale " in report, report
+    finally:
+        if client is not None:
+            client.close()
+        debuggee.kill()
+        debuggee.wait(timeout=30)
+
+
+@pytest.mark.parametrize("eager_fit", ["1", "0"])
+def test_keras_fit_stops_in_the_layers_call_or_names_its_line(eager_fit):
+    """Keras calls the user's layer: run eagerly, the exception leaves the user's
+    ``call()`` into Keras ("User Uncaught Exceptions") and the stop is at its line;
+    compiled, the stop is at ``fit`` and the message names that line."""
+    path = program_path("forensics_nan_fit.py")
+    client, event = run("forensics_nan_fit.py", {**SWITCH, "EAGER_FIT": eager_fit})
+    try:
+        assert event["event"] == "stopped", "".join(client.output)[-2000:]
+        s = Stopped(client, event["body"])
+        top = client.top_frame(s.thread_id)
+        text = client.request("exceptionInfo", {"threadId": s.thread_id})["description"]
+        nan_line = line_of(path, "NAN BORN HERE")
+        if eager_fit == "1":
+            assert (top["name"].split()[0], top["line"]) == ("call", nan_line)
+            assert "op RealDiv on CPU:0" in text and "+Inf×16 of 32" in text, text
+            assert s.locals()["spread"].value.startswith("float32[8, 1]")
+        else:
+            assert top["line"] == line_of(path, "FIT LINE")
+            assert f"created at {path}:{nan_line} in call: return inputs / spread" in text, text
+    finally:
+        client.close()

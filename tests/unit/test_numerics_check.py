@@ -1,0 +1,82 @@
+"""The NaN/Inf check without a debugger: what it raises, what it leaves alone."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+tf = pytest.importorskip("tensorflow")
+
+from tf_debug_repr import numerics_check  # noqa: E402
+
+
+@pytest.fixture
+def checking():
+    numerics_check.enable()
+    yield
+    numerics_check.disable()
+
+
+def test_eager_nan_raises_with_op_device_counts_place_and_inputs(checking):
+    x = tf.constant([[4.0, -1.0], [0.0, 9.0]])
+    with pytest.raises(tf.errors.InvalidArgumentError) as caught:
+        tf.sqrt(x)
+    error = caught.value
+    assert type(error).__name__ == "NumericsError"
+    assert (error.op_type, error.device, error.nan, error.pos_inf, error.neg_inf) == (
+        "Sqrt",
+        "CPU:0",
+        1,
+        0,
+        0,
+    )
+    assert error.first_bad == (0, 1)
+    assert error.inputs[0] is x
+    assert np.isnan(error.output.numpy()[0, 1])
+    assert "op Sqrt on CPU:0: output 0 of 1, float32[2, 2] has NaN×1 of 4, first at [0, 1]" in (
+        error.message
+    )
+    assert "0: float32[2, 2] x∈[-1, 9]" in error.message
+
+
+def test_infinities_are_counted_by_sign(checking):
+    with pytest.raises(tf.errors.InvalidArgumentError) as caught:
+        tf.constant([1.0, -1.0, 0.0, 2.0]) / 0.0
+    e = caught.value
+    assert (e.nan, e.pos_inf, e.neg_inf, e.first_bad) == (1, 2, 1, (0,))
+
+
+def test_clean_results_and_gradients_are_unchanged(checking):
+    x = tf.Variable(tf.random.stateless_normal([16, 8], seed=[3, 4]))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.tanh(x @ tf.transpose(x)))
+    checked = (y.numpy(), tape.gradient(y, x).numpy())
+    numerics_check.disable()
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.tanh(x @ tf.transpose(x)))
+    plain = (y.numpy(), tape.gradient(y, x).numpy())
+    assert checked[0].tobytes() == plain[0].tobytes()
+    assert checked[1].tobytes() == plain[1].tobytes()
+
+
+def test_integer_and_safe_ops_are_not_checked(checking):
+    assert tf.reshape(tf.constant([np.nan]), [1, 1]).shape == (1, 1)  # Reshape: a safe op
+    assert int(tf.constant(3) // 1) == 3
+
+
+def test_inside_tf_function_the_message_names_the_op_and_the_line(checking):
+    @tf.function
+    def log_of(values):
+        return tf.math.log(values)  # THE LINE
+
+    with pytest.raises(tf.errors.InvalidArgumentError) as caught:
+        log_of(tf.constant([1.0, -1.0]))
+    text = str(caught.value)
+    assert "NaN/Inf produced by op Log in tf.function graph 'log_of'" in text
+    assert "in log_of: return tf.math.log(values)  # THE LINE" in text
+    assert "test_numerics_check.py:" in text
+
+
+def test_disabled_nothing_is_checked():
+    assert not numerics_check._installed
+    assert np.isnan(tf.sqrt(tf.constant(-1.0)).numpy())

@@ -1,0 +1,107 @@
+"""Change since the last stop, computed without a debugger (stops advanced by hand)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+tf = pytest.importorskip("tensorflow")
+
+from tf_debug_repr import change_views, forensics, views  # noqa: E402
+from tf_debug_repr import stop_snapshots as snapshots  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def fresh():
+    views.build_table()
+    forensics.register()
+    snapshots.clear()
+    snapshots.set_budget_mb(256)
+    yield
+    snapshots.clear()
+
+
+def test_untracked_variable_gets_nothing():
+    snapshots.next_stop()
+    w = tf.Variable(tf.zeros([3]))
+    assert snapshots.change_of(w) is None
+    assert not any(c.name == change_views.NAME for c in views.children(tf.zeros([2])))
+    assert change_views.change_mark(w, views.kind_of(w)) == ""
+
+
+def test_norm_share_largest_and_where_after_an_update():
+    rng = np.random.default_rng(0)
+    start = rng.normal(size=(4, 5)).astype(np.float32)
+    w = tf.Variable(start)
+    snapshots.next_stop()
+    rows = {c.name: c for c in views.children(w)}  # expanding: now tracked
+    assert "snapshot kept at stop" in str(rows[change_views.NAME].resolve())
+    delta = np.zeros((4, 5), np.float32)
+    delta[1, 2], delta[3, 0] = 0.5, -2.0
+    w.assign_add(delta)
+    snapshots.next_stop()
+    change = snapshots.change_of(w)
+    expected = np.linalg.norm(w.numpy().astype(np.float64) - start.astype(np.float64))
+    assert change.norm == pytest.approx(expected, rel=1e-12)
+    assert (change.changed, change.size) == (2, 20)
+    assert change.largest == pytest.approx(2.0)
+    assert change.where == (3, 0)
+    assert "Δ‖·‖=2.062 since stop" in views.summary(w)
+    # the snapshot now holds this stop's value: no update, no change at the next stop
+    snapshots.next_stop()
+    assert snapshots.change_of(w).changed == 0
+
+
+def test_frozen_after_three_unchanged_stops():
+    w = tf.Variable([1.0, 2.0])
+    snapshots.next_stop()
+    change_views.looked_at(w)
+    for _ in range(3):
+        snapshots.next_stop()
+        change = snapshots.change_of(w)
+    assert change.frozen and change.unchanged_stops == 3
+    assert "frozen 3 stops" in views.summary(w)
+
+
+def test_snapshot_is_not_the_variables_buffer():
+    w = tf.Variable(tf.ones([1000]))
+    snapshots.next_stop()
+    change_views.looked_at(w)
+    w.assign_sub(tf.ones([1000]) * 0.25)  # an in-place update op
+    snapshots.next_stop()
+    change = snapshots.change_of(w)
+    assert change.norm == pytest.approx(math.sqrt(1000 * 0.0625), rel=1e-12)
+
+
+def test_budget_keeps_the_most_recently_looked():
+    snapshots.set_budget_mb(4000 / 2**20)  # room for one float32[1000]
+    a, b = tf.Variable(tf.zeros([1000])), tf.Variable(tf.zeros([1000]))
+    snapshots.next_stop()
+    change_views.looked_at(a)
+    change_views.looked_at(b)
+    assert not snapshots.tracked(a) and snapshots.tracked(b)
+    assert snapshots.held_bytes() == 4000
+
+
+def test_keras_model_lists_frozen_weights_first():
+    keras = pytest.importorskip("keras")
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2), keras.layers.Dense(1)])
+    model.layers[0].trainable = False
+    snapshots.next_stop()
+    node = change_views.change_since_last_stop(model)
+    assert node is None  # not looked at yet
+    rows = {c.name: c for c in views.children(model)}
+    assert rows[change_views.NAME].resolve().summary().startswith("snapshots of 4 weights kept")
+    for _ in range(3):
+        for var in model.layers[1].weights:
+            var.assign_add(tf.ones(var.shape))
+        snapshots.next_stop()
+        node = change_views.change_since_last_stop(model)
+    text = node.summary()
+    kernel, bias = (w.path for w in model.layers[0].weights)  # Keras numbers its names
+    assert text.startswith(f"‼ 2 frozen ({kernel}, {bias})"), text
+    assert "2 of 4 weights changed" in text
+    first = node.children()[0]
+    assert first.name == kernel and "frozen" in str(first.value)
