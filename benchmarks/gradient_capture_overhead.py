@@ -84,6 +84,8 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=3)
     args = parser.parse_args()
 
+    # "on", not "auto": no debugger client is looking here, and capture is what is timed.
+    tf_debug_repr.set_gradient_capture(True)
     assert getattr(tf.GradientTape.gradient, "_tf_debug_repr", False), "capture hooks not installed"
     model, step = build(args.width, args.depth)
     for _ in range(10):  # warm-up: first calls build the optimizer and kernels

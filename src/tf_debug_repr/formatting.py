@@ -171,14 +171,17 @@ class Part:
     shrink: bool = False
 
 
-def render(parts: Sequence[Part], limit: int = MAX_SUMMARY_CHARS) -> str:
+def render(parts: Sequence[Part], limit: int = MAX_SUMMARY_CHARS, reserve: int = 40) -> str:
     """Parts joined in order, within ``limit`` characters. When too long: inline values
-    go first, then long names are shortened (to ``NAME_FLOOR``), then facts, moments and
-    figures go, then names shrink further; KEEP parts (``‼`` flags, the ``∇`` mark) stay."""
+    go first, then long names are shortened (to ``NAME_FLOOR``, leaving ``reserve``
+    characters for marks added later by ``with_marks``), then facts, moments and figures
+    go, then names shrink further; KEEP parts (``‼`` flags, the ``∇`` mark) stay."""
     kept = [Part(" ".join(p.text.split()), p.priority, p.shrink) for p in parts]
     kept = [p for p in kept if p.text]
     _drop(kept, limit, VALUES)
-    _shrink(kept, limit, NAME_FLOOR)
+    # A long name leaves room for a mark added later (``with_marks``), so that the mark
+    # does not cost the line its range.
+    _shrink(kept, limit - reserve, NAME_FLOOR)
     _drop(kept, limit, FIGURES)
     _shrink(kept, limit, 8)
     return clip(join(p.text for p in kept), limit)
@@ -220,7 +223,7 @@ def with_marks(line: str, marks: Sequence[str], limit: int = MAX_SUMMARY_CHARS) 
     shown = [m for m in marks if m]
     if not shown:
         return clip(line, limit)
-    return render([Part(line, KEEP, shrink=True), *(Part(m[:80]) for m in shown)], limit)
+    return render([Part(line, KEEP, shrink=True), *(Part(m[:80]) for m in shown)], limit, 0)
 
 
 def sparkline(values: Sequence[float]) -> str:

@@ -111,10 +111,6 @@ class GradientInfo(Node):
         self.iteration = None if r is None else r.iteration
         self.norms = NormHistory([] if r is None else r.norms())
 
-    def target_info(self, index: int) -> GradientInfo:
-        """The latest gradient from the ``index``-th target of this source."""
-        return GradientInfo(self.source, self.source.all_targets()[index])
-
     def _head(self) -> str:
         r = self.record
         several = len(self.source.targets) > 1

@@ -125,6 +125,7 @@ def _content(child: Child) -> tuple[str, Any, Expression]:
     try:
         return child.name, for_pydevd(value), expression
     except Exception as exc:
+        _debug(f"child {child.name} failed: {exc!r}")
         return child.name, _NoteLeaf(str(error_note(exc))), expression
 
 

@@ -92,7 +92,7 @@ def stats_of(tensor: Any) -> Stats:
 def leaf(value: Any) -> Any:
     """An element as a plain Python leaf; ml_dtypes integers (int4…) stay integers."""
     if isinstance(value, np.generic) and value.dtype.kind == "V" and "int" in value.dtype.name:
-        return int(value)
+        return Scalar(int(value), value.dtype.name)
     return scalar_leaf(value)
 
 

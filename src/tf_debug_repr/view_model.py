@@ -61,6 +61,11 @@ class Scalar:
     def __complex__(self) -> complex:
         return complex(self.value)
 
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        import numpy as np
+
+        return np.asarray(self.value, dtype=dtype)
+
 
 # Floats whose Python (float64) repr would show digits their dtype does not hold.
 SHORT_TEXT_DTYPES = ("float32", "float16", "bfloat16")

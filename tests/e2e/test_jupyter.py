@@ -67,9 +67,10 @@ NODELAY = (
 
 
 class Kernel:
-    def __init__(self) -> None:
+    def __init__(self, **switches: str) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("TF_DEBUG_REPR_")}
         env["TF_CPP_MIN_LOG_LEVEL"] = "2"
+        env.update(switches)
         self.manager, self.client = jupyter_client.manager.start_new_kernel(
             kernel_name="python3", startup_timeout=TIMEOUT, env=env
         )
@@ -198,3 +199,14 @@ def test_kernel_without_debugger_installs_nothing_then_captures_once_attached(ke
     assert after["tape_hooked"] == "True" and after["apply_hooked"] == "True"
     assert after["views_loaded"] == "['tf_debug_repr.gradient_views', 'tf_debug_repr.views']"
     assert int(after["records"]) >= 2  # kernel and bias
+
+
+def test_the_switch_forces_capture_without_a_client():
+    kernel = Kernel(TF_DEBUG_REPR_GRADIENTS="1")
+    try:
+        probes = kernel.execute(SETUP, PROBES)
+    finally:
+        kernel.close()
+    assert probes["tape_hooked"] == "True" and probes["apply_hooked"] == "True"
+    assert probes["records"] == "2"  # kernel and bias of the one Dense layer
+    assert probes["views_loaded"] == "[]"  # the views still wait for a client

@@ -82,6 +82,14 @@ def test_one_naming_rule_and_every_expression_evaluates(s):
     assert s.evaluate(kernel["device"].evaluate_name)["result"].strip("'") == kernel["device"].value
 
 
+def test_long_summary_keeps_the_flags_and_the_gradient_mark(s):
+    value = s.locals()["long_named"].value
+    assert len(value) <= 300 and "‼ NaN×1" in value, value
+    assert value.endswith("∇‖g‖=2.828@tape call #1"), value
+    assert "x∈[1, 1]" in value, "the name, not the range, makes room for the mark"
+    assert value.startswith("Variable 'a/very/long/scope/a/very"), value
+
+
 def test_elements_stay_on_the_second_logical_device(s):
     local = s.locals()
     assert local["far"].value.endswith("n=300 CPU:1")

@@ -31,6 +31,11 @@ with tf.device("/CPU:1"):
     far = tf.reshape(tf.range(300.0), [150, 2])
     far_variable = tf.Variable([[1.0, 2.0], [3.0, 4.0]], name="far")
 handle = scale.handle
+# A name long enough to fill the line, a NaN, and a recorded gradient: flags and mark stay.
+long_named = tf.Variable([1.0, float("nan")], name="a/very/long/scope/" * 20 + "kernel")
+with tf.GradientTape() as tape:
+    loss = tf.reduce_sum(long_named * 2.0)
+tape.gradient(loss, [long_named])
 with tf.device("/CPU:0"):  # the user's own device scope, active while stopped
     print("ready")  # BREAKPOINT ready
 print("doubled", doubled.numpy().tolist())

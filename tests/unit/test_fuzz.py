@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from tensorflow.python.framework import dtypes as tf_dtypes
 
 from tf_debug_repr import pydevd_adapter, tensor_views, views
-from tf_debug_repr.view_model import Note
+from tf_debug_repr.view_model import Note, Scalar
 
 EXAMPLES = int(os.environ.get("TF_DEBUG_REPR_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(
@@ -199,6 +199,8 @@ def comparable(value):
     """A value reduced to numpy/Python data, so that a child and its expression compare."""
     if isinstance(value, Note):
         return str(value)
+    if isinstance(value, Scalar):
+        return value.value
     if isinstance(value, tensor_views.HostArray):
         return np.asarray(value.array)
     if isinstance(value, tensor_views.AxisRange):
@@ -277,7 +279,7 @@ def check_children(obj, expression: str, namespace: dict, depth: int) -> int:
     evaluated where ``expression`` names ``obj``, gives that child's value."""
     contents = pydevd_adapter._contents(obj)
     for name, value, _ in contents:  # the adapter's placeholders: nothing may have failed
-        assert not (isinstance(value, Note) and value.startswith("<error")), (name, value)
+        assert not (isinstance(value, str) and value.startswith("<error")), (name, value)
     checked = 0
     for child in looked_at(views.children(obj)):
         value = child.resolve()

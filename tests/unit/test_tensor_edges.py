@@ -24,6 +24,7 @@ def test_scalar_expressions_are_valid_python_and_evaluate():
     children = by_name(nan)
     assert not any(name.startswith("‼ first") for name in children), "no x[] for a 0-d tensor"
     assert np.isnan(eval(expression_of(children["value"]), {"x": nan}))
+    assert np.isnan(float(children["value"].resolve()))
     word = tf.constant(b"\xffbytes")
     assert eval(expression_of(by_name(word)["value"]), {"x": word}) == b"\xffbytes"
     # numpy.asarray() fails on 0-d ml_dtypes tensors: the figures' expressions avoid it.
@@ -45,7 +46,9 @@ def test_float8_nan_never_hides_the_elements():
     children = by_name(x)
     assert [n for n in children if n.startswith("[")] == ["[0]", "[1]", "[2]", "[3]"]
     first = children["‼ first NaN/Inf at [1]"]
-    assert np.isnan(first.resolve()) and np.isnan(float(eval(expression_of(first), {"x": x})))
+    assert np.isnan(float(first.resolve())) and np.isnan(
+        float(eval(expression_of(first), {"x": x}))
+    )
     assert views.summary(x).startswith("float8_e5m2[4] ‼ NaN×1 +Inf×1 x∈[1, 2]")
 
 
@@ -64,7 +67,7 @@ def test_dtypes_tf_cannot_slice_are_sliced_on_the_host():
         got = eval(expression_of(row), {"x": x})
         assert np.array_equal(np.asarray(got, np.float64), base[1].astype(np.float64))
         leaf = views.children(row.resolve())[2]
-        assert eval(expression_of(leaf, "x.numpy()[1]"), {"x": x}) == leaf.resolve()
+        assert eval(expression_of(leaf, "x.numpy()[1]"), {"x": x}) == leaf.resolve().value
         for text in (views.console_text(x), views.clipboard_text(x)):
             assert "<error" not in text and "2" in text, (name, text)
 
