@@ -99,12 +99,11 @@ def _pending(var: Any) -> Note:
     return Note(f"snapshot kept at stop {stop}: the change shows at the next stop")
 
 
-def variable_change(var: Any) -> ChangeNode | Note | None:
-    """What the ``Δ since last stop`` row shows for a variable (None: not tracked)."""
+def variable_change(var: Any) -> ChangeNode | None:
+    """What the ``Δ since last stop`` row shows for a variable: None until there is a
+    change to show (a row on every variable looked at once would be noise)."""
     change = snapshots.change_of(var)
-    if change is not None:
-        return ChangeNode(change)
-    return _pending(var) if snapshots.tracked(var) else None
+    return None if change is None else ChangeNode(change)
 
 
 class WeightChanges(Node):
@@ -178,6 +177,7 @@ def _weights(layer: Any) -> list:
 
 
 def weight_changes(layer: Any, looked: bool) -> WeightChanges | None:
+    """A model's weights with their changes; None until one of them has a change."""
     weights = _weights(layer)
     if not weights:
         return None
@@ -187,7 +187,7 @@ def weight_changes(layer: Any, looked: bool) -> WeightChanges | None:
         if change is None and not snapshots.tracked(var):
             continue
         rows.append((index, var, change))
-    return WeightChanges(rows) if rows else None
+    return WeightChanges(rows) if any(c is not None for _, _, c in rows) else None
 
 
 # --------------------------------------------------------------------------- watched tensors
