@@ -13,6 +13,9 @@ Markdown table, for:
   * Locals on a frame of 16 tensors of 10^6 float32 and expanding one of them;
   * Locals on a frame holding a 2^28-element int8 tensor (256 MiB) and expanding it;
   * the debuggee's peak resident memory after all that (a host copy would show);
+  * Locals on a frame holding a Keras model of 300 weights (and their 300 gradients),
+    expanding the model, and seeing the gradients: stock expands the program's list of
+    them, the plugin the model's ``∇ gradients`` table (one row per weight);
   * time to the first stop of a program without TensorFlow.
 
 "Stock" is the same installation with the plugin switched off (TF_DEBUG_REPR_DISABLE=1):
@@ -47,6 +50,7 @@ HERE = Path(__file__).parent / "programs"
 SMALL = str(HERE / "small_frame.py")
 BIG = str(HERE / "big_frames.py")
 NO_TF = str(ROOT / "tests" / "programs" / "no_tensorflow.py")
+MODEL = str(HERE / "model_300_weights.py")
 BUNDLE = ROOT / "vscode-ext" / "python"
 RUSAGE = "__import__('resource')"
 
@@ -150,6 +154,37 @@ def big_frames(variant: Variant, repeat: int, figures: Figures) -> None:
         client.close()
 
 
+def model_frame(variant: Variant, repeat: int, figures: Figures) -> None:
+    client, stop, _ = variant.start(MODEL, ["BREAKPOINT"])
+    try:
+        scope = client.locals_reference(client.top_frame(stop["threadId"])["id"])
+        first_and_rest(
+            figures,
+            "Locals, frame with a 300-weight model",
+            lambda: client.variables(scope),
+            repeat,
+        )
+        rows = {v.name: v for v in client.variables(scope)}
+        model = rows["model"]
+        first_and_rest(
+            figures,
+            "expand the 300-weight model",
+            lambda: client.variables(model.reference),
+            repeat,
+        )
+        # What a user opens to see the gradients: the model's table, or under stock the
+        # program's own list of them.
+        table = next(
+            (c for c in client.variables(model.reference) if c.name == "∇ gradients"), None
+        )
+        target = table if table is not None else rows["grads"]
+        first_and_rest(
+            figures, "see its 300 gradients", lambda: client.variables(target.reference), repeat
+        )
+    finally:
+        client.close()
+
+
 def no_tf_startup(variant: Variant, figures: Figures) -> None:
     client, _, startup = variant.start(NO_TF, ["BREAKPOINT"])
     client.close()
@@ -208,6 +243,12 @@ ROWS = [  # (measure, variant compared with stock)
     ("expand the 2^28 int8 tensor (first)", "plugin"),
     ("expand the 2^28 int8 tensor", "plugin"),
     ("debuggee peak RSS (MiB)", "plugin"),
+    ("Locals, frame with a 300-weight model (first)", "plugin"),
+    ("Locals, frame with a 300-weight model", "plugin"),
+    ("expand the 300-weight model (first)", "plugin"),
+    ("expand the 300-weight model", "plugin"),
+    ("see its 300 gradients (first)", "plugin"),
+    ("see its 300 gradients", "plugin"),
 ]
 
 
@@ -237,6 +278,9 @@ def main() -> int:
     parser.add_argument(
         "--startup-only", action="store_true", help="only the first-stop figures (more rounds)"
     )
+    parser.add_argument(
+        "--model-only", action="store_true", help="only the 300-weight model's figures"
+    )
     args = parser.parse_args()
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     with tempfile.TemporaryDirectory() as workdir:
@@ -247,11 +291,17 @@ def main() -> int:
         results: dict[str, Figures] = {v.name: defaultdict(list) for v in variants}
         for round_ in range(args.rounds):
             order = variants if round_ % 2 == 0 else variants[::-1]
+            if args.model_only:
+                for variant in [v for v in order if v.name != "extension"]:
+                    model_frame(variant, args.repeat, results[variant.name])
+                print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)
+                continue
             for variant in order:
                 small_frame(variant, 1 if args.startup_only else args.repeat, results[variant.name])
             for variant in [v for v in order if v.name != "extension"]:
                 if not (args.no_big or args.startup_only):
                     big_frames(variant, args.repeat, results[variant.name])
+                    model_frame(variant, args.repeat, results[variant.name])
                 no_tf_startup(variant, results[variant.name])
             print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)
     print(table(results))

@@ -135,9 +135,24 @@ def _cardinality(ds: Any) -> str:
     return _CARDINALITY.get(n, fmt.count(n))
 
 
+def structure_text(spec: Any) -> str:
+    """An element spec in a few words: ``(float32[None, 4], int32[None])``, dicts by key;
+    plain tensor specs by dtype and shape, other specs as their own view says."""
+    from .shape_views import spec_summary
+
+    if isinstance(spec, dict):
+        return "{" + ", ".join(f"{k!r}: {structure_text(v)}" for k, v in spec.items()) + "}"
+    if isinstance(spec, (tuple, list)):
+        inner = ", ".join(structure_text(v) for v in spec)
+        return f"({inner},)" if isinstance(spec, tuple) and len(spec) == 1 else f"({inner})"
+    text = spec_summary(spec)
+    return text.removeprefix("TensorSpec ") if type(spec).__name__ == "TensorSpec" else text
+
+
 def dataset_summary(ds: Any) -> str:
     return fmt.clip(
-        f"{type(ds).__name__.lstrip('_')} of {ds.element_spec} cardinality={_cardinality(ds)}"
+        f"{type(ds).__name__.lstrip('_')} of {structure_text(ds.element_spec)} "
+        f"cardinality={_cardinality(ds)}"
     )
 
 
@@ -153,7 +168,9 @@ def dataset_children(ds: Any) -> list[Child]:
 
 
 def iterator_summary(it: Any) -> str:
-    return fmt.clip(f"Iterator over {it.element_spec} (not advanced by the debugger)")
+    return fmt.clip(
+        f"Iterator over {structure_text(it.element_spec)} (not advanced by the debugger)"
+    )
 
 
 def iterator_children(it: Any) -> list[Child]:

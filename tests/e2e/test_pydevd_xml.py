@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tf_debug_repr import change_views
 from tf_debug_repr.dap_client import Variable, line_of
 
 from ..conftest import Stopped, program_path, start_stopped
@@ -196,6 +197,12 @@ def test_pycharm_children_equal_vs_code_children(x, dap, path):
     """get_dictionary/resolve (XML) and get_contents_debug_adapter_protocol (DAP) agree:
     same names in the same order, same types, same leaves, same text."""
     xml, vs = x.children(*path), dap_children(dap, path)
+    if x.flavor == "pydevd-pycharm":
+        # The one known difference: stop_snapshots counts stops through pydevd's
+        # per-suspension frames tracker (suspended_frames_manager), which PyCharm's fork
+        # does not have, so "Δ since last stop" is missing there.
+        assert change_views.NAME not in xml
+        vs.pop(change_views.NAME, None)
     assert list(xml) == list(vs)
     for name, var in xml.items():
         other = vs[name]

@@ -248,13 +248,8 @@ def test_watch_hover_console_and_clipboard(s):
 
 def test_datasets_and_iterators_are_not_consumed(s):
     local = s.locals()
-    assert local["dataset"].value.startswith(
-        "BatchDataset of TensorSpec(shape=(None,), dtype=tf.int64"
-    )
-    assert "cardinality=4" in local["dataset"].value
-    assert local["iterator"].value == (
-        "Iterator over TensorSpec(shape=(None,), dtype=tf.int64, name=None) (not advanced by the debugger)"
-    )
+    assert local["dataset"].value == "BatchDataset of int64[None] cardinality=4"
+    assert local["iterator"].value == "Iterator over int64[None] (not advanced by the debugger)"
     for name in ("dataset", "iterator"):
         list(walk(s, local[name], 2))
         for context in ("watch", "hover", "repl", "clipboard"):
