@@ -6,8 +6,8 @@ added to a graph being traced, no random state is drawn (samples are strided), a
 a tensor on a GPU is reduced on its own device so that only scalars come to the host.
 
 Cost is bounded whatever the size: min/max and the NaN/Inf counts are exact up to
-``EXACT_LIMIT`` elements; mean and std come from a strided sample of at most
-``SAMPLE_LIMIT`` elements (and say so).
+``EXACT_LIMIT`` elements (an integer or bool tensor's range up to ``INT_EXACT_LIMIT``);
+mean and std come from a strided sample of at most ``SAMPLE_LIMIT`` elements (and say so).
 """
 
 from __future__ import annotations
@@ -26,6 +26,12 @@ from .guards import harmless, host_view, is_on_host
 SAMPLE_LIMIT = 1 << 16
 # Min/max and NaN/Inf counts are exact up to this many elements, sampled beyond.
 EXACT_LIMIT = 1 << 27
+# Integers and bools hold no NaN/Inf, so past this size only their range is at stake: it
+# comes from at most INT_SAMPLE elements spaced at least SKIP_BYTES apart. (A stride
+# shorter than a few cache lines still reads every byte, and costs more than no stride.)
+INT_EXACT_LIMIT = 1 << 24
+INT_SAMPLE = 1 << 20
+SKIP_BYTES = 512
 
 
 @dataclass(frozen=True)
@@ -75,6 +81,13 @@ def _stride_for(size: int, limit: int) -> int:
     return 1 if size <= limit else -(-size // limit)
 
 
+def extremes_stride_for(size: int, category: str, itemsize: int) -> int:
+    """Every how many elements min/max (and NaN/Inf counts) are read."""
+    if category in ("int", "bool") and size > INT_EXACT_LIMIT:
+        return max(_stride_for(size, INT_SAMPLE), -(-SKIP_BYTES // max(1, itemsize)))
+    return _stride_for(size, EXACT_LIMIT)
+
+
 def array_stats(array: np.ndarray) -> Stats:
     """Statistics of a host array (a zero-copy view of a CPU tensor, typically)."""
     # Overflow in a square of float64 extremes must not print a warning into the program.
@@ -88,7 +101,7 @@ def _array_stats(array: np.ndarray) -> Stats:
     if size == 0 or category in ("string", "other"):
         return Stats(size=size, category=category)
     flat = array.reshape(-1)
-    extremes_stride = _stride_for(size, EXACT_LIMIT)
+    extremes_stride = extremes_stride_for(size, category, array.dtype.itemsize)
     extremes = flat[::extremes_stride]
     moments_stride = _stride_for(size, SAMPLE_LIMIT)
     moments = flat[::moments_stride]
@@ -207,7 +220,7 @@ def device_stats(tensor: Any) -> Stats:
         return Stats(size=size, category=category)
     with harmless(tensor.device):
         flat = tf.reshape(tensor, [-1])
-        extremes_stride = _stride_for(size, EXACT_LIMIT)
+        extremes_stride = extremes_stride_for(size, category, dtype.size)
         moments_stride = _stride_for(size, SAMPLE_LIMIT)
         extremes = flat[::extremes_stride] if extremes_stride > 1 else flat
         moments = flat[::moments_stride] if moments_stride > 1 else flat

@@ -33,6 +33,30 @@ def test_large_arrays_sample_moments_but_keep_exact_extremes():
     assert s.moments_stride == -(-a.size // stats.SAMPLE_LIMIT)
 
 
+def test_huge_integer_tensors_sample_their_range_sparsely_floats_stay_exact():
+    # Integers hold no NaN/Inf: past INT_EXACT_LIMIT their range is read from at most
+    # INT_SAMPLE elements at least SKIP_BYTES apart (a dense stride would read every byte).
+    size = stats.INT_EXACT_LIMIT + 1
+    ints = np.zeros(size, dtype=np.int8)
+    ints[1] = 100  # off the sample's stride: missed, and the range says it is sampled
+    s = stats.array_stats(ints)
+    assert s.extremes_sampled and s.extremes_stride >= stats.SKIP_BYTES
+    assert size / s.extremes_stride <= stats.INT_SAMPLE
+    assert (s.min, s.max) == (0, 0)
+    assert s.extremes_stride == stats.extremes_stride_for(size, "int", 1)
+    # The same figures on the device path.
+    d = stats.device_stats(tf.constant(ints))
+    assert (d.min, d.max, d.extremes_stride) == (s.min, s.max, s.extremes_stride)
+    # A float tensor of the same size keeps exact extremes and NaN counts.
+    floats = np.zeros(size, dtype=np.float32)
+    floats[1] = np.nan
+    f = stats.array_stats(floats)
+    assert not f.extremes_sampled and f.nan == 1
+    # Just under the limit, integers are exact.
+    assert not stats.array_stats(ints[: stats.INT_EXACT_LIMIT]).extremes_sampled
+    assert stats.array_stats(ints[: stats.INT_EXACT_LIMIT]).max == 100
+
+
 def test_other_categories():
     assert stats.array_stats(np.array([True, False, True])).true_count == 2
     ints = stats.array_stats(np.array([3, -1, 7], dtype=np.int8))
