@@ -9,6 +9,7 @@ stops in a row) first. The figures come from ``stop_snapshots``.
 from __future__ import annotations
 
 import math
+import weakref
 from typing import Any
 
 from . import formatting as fmt
@@ -98,12 +99,11 @@ def _pending(var: Any) -> Note:
     return Note(f"snapshot kept at stop {stop}: the change shows at the next stop")
 
 
-def variable_change(var: Any) -> ChangeNode | Note | None:
-    """What the ``Δ since last stop`` row shows for a variable (None: not tracked)."""
+def variable_change(var: Any) -> ChangeNode | None:
+    """What the ``Δ since last stop`` row shows for a variable: None until there is a
+    change to show (a row on every variable looked at once would be noise)."""
     change = snapshots.change_of(var)
-    if change is not None:
-        return ChangeNode(change)
-    return _pending(var) if snapshots.tracked(var) else None
+    return None if change is None else ChangeNode(change)
 
 
 class WeightChanges(Node):
@@ -177,6 +177,7 @@ def _weights(layer: Any) -> list:
 
 
 def weight_changes(layer: Any, looked: bool) -> WeightChanges | None:
+    """A model's weights with their changes; None until one of them has a change."""
     weights = _weights(layer)
     if not weights:
         return None
@@ -186,17 +187,63 @@ def weight_changes(layer: Any, looked: bool) -> WeightChanges | None:
         if change is None and not snapshots.tracked(var):
             continue
         rows.append((index, var, change))
-    return WeightChanges(rows) if rows else None
+    return WeightChanges(rows) if any(c is not None for _, _, c in rows) else None
+
+
+# --------------------------------------------------------------------------- watched tensors
+# A tensor is a new object at every stop; a watch (or hover) expression is what stays. It
+# is tracked by (file, function, expression), read off pydevd's evaluation on the stack;
+# the tensor it gave at this stop is remembered (weakly) so that expanding it finds it.
+
+_watched: dict[int, tuple[weakref.ref, tuple]] = {}
+_watched_stop = 0
+
+
+def _remembered(obj: Any) -> tuple | None:
+    found = _watched.get(id(obj))
+    return found[1] if found is not None and found[0]() is obj else None
+
+
+def _watch_key(obj: Any, remembered_first: bool = False) -> tuple | None:
+    """The watch expression that gave ``obj`` at this stop: pydevd's evaluation on the
+    stack, else the one remembered for this very tensor (an expansion, a later request)."""
+    global _watched_stop
+    if remembered_first and (key := _remembered(obj)) is not None:
+        return key
+    evaluated = snapshots.evaluated_expression()
+    if evaluated is None:
+        return _remembered(obj)
+    frame, expression = evaluated
+    key = ("watch", frame.f_code.co_filename, frame.f_code.co_name, expression)
+    stop = snapshots.current_stop()
+    if stop != _watched_stop:
+        _watched.clear()
+        _watched_stop = stop
+    try:
+        _watched[id(obj)] = (weakref.ref(obj), key)
+    except TypeError:
+        pass
+    return key
+
+
+def tensor_change(obj: Any, key: tuple) -> ChangeNode | None:
+    """A watched expression's change; nothing before there is one (watching is common,
+    a note on every watched tensor would be noise)."""
+    change = snapshots.observe_watched(key, obj, looked=False)
+    return None if change is None else ChangeNode(change)
 
 
 def change_since_last_stop(obj: Any) -> Any:
     """The public entry (``tf_debug_repr.change_since_last_stop``): a variable's change,
-    or a model's weights' changes, at the current stop."""
+    a model's weights' changes, or a watched expression's tensor's, at the current stop."""
     kind = kind_of(obj)
     if kind in _VARIABLES:
         return variable_change(obj)
     if kind is Kind.KERAS_LAYER:
         return weight_changes(obj, looked=False)
+    if kind is Kind.EAGER:
+        key = _watch_key(obj, remembered_first=True)
+        return None if key is None else tensor_change(obj, key)
     return None
 
 
@@ -212,14 +259,23 @@ def change_children(obj: Any, kind: Kind | None) -> list[Child]:
     if kind is Kind.KERAS_LAYER:
         node = weight_changes(obj, looked=True)
         return [] if node is None else [Child(NAME, node, call(CHANGE))]
+    if kind is Kind.EAGER and snapshots.tracking():
+        key = _watch_key(obj, remembered_first=True)
+        value = None if key is None else tensor_change(obj, key)
+        return [] if value is None else [Child(NAME, value, call(CHANGE))]
     return []
 
 
 def change_mark(obj: Any, kind: Kind | None) -> str:
-    """``Δ‖·‖=0.17@stop 3`` on a tracked variable's summary line; frozen ones stand out."""
-    if kind not in _VARIABLES:
+    """``Δ‖·‖=0.17@stop 3`` on a tracked variable's (or watched tensor's) summary line;
+    frozen ones stand out."""
+    if kind in _VARIABLES:
+        change = snapshots.change_of(obj)
+    elif kind is Kind.EAGER and snapshots.tracking():
+        key = _watch_key(obj)
+        change = None if key is None else snapshots.observe_watched(key, obj, looked=False)
+    else:
         return ""
-    change = snapshots.change_of(obj)
     if change is None:
         return ""
     if change.note:
@@ -232,6 +288,11 @@ def change_mark(obj: Any, kind: Kind | None) -> str:
 
 
 def looked_at(obj: Any) -> None:
-    """Watched or hovered: start tracking a variable."""
-    if kind_of(obj) in _VARIABLES:
+    """Watched or hovered: start tracking a variable, or the expression giving a tensor."""
+    kind = kind_of(obj)
+    if kind in _VARIABLES:
         snapshots.observe(obj, looked=True)
+    elif kind is Kind.EAGER:
+        key = _watch_key(obj)
+        if key is not None:
+            snapshots.observe_watched(key, obj, looked=True)

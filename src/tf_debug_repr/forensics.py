@@ -34,6 +34,9 @@ def register() -> None:
         if provider not in views.extra_children:
             views.extra_children.append(provider)
     if change_views.change_mark not in views.summary_marks:
-        views.summary_marks.append(change_views.change_mark)
+        # before the gradient's mark, which ends the line (``…@Adam iteration 41``)
+        marks = views.summary_marks
+        gradient = [i for i, m in enumerate(marks) if getattr(m, "__name__", "") == "gradient_mark"]
+        marks.insert(gradient[0] if gradient else len(marks), change_views.change_mark)
     if change_views.looked_at not in views.looked_at:
         views.looked_at.append(change_views.looked_at)

@@ -32,6 +32,7 @@ _CONTAINER_ITEMS = 1_000  # items looked at per list/dict
 _DEPTH = 2  # containers and attributes followed below a local
 _TENSOR_KINDS = (Kind.EAGER, Kind.VARIABLE, Kind.KERAS_VARIABLE)
 _OWNER_KINDS = (Kind.KERAS_LAYER, Kind.TF_MODULE, Kind.OPTIMIZER)
+_DISTRIBUTED_KINDS = (Kind.MIRRORED, Kind.SYNC_ON_READ, Kind.PER_REPLICA, Kind.DISTRIBUTED)
 _DEBUGGER_FILES = ("pydevd", "debugpy", f"{os.sep}_pydev")
 
 
@@ -181,6 +182,10 @@ def _visit(walk: _Walk, expression: str, value: Any, depth: int) -> None:
         return
     if kind in _OWNER_KINDS:
         _visit_owner(walk, expression, value, kind)
+        return
+    if kind in _DISTRIBUTED_KINDS:  # one component per replica, each on its device
+        for i, component in enumerate(_variables_of(value, "values")):
+            _visit(walk, f"{expression}.values[{i}]", component, depth)
         return
     if kind is not None or depth <= 0:
         return

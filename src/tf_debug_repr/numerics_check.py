@@ -182,20 +182,60 @@ class NumericsCallback:
             if not _graph_v2():
                 return self._graph.callback(op_type, inputs, attrs, outputs, op_name, graph)
             if op_bytes not in self._skip:
-                _instrument(op_bytes.decode(), op_name, outputs, inputs, graph)
+                try:
+                    _instrument(op_bytes.decode(), op_name, outputs, inputs, graph)
+                except Exception as exc:  # never break the user's tracing
+                    _warn_once(f"a check was not added to a traced {op_type}: {exc!r}")
             return None  # outputs unchanged
         if op_bytes in self._skip or op_bytes == b"CheckNumericsV2" or not outputs:
             return None
         for slot, output in enumerate(outputs):
-            if not output.dtype.is_floating or (op_bytes, slot) in _IGNORED:
+            if not _checked(output) or (op_bytes, slot) in _IGNORED or _finite(output):
                 continue
-            if _finite(output):
-                continue
-            message, facts = report(
-                op_bytes.decode(), op_name, slot, list(outputs), list(inputs or [])
-            )
+            try:
+                message, facts = report(
+                    op_bytes.decode(), op_name, slot, list(outputs), list(inputs or [])
+                )
+            except Exception as exc:  # the facts failed: the stop still comes, said plainly
+                message = (
+                    f"NaN/Inf first produced by op {op_bytes.decode()} (output {slot}); {exc!r}"
+                )
+                facts = _bare_facts(op_bytes.decode(), op_name, slot, outputs, inputs)
             raise error_class()(message, facts)
         return None
+
+
+# The dtypes CheckNumericsV2 has kernels for; float8 and the like are not checked.
+_CHECKED_DTYPES = ("float16", "bfloat16", "float32", "float64")
+_warned: set[str] = set()
+
+
+def _checked(output: Any) -> bool:
+    return getattr(output.dtype, "name", "") in _CHECKED_DTYPES
+
+
+def _warn_once(message: str) -> None:
+    import sys
+
+    kind = message.split(":", 1)[0]
+    if kind not in _warned:
+        _warned.add(kind)
+        sys.stderr.write(f"tf-debug-repr: {message}\n")
+
+
+def _bare_facts(op_type: str, op_name: Any, slot: int, outputs: Any, inputs: Any) -> dict:
+    return {
+        "op_type": op_type,
+        "op_name": op_name,
+        "device": fmt.device_text(getattr(outputs[slot], "device", "")) or "?",
+        "slot": slot,
+        "nan": -1,
+        "pos_inf": -1,
+        "neg_inf": -1,
+        "first_bad": None,
+        "inputs": list(inputs or []),
+        "output": outputs[slot],
+    }
 
 
 def _graph_v2() -> bool:
@@ -269,7 +309,7 @@ def _instrument(op_type: str, op_name: str | None, outputs: Any, inputs: Any, gr
 
     outputs = list(outputs or [])
     for slot, output in enumerate(outputs):
-        if not output.dtype.is_floating or (op_type.encode(), slot) in _IGNORED:
+        if not _checked(output) or (op_type.encode(), slot) in _IGNORED:
             continue
         message = graph_message(op_type, op_name, slot, outputs, list(inputs or []), graph)
         array_ops.check_numerics_v2(
@@ -289,6 +329,8 @@ def _finite(output: Any) -> bool:
             array_ops.check_numerics_v2(output, "")
     except tf.errors.InvalidArgumentError:
         return False
+    except Exception:  # no kernel here, or the like: not ours to stop the program for
+        return True
     return True
 
 

@@ -25,6 +25,7 @@ import os
 import sys
 import threading
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -130,7 +131,7 @@ class Change:
 
 @dataclass
 class _Entry:
-    ref: weakref.ref
+    ref: weakref.ref | None  # the variable (None: a watch expression's tensor, by its key)
     name: str
     value: Any  # the snapshot (an eager tensor on the variable's device)
     stop: int
@@ -141,7 +142,7 @@ class _Entry:
     unchanged_stops: int = 0
 
 
-_entries: dict[int, _Entry] = {}
+_entries: dict[Any, _Entry] = {}
 _held = 0
 
 
@@ -152,14 +153,18 @@ def _storage(var: Any) -> Any:
 
 def _entry(var: Any) -> _Entry | None:
     storage = _storage(var)
-    entry = _entries.get(id(storage))
-    if entry is not None and entry.ref() is not storage:
-        _drop(id(storage))
+    return _lookup(id(storage), storage)
+
+
+def _lookup(key: Any, target: Any) -> _Entry | None:
+    entry = _entries.get(key)
+    if entry is not None and entry.ref is not None and entry.ref() is not target:
+        _drop(key)
         return None
     return entry
 
 
-def _drop(key: int) -> None:
+def _drop(key: Any) -> None:
     global _held
     entry = _entries.pop(key, None)
     if entry is not None:
@@ -168,7 +173,7 @@ def _drop(key: int) -> None:
 
 def _evict(need: int) -> bool:
     """Make room for ``need`` bytes by dropping the snapshots looked at longest ago."""
-    for key in [k for k, e in _entries.items() if e.ref() is None]:
+    for key in [k for k, e in _entries.items() if e.ref is not None and e.ref() is None]:
         _drop(key)
     if need > _budget:
         return False
@@ -211,6 +216,11 @@ def _read(var: Any) -> Any:
     return variable_views.read_value(var)
 
 
+def tracking() -> bool:
+    """Is anything tracked at all? (The cheap test every summary line makes.)"""
+    return bool(_entries)
+
+
 def tracked(var: Any) -> bool:
     with _lock:
         return _entry(var) is not None
@@ -221,30 +231,66 @@ def observe(var: Any, looked: bool) -> Change | None:
     Returns its change since the previous snapshot, when there is one for this stop."""
     if not looked and not _entries:
         return None  # nothing tracked: every summary line pays one truth test
+    storage = _storage(var)
+    return _observe(
+        id(storage),
+        storage,
+        lambda: variable_views.label(var),
+        lambda: _read(var),
+        lambda: _steps(var),
+        looked,
+    )
+
+
+def observe_watched(key: tuple, tensor: Any, looked: bool) -> Change | None:
+    """The same for a tensor a watch expression gives (a new tensor at each stop, so it is
+    tracked by the expression and the function it is evaluated in: ``key``)."""
+    if not looked and not _entries:
+        return None
+    return _observe(key, None, lambda: key[-1], lambda: tensor, lambda: (None, 0), looked)
+
+
+def watched_tracked(key: tuple) -> int | None:
+    """The stop of the snapshot kept for a watch expression, if any."""
+    with _lock:
+        entry = _entries.get(key)
+        return None if entry is None else entry.stop
+
+
+def _observe(
+    key: Any,
+    target: Any,
+    name: Callable[[], str],
+    read: Callable[[], Any],
+    steps_of: Callable[[], tuple[int | None, int]],
+    looked: bool,
+) -> Change | None:
     stop = current_stop()
     if stop == 0:
         return None
     with _lock:
-        entry = _entry(var)
+        entry = _lookup(key, target)
         if entry is None and not looked:
             return None
         if entry is not None and entry.stop == stop:
             if looked:
                 entry.looked = stop
             return entry.change
-        now = _read(var)
+        now = read()
         if now is None:  # no value yet (Keras build pass, first trace)
             return entry.change if entry is not None else None
-        steps = _steps(var)
+        steps = steps_of()
         change = None
         if entry is not None:
             change = _compare(entry, now, stop, steps)
             entry.unchanged_stops = change.unchanged_stops
-        return _keep(var, entry, now, stop, steps, looked, change)
+        return _keep(key, target, name, entry, now, stop, steps, looked, change)
 
 
 def _keep(
-    var: Any,
+    key: Any,
+    target: Any,
+    name: Callable[[], str],
     entry: _Entry | None,
     now: Any,
     stop: int,
@@ -254,15 +300,13 @@ def _keep(
 ) -> Change | None:
     global _held
     size = _nbytes(now)
-    storage = _storage(var)
-    key = id(storage)
     if entry is not None:
         _drop(key)
     if not _evict(size):
         return change  # over budget: the change is shown once, nothing kept
     new = _Entry(
-        ref=weakref.ref(storage),
-        name=variable_views.label(var),
+        ref=None if target is None else weakref.ref(target),
+        name=name(),
         value=now,
         stop=stop,
         nbytes=size,
@@ -274,6 +318,28 @@ def _keep(
     _entries[key] = new
     _held += size
     return change
+
+
+_EVALUATORS = ("evaluate_expression", "internal_evaluate_expression_json")
+
+
+def evaluated_expression() -> tuple[Any, str] | None:
+    """(the frame, the expression) when pydevd is evaluating a watch, hover or Debug
+    Console expression on this thread's stack, or presenting its result: DAP's
+    ``internal_evaluate_expression_json(py_db, request, thread_id)`` evaluates through
+    ``evaluate_expression(py_db, frame, expression, is_exec)`` and then asks for the
+    result's string; both hold ``frame`` and ``expression`` as locals."""
+    probe = sys._getframe(1)
+    while probe is not None:
+        code = probe.f_code
+        if code.co_name in _EVALUATORS and "pydevd" in code.co_filename:
+            found = probe.f_locals
+            frame, expression = found.get("frame"), found.get("expression")
+            if frame is not None and isinstance(expression, str):
+                return frame, expression.strip()
+            return None
+        probe = probe.f_back
+    return None
 
 
 def _compare(entry: _Entry, now: Any, stop: int, steps: tuple[int | None, int]) -> Change:

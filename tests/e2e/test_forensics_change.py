@@ -17,6 +17,12 @@ TRUTH = (
 )
 
 
+def _short(value: float) -> str:
+    from tf_debug_repr import formatting
+
+    return formatting.number(value)
+
+
 @pytest.fixture(scope="module")
 def s():
     session = start_stopped("forensics_change.py", "BREAKPOINT")
@@ -32,12 +38,12 @@ def test_change_since_last_stop_across_four_stops(s):
     # stop 1: expand w and the model, hover over `still`: all tracked from now on.
     first = s.locals()
     assert "Δ" not in first["w"].value
-    note = _child(s, first["w"], NAME)
-    assert note.value.startswith("snapshot kept at stop"), note.value
-    assert s.evaluate(note.evaluate_name)["result"] == note.value
-    model_row = _child(s, first["model"], NAME)
-    assert model_row.value.startswith("snapshots of 4 weights kept"), model_row.value
+    # expanding is looking: nothing to show yet (no row until there is a change)
+    assert NAME not in [c.name for c in s.children(first["w"])]
+    assert NAME not in [c.name for c in s.children(first["model"])]
+    assert s.evaluate("__import__('tf_debug_repr').change_since_last_stop(w)")["result"] == "None"
     assert "Variable" in s.evaluate("still", "hover")["result"]
+    assert "Δ" not in s.evaluate("scaled", "watch")["result"]  # watched: tracked by expression
 
     # stop 2: w moved by the program's noise; the model trained 3 steps.
     s.resume_to_next_stop()
@@ -60,6 +66,15 @@ def test_change_since_last_stop_across_four_stops(s):
     assert figures["at"].value == "[" + where.strip("()") + "]"
     assert s.evaluate(delta.evaluate_name)["result"] == delta.value
     assert "Δ=0 since last stop" in now["still"].value
+    # the watch `scaled` gives a new tensor at each stop: its change is twice w's
+    watched = s.evaluate("scaled", "watch")
+    assert f"Δ‖·‖={_short(2 * truth)} since stop" in watched["result"], watched["result"]
+    scaled_delta = next(
+        c for c in s.client.variables(watched["variablesReference"]) if c.name == NAME
+    )
+    norm = next(c for c in s.children(scaled_delta) if c.name == "‖Δ‖")
+    assert float(norm.value) == pytest.approx(2 * truth, rel=1e-12)
+    assert s.evaluate(scaled_delta.evaluate_name)["result"] == scaled_delta.value
     weights = s.child_map(_child(s, now["model"], NAME))
     head = weights["sequential/head/kernel"]
     assert "3 gradient steps between" in head.value, head.value

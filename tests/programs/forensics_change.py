@@ -17,6 +17,7 @@ y = tf.ones([8, 2])
 previous = w.numpy().copy()
 
 for step in range(4):
+    scaled = w * 2.0  # a new tensor at every stop (exactly twice w)
     print("stop", step)  # BREAKPOINT
     previous = w.numpy().copy()  # w as seen at this stop: the ground truth at the next
     if step % 2 == 0:

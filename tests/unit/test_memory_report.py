@@ -58,3 +58,27 @@ def test_keras_variable_counts_its_tf_variable_once():
         ("kernel", 48),
         ("layer.weights[1]", 16),
     ]
+
+
+def test_a_mirrored_variable_counts_each_replica_on_its_device():
+    import subprocess
+    import sys
+
+    # logical devices must be set before TF initialises: a fresh interpreter
+    program = (
+        "import tensorflow as tf\n"
+        "cpu = tf.config.list_physical_devices('CPU')[0]\n"
+        "tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)\n"
+        "import tf_debug_repr\n"
+        "with tf.distribute.MirroredStrategy(['/cpu:0', '/cpu:1']).scope():\n"
+        "    w = tf.Variable(tf.zeros([100, 10]))\n"
+        "print([(f.expression, f.nbytes, f.device) for f in tf_debug_repr.memory().found])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", program],
+        capture_output=True,
+        text=True,
+        env={"TF_CPP_MIN_LOG_LEVEL": "2", "PATH": ""},
+        timeout=120,
+    ).stdout
+    assert "[('w.values[0]', 4000, 'CPU:0'), ('w.values[1]', 4000, 'CPU:1')]" in out, out

@@ -80,3 +80,13 @@ def test_inside_tf_function_the_message_names_the_op_and_the_line(checking):
 def test_disabled_nothing_is_checked():
     assert not numerics_check._installed
     assert np.isnan(tf.sqrt(tf.constant(-1.0)).numpy())
+
+
+def test_dtypes_without_a_check_kernel_pass_through(checking):
+    import ml_dtypes
+
+    # float8 holds NaN; TF has no check kernel for it, so it passes unchecked, unbroken
+    x = tf.constant(np.array([np.nan, 2.0], dtype=ml_dtypes.float8_e4m3fn))
+    y = tf.identity(x)
+    assert y.dtype.name == "float8_e4m3fn"
+    assert np.isnan(y.numpy().astype(np.float32)[0])

@@ -137,7 +137,7 @@ after(() => {
 });
 
 class Session {
-  /** @param {{ python?: string, name?: string }} [o] */
+  /** @param {{ python?: string, name?: string, exceptionFilters?: string[] }} [o] */
   constructor(o = {}) {
     this.name = o.name ?? 'session';
     /** @type {ReturnType<typeof spawnCaptured>[]} */
@@ -146,6 +146,8 @@ class Session {
     this.runInTerminalRequests = [];
     /** @type {string[]} */
     this.consoleOutput = [];
+    /** The exception breakpoints set at start (VS Code's defaults: ['uncaught', 'userUnhandled']). @type {string[]} */
+    this.exceptionFilters = o.exceptionFilters ?? [];
     this.dc = new DebugClient(o.python ?? mainPython(), '-mdebugpy.adapter', 'debugpy', { env: baseEnv() }, !!process.env.TFDR_E2E_VERBOSE);
     this.dc.defaultTimeout = TIMEOUT;
     const dc = /** @type {any} */ (this.dc);
@@ -226,7 +228,7 @@ class Session {
       const r = await this.dc.setBreakpointsRequest({ source: { path: bp.path }, breakpoints: bp.lines.map((line) => ({ line })) });
       this.breakpointResponse = r.body;
     }
-    await this.dc.setExceptionBreakpointsRequest({ filters: [] });
+    await this.dc.setExceptionBreakpointsRequest({ filters: this.exceptionFilters });
     await this.dc.configurationDoneRequest();
     await withTimeout(started, TIMEOUT, `${request} response`);
     return /** @type {any} */ (await withTimeout(stopped, TIMEOUT, 'stopped event'));
