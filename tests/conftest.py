@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
+import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -92,3 +96,39 @@ def debug_session() -> Iterator:
     yield start
     for session in sessions:
         session.client.close()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def is_listening(port: int) -> bool:
+    with open("/proc/net/tcp") as table:
+        rows = [line.split() for line in table.readlines()[1:]]
+    return any(row[1].endswith(f":{port:04X}") and row[3] == "0A" for row in rows)
+
+
+@contextlib.contextmanager
+def listening_debuggee(program: str, env: dict[str, str] | None = None) -> Iterator[int]:
+    """``python -m debugpy --listen 127.0.0.1:PORT --wait-for-client program`` (the attach
+    case), yielding PORT once it listens; killed on exit. It is waited for without
+    connecting: debugpy's server takes the first connection for the adapter's."""
+    port = free_port()
+    debuggee = subprocess.Popen(
+        [sys.executable, "-m", "debugpy", "--listen", f"127.0.0.1:{port}", "--wait-for-client"]
+        + [program],
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", **(env or {})},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not is_listening(port):
+            assert time.monotonic() < deadline and debuggee.poll() is None, "never listened"
+            time.sleep(0.2)
+        yield port
+    finally:
+        debuggee.kill()
+        debuggee.wait(timeout=30)

@@ -4,16 +4,12 @@ of programs without TensorFlow, and leaves debugpy's own numpy/pandas views inta
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
 
 import pytest
 
 from tf_debug_repr.dap_client import DapClient, line_of
 
-from ..conftest import Stopped, program_path, start_stopped
+from ..conftest import Stopped, listening_debuggee, program_path, start_stopped
 
 pytestmark = pytest.mark.e2e
 
@@ -72,61 +68,24 @@ def test_a_program_without_tensorflow_loads_neither_tensorflow_nor_numpy(debug_s
     assert s.locals()["words"].value == "['plain', 'python']"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def is_listening(port: int) -> bool:
-    with open("/proc/net/tcp") as table:
-        rows = [line.split() for line in table.readlines()[1:]]
-    return any(row[1].endswith(f":{port:04X}") and row[3] == "0A" for row in rows)
-
-
 @pytest.mark.skipif(not os.path.exists("/proc/net/tcp"), reason="reads Linux's socket table")
 def test_attach_mode_presents_tensors():
     program = program_path("attach_target.py")
-    port = free_port()
-    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"}
-    debuggee = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "debugpy",
-            "--listen",
-            f"127.0.0.1:{port}",
-            "--wait-for-client",
-            program,
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
     client = None
-    try:
-        # Wait until the debuggee listens, without connecting to it: debugpy's server
-        # takes the first connection for the adapter's.
-        deadline = time.monotonic() + 60
-        while not is_listening(port):
-            assert time.monotonic() < deadline and debuggee.poll() is None, (
-                "debuggee never listened"
-            )
-            time.sleep(0.2)
-        # As VS Code does for "connect": speak DAP to the adapter debugpy runs in the debuggee.
-        client = DapClient(connect=("127.0.0.1", port))
-        config = {
-            "type": "debugpy",
-            "request": "attach",
-            "connect": {"host": "127.0.0.1", "port": port},
-            "justMyCode": True,
-        }
-        stop = client.start(config, {program: [line_of(program, "BREAKPOINT")]})
-        s = Stopped(client, stop)
-        value = s.locals()["activations"].value
-        assert value == "float32[2, 2] x∈[0, 3] μ=1.25 σ=1.299 n=4 CPU:0 [[0., 2.], [3., 0.]]"
-    finally:
-        if client is not None:
-            client.close()
-        debuggee.kill()
-        debuggee.wait(timeout=30)
+    with listening_debuggee(program) as port:
+        try:
+            # As VS Code does for "connect": speak DAP to the adapter debugpy runs in the debuggee.
+            client = DapClient(connect=("127.0.0.1", port))
+            config = {
+                "type": "debugpy",
+                "request": "attach",
+                "connect": {"host": "127.0.0.1", "port": port},
+                "justMyCode": True,
+            }
+            stop = client.start(config, {program: [line_of(program, "BREAKPOINT")]})
+            s = Stopped(client, stop)
+            value = s.locals()["activations"].value
+            assert value == "float32[2, 2] x∈[0, 3] μ=1.25 σ=1.299 n=4 CPU:0 [[0., 2.], [3., 0.]]"
+        finally:
+            if client is not None:
+                client.close()

@@ -7,16 +7,13 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import sys
-import time
 
 import pytest
 
 from tf_debug_repr.dap_client import DapClient, launch_config, line_of
 
-from ..conftest import Stopped, program_path
-from .test_activation import free_port, is_listening
+from ..conftest import Stopped, listening_debuggee, program_path
 
 pytestmark = pytest.mark.e2e
 
@@ -141,36 +138,22 @@ def test_attach_mode_stops_at_the_line_too_and_memory_reads_that_frame():
     """``python -m debugpy --listen … --wait-for-client`` with the switch in the
     program's environment, VS Code attaching with its default exception breakpoints."""
     path = program_path("forensics_nan.py")
-    port = free_port()
-    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", **SWITCH}
-    command = [sys.executable, "-m", "debugpy", "--listen", f"127.0.0.1:{port}"]
-    debuggee = subprocess.Popen(
-        [*command, "--wait-for-client", path],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
     client = None
-    try:
-        deadline = time.monotonic() + 60
-        while not is_listening(port):
-            assert time.monotonic() < deadline and debuggee.poll() is None, "never listened"
-            time.sleep(0.2)
-        client, event = run("forensics_nan.py", {}, port=port)
-        assert event["event"] == "stopped", event
-        s = Stopped(client, event["body"])
-        top = client.top_frame(s.thread_id)
-        assert (top["name"], top["line"]) == ("normalise", line_of(path, "NAN BORN HERE"))
-        text = client.request("exceptionInfo", {"threadId": s.thread_id})["description"]
-        assert "op RealDiv" in text, text
-        report = s.evaluate("__import__('tf_debug_repr').memory()", "repl")["result"]
-        assert report.startswith("memory in normalise() line"), report
-        assert "    batch " in report and "    scale " in report, report
-    finally:
-        if client is not None:
-            client.close()
-        debuggee.kill()
-        debuggee.wait(timeout=30)
+    with listening_debuggee(path, SWITCH) as port:
+        try:
+            client, event = run("forensics_nan.py", {}, port=port)
+            assert event["event"] == "stopped", event
+            s = Stopped(client, event["body"])
+            top = client.top_frame(s.thread_id)
+            assert (top["name"], top["line"]) == ("normalise", line_of(path, "NAN BORN HERE"))
+            text = client.request("exceptionInfo", {"threadId": s.thread_id})["description"]
+            assert "op RealDiv" in text, text
+            report = s.evaluate("__import__('tf_debug_repr').memory()", "repl")["result"]
+            assert report.startswith("memory in normalise() line"), report
+            assert "    batch " in report and "    scale " in report, report
+        finally:
+            if client is not None:
+                client.close()
 
 
 @pytest.mark.parametrize("eager_fit", ["1", "0"])

@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import os
 import statistics
-import subprocess
-import sys
 import time
 
 import pytest
 
 from tf_debug_repr.dap_client import DapClient, line_of
 
-from ..conftest import Stopped, program_path, start_stopped
-from .test_activation import free_port, is_listening
+from ..conftest import Stopped, listening_debuggee, program_path, start_stopped
 
 pytestmark = pytest.mark.e2e
 
@@ -53,32 +50,18 @@ def test_launch_sets_nodelay_and_the_switch_turns_it_off():
 @pytest.mark.parametrize("switch", ["1", "0"])
 def test_attach_sets_nodelay_unless_switched_off(switch):
     program = program_path("no_tensorflow.py")
-    port = free_port()
-    env = {**os.environ, "TF_DEBUG_REPR_NODELAY": switch}
-    debuggee = subprocess.Popen(
-        [sys.executable, "-m", "debugpy", "--listen", f"127.0.0.1:{port}", "--wait-for-client"]
-        + [program],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
     client = None
-    try:
-        deadline = time.monotonic() + 60
-        while not is_listening(port):
-            assert time.monotonic() < deadline and debuggee.poll() is None, "never listened"
-            time.sleep(0.2)
-        client = DapClient(connect=("127.0.0.1", port))
-        config = {
-            "type": "debugpy",
-            "request": "attach",
-            "connect": {"host": "127.0.0.1", "port": port},
-            "justMyCode": True,
-        }
-        s = Stopped(client, client.start(config, {program: [line_of(program, "BREAKPOINT")]}))
-        assert s.evaluate(NODELAY)["result"] == switch
-    finally:
-        if client is not None:
-            client.close()
-        debuggee.kill()
-        debuggee.wait(timeout=30)
+    with listening_debuggee(program, {"TF_DEBUG_REPR_NODELAY": switch}) as port:
+        try:
+            client = DapClient(connect=("127.0.0.1", port))
+            config = {
+                "type": "debugpy",
+                "request": "attach",
+                "connect": {"host": "127.0.0.1", "port": port},
+                "justMyCode": True,
+            }
+            stop = client.start(config, {program: [line_of(program, "BREAKPOINT")]})
+            assert Stopped(client, stop).evaluate(NODELAY)["result"] == switch
+        finally:
+            if client is not None:
+                client.close()
