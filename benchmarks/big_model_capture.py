@@ -23,6 +23,8 @@ import subprocess
 import sys
 import time
 
+from hook_timing import timed_hooks
+
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 WIDTH, INPUT, CLASSES, BATCH = 4096, 1024, 10, 32
@@ -69,23 +71,6 @@ def activate() -> None:
     from tf_debug_repr import activation
 
     activation.activate()  # before TF is imported, as debugpy's plugin load does
-
-
-def timed_hooks(capture) -> list[float]:
-    """Seconds spent inside the capture functions (the hooks look them up by name)."""
-    spent: list[float] = []
-    for name in ("on_tape_gradient", "iteration_before", "on_optimizer_apply"):
-        inner = getattr(capture, name)
-
-        def timed(*args, inner=inner):
-            start = time.perf_counter()
-            try:
-                return inner(*args)
-            finally:
-                spent.append(time.perf_counter() - start)
-
-        setattr(capture, name, timed)
-    return spent
 
 
 def time_on_off(rounds: int, steps: int) -> None:

@@ -23,6 +23,7 @@ activation.activate()  # before TF is imported, as debugpy's plugin load does
 
 import keras  # noqa: E402
 import tensorflow as tf  # noqa: E402
+from hook_timing import timed_hooks  # noqa: E402
 
 import tf_debug_repr  # noqa: E402
 from tf_debug_repr import gradient_capture  # noqa: E402
@@ -58,24 +59,6 @@ def time_steps(step, steps: int) -> list[float]:
     return times
 
 
-def timed_hooks() -> list[float]:
-    """Seconds spent inside the capture functions, per call (the hooks look them up by
-    name, so wrapping them here measures exactly the work capture adds)."""
-    spent: list[float] = []
-    for name in ("on_tape_gradient", "iteration_before", "on_optimizer_apply"):
-        inner = getattr(gradient_capture, name)
-
-        def timed(*args, inner=inner):
-            start = time.perf_counter()
-            try:
-                return inner(*args)
-            finally:
-                spent.append(time.perf_counter() - start)
-
-        setattr(gradient_capture, name, timed)
-    return spent
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=10)
@@ -96,7 +79,7 @@ def main() -> None:
         for enabled in (True, False) if round_ % 2 == 0 else (False, True):
             tf_debug_repr.set_gradient_capture(enabled)
             (on if enabled else off).extend(time_steps(step, args.steps))
-    spent = timed_hooks()
+    spent = timed_hooks(gradient_capture)
     tf_debug_repr.set_gradient_capture(True)
     time_steps(step, args.steps)
     hook_per_step = sum(spent) / args.steps
