@@ -4,9 +4,13 @@ stops, unchanged and frozen weights, and expressions that evaluate."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
-from ..conftest import start_stopped
+from tf_debug_repr.dap_client import DapClient, line_of
+
+from ..conftest import Stopped, listening_debuggee, program_path, start_stopped
 
 pytestmark = pytest.mark.e2e
 
@@ -101,3 +105,30 @@ def test_change_since_last_stop_across_four_stops(s):
     # come after the optimizer's first step, so its iterations count the steps.
     head = next(r for r in rows if r.name == "sequential/head/kernel")
     assert "(stop 2 → 4, 6 optimizer steps between)" in head.value, head.value
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/net/tcp"), reason="reads Linux's socket table")
+def test_change_since_last_stop_in_attach_mode():
+    """``python -m debugpy --listen … --wait-for-client``, VS Code attaching: the same
+    change, exact, at the second stop."""
+    program = program_path("forensics_change.py")
+    client = None
+    with listening_debuggee(program) as port:
+        try:
+            client = DapClient(connect=("127.0.0.1", port))
+            config = {
+                "type": "debugpy",
+                "request": "attach",
+                "connect": {"host": "127.0.0.1", "port": port},
+                "justMyCode": True,
+            }
+            s = Stopped(client, client.start(config, {program: [line_of(program, "BREAKPOINT")]}))
+            s.children(s.locals()["w"])  # looked at: tracked from now on
+            s.resume_to_next_stop()
+            truth = float(s.evaluate(TRUTH, "repl")["result"])
+            delta = _child(s, s.locals()["w"], NAME)
+            norm = s.child_map(delta)["‖Δ‖"]
+            assert float(norm.value) == pytest.approx(truth, rel=1e-12)
+        finally:
+            if client is not None:
+                client.close()
