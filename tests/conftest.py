@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tf_debug_repr.dap_client import DapClient, Variable, launch_config, line_of
+from tf_debug_repr.dap_client import DapClient, Variable, attach_config, launch_config, line_of
 
 PROGRAMS = Path(__file__).parent / "programs"
 
@@ -132,3 +132,16 @@ def listening_debuggee(program: str, env: dict[str, str] | None = None) -> Itera
     finally:
         debuggee.kill()
         debuggee.wait(timeout=30)
+
+
+def attach_stopped(program: str, port: int, marker: str = "BREAKPOINT") -> Stopped:
+    """Attach as VS Code does ("connect") to ``program`` listening on ``port``, stopped at
+    ``marker``. The caller closes it (``s.client.close()``)."""
+    # The adapter runs inside the debuggee: DAP goes straight to it.
+    client = DapClient(connect=("127.0.0.1", port))
+    try:
+        stop = client.start(attach_config(port), {program: [line_of(program, marker)]})
+        return Stopped(client, stop)
+    except BaseException:
+        client.close()
+        raise

@@ -314,6 +314,16 @@ def launch_config(
     return config
 
 
+def attach_config(port: int, host: str = "127.0.0.1") -> dict:
+    """VS Code's "attach" with "connect": to a program run under ``debugpy --listen``."""
+    return {
+        "type": "debugpy",
+        "request": "attach",
+        "connect": {"host": host, "port": port},
+        "justMyCode": True,
+    }
+
+
 def line_of(path: str, marker: str) -> int:
     """The 1-based line number of the first line containing ``marker``."""
     with open(path, encoding="utf-8") as f:

@@ -7,9 +7,7 @@ import os
 
 import pytest
 
-from tf_debug_repr.dap_client import DapClient, line_of
-
-from ..conftest import Stopped, listening_debuggee, program_path, start_stopped
+from ..conftest import Stopped, attach_stopped, listening_debuggee, program_path, start_stopped
 
 pytestmark = pytest.mark.e2e
 
@@ -71,21 +69,10 @@ def test_a_program_without_tensorflow_loads_neither_tensorflow_nor_numpy(debug_s
 @pytest.mark.skipif(not os.path.exists("/proc/net/tcp"), reason="reads Linux's socket table")
 def test_attach_mode_presents_tensors():
     program = program_path("attach_target.py")
-    client = None
     with listening_debuggee(program) as port:
+        s = attach_stopped(program, port)
         try:
-            # As VS Code does for "connect": speak DAP to the adapter debugpy runs in the debuggee.
-            client = DapClient(connect=("127.0.0.1", port))
-            config = {
-                "type": "debugpy",
-                "request": "attach",
-                "connect": {"host": "127.0.0.1", "port": port},
-                "justMyCode": True,
-            }
-            stop = client.start(config, {program: [line_of(program, "BREAKPOINT")]})
-            s = Stopped(client, stop)
             value = s.locals()["activations"].value
             assert value == "float32[2, 2] x∈[0, 3] μ=1.25 σ=1.299 n=4 CPU:0 [[0., 2.], [3., 0.]]"
         finally:
-            if client is not None:
-                client.close()
+            s.client.close()

@@ -8,9 +8,7 @@ import os
 
 import pytest
 
-from tf_debug_repr.dap_client import DapClient, line_of
-
-from ..conftest import Stopped, listening_debuggee, program_path, start_stopped
+from ..conftest import attach_stopped, listening_debuggee, program_path, start_stopped
 
 pytestmark = pytest.mark.e2e
 
@@ -112,17 +110,9 @@ def test_change_since_last_stop_in_attach_mode():
     """``python -m debugpy --listen … --wait-for-client``, VS Code attaching: the same
     change, exact, at the second stop."""
     program = program_path("forensics_change.py")
-    client = None
     with listening_debuggee(program) as port:
+        s = attach_stopped(program, port)
         try:
-            client = DapClient(connect=("127.0.0.1", port))
-            config = {
-                "type": "debugpy",
-                "request": "attach",
-                "connect": {"host": "127.0.0.1", "port": port},
-                "justMyCode": True,
-            }
-            s = Stopped(client, client.start(config, {program: [line_of(program, "BREAKPOINT")]}))
             s.children(s.locals()["w"])  # looked at: tracked from now on
             s.resume_to_next_stop()
             truth = float(s.evaluate(TRUTH, "repl")["result"])
@@ -130,5 +120,4 @@ def test_change_since_last_stop_in_attach_mode():
             norm = s.child_map(delta)["‖Δ‖"]
             assert float(norm.value) == pytest.approx(truth, rel=1e-12)
         finally:
-            if client is not None:
-                client.close()
+            s.client.close()

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from tf_debug_repr.dap_client import DapClient, launch_config, line_of
+from tf_debug_repr.dap_client import DapClient, attach_config, launch_config, line_of
 
 from ..conftest import Stopped, listening_debuggee, program_path
 
@@ -31,12 +31,7 @@ def run(name: str, env: dict, port: int | None = None) -> tuple[DapClient, dict]
         config = launch_config(path, env={"TF_CPP_MIN_LOG_LEVEL": "2", **env})
     else:
         client = DapClient(connect=("127.0.0.1", port))
-        config = {
-            "type": "debugpy",
-            "request": "attach",
-            "justMyCode": True,
-            "connect": {"host": "127.0.0.1", "port": port},
-        }
+        config = attach_config(port)
     try:
         client.request(
             "initialize",

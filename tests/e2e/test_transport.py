@@ -10,9 +10,7 @@ import time
 
 import pytest
 
-from tf_debug_repr.dap_client import DapClient, line_of
-
-from ..conftest import Stopped, listening_debuggee, program_path, start_stopped
+from ..conftest import Stopped, attach_stopped, listening_debuggee, program_path, start_stopped
 
 pytestmark = pytest.mark.e2e
 
@@ -50,18 +48,9 @@ def test_launch_sets_nodelay_and_the_switch_turns_it_off():
 @pytest.mark.parametrize("switch", ["1", "0"])
 def test_attach_sets_nodelay_unless_switched_off(switch):
     program = program_path("no_tensorflow.py")
-    client = None
     with listening_debuggee(program, {"TF_DEBUG_REPR_NODELAY": switch}) as port:
+        s = attach_stopped(program, port)
         try:
-            client = DapClient(connect=("127.0.0.1", port))
-            config = {
-                "type": "debugpy",
-                "request": "attach",
-                "connect": {"host": "127.0.0.1", "port": port},
-                "justMyCode": True,
-            }
-            stop = client.start(config, {program: [line_of(program, "BREAKPOINT")]})
-            assert Stopped(client, stop).evaluate(NODELAY)["result"] == switch
+            assert s.evaluate(NODELAY)["result"] == switch
         finally:
-            if client is not None:
-                client.close()
+            s.client.close()
