@@ -212,6 +212,18 @@ class DapClient:
         timeout: float = DEFAULT_TIMEOUT,
     ) -> dict:
         """initialize → launch/attach → breakpoints → configurationDone → first stop."""
+        self.configure(config, breakpoints, timeout=timeout)
+        return self.wait_event("stopped", timeout)
+
+    def configure(
+        self,
+        config: dict,
+        breakpoints: dict[str, list[int]],
+        exception_filters: list[str] | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> None:
+        """initialize → launch/attach → breakpoints and exception filters (none by
+        default) → configurationDone, the program running."""
         self.request(
             "initialize",
             {
@@ -232,10 +244,9 @@ class DapClient:
                 "setBreakpoints",
                 {"source": {"path": path}, "breakpoints": [{"line": n} for n in lines]},
             )
-        self.request("setExceptionBreakpoints", {"filters": []})
+        self.request("setExceptionBreakpoints", {"filters": exception_filters or []})
         self.request("configurationDone")
         self.wait_response(pending, config["request"], timeout)
-        return self.wait_event("stopped", timeout)
 
     def close(self) -> None:
         try:

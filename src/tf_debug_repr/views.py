@@ -93,6 +93,14 @@ def _eager_summary(tensor: Any) -> str:
     return _with_marks(tensor_views.summary(tensor), tensor, Kind.EAGER)
 
 
+def _variable_view(kind: Kind) -> View:
+    """tf.Variable and Keras variables: one view, told which family it shows."""
+    return View(
+        lambda v: _with_marks(variable_views.variable_summary(v, kind), v, kind),
+        lambda v: _extra_children(v, kind) + variable_views.variable_children(v, kind),
+    )
+
+
 def _eager_children(tensor: Any) -> list[Child]:
     return _extra_children(tensor, Kind.EAGER) + tensor_views.tensor_children(tensor)
 
@@ -127,24 +135,8 @@ def build_table() -> dict[Kind, View]:
 
     table = {
         Kind.EAGER: View(_eager_summary, _eager_children),
-        Kind.VARIABLE: View(
-            lambda v: _with_marks(
-                variable_views.variable_summary(v, Kind.VARIABLE), v, Kind.VARIABLE
-            ),
-            lambda v: (
-                _extra_children(v, Kind.VARIABLE)
-                + variable_views.variable_children(v, Kind.VARIABLE)
-            ),
-        ),
-        Kind.KERAS_VARIABLE: View(
-            lambda v: _with_marks(
-                variable_views.variable_summary(v, Kind.KERAS_VARIABLE), v, Kind.KERAS_VARIABLE
-            ),
-            lambda v: (
-                _extra_children(v, Kind.KERAS_VARIABLE)
-                + variable_views.variable_children(v, Kind.KERAS_VARIABLE)
-            ),
-        ),
+        Kind.VARIABLE: _variable_view(Kind.VARIABLE),
+        Kind.KERAS_VARIABLE: _variable_view(Kind.KERAS_VARIABLE),
         Kind.SYMBOLIC: View(symbolic_views.symbolic_summary, symbolic_views.symbolic_children),
         Kind.KERAS_TENSOR: View(
             symbolic_views.keras_tensor_summary, symbolic_views.keras_tensor_children

@@ -33,22 +33,7 @@ def run(name: str, env: dict, port: int | None = None) -> tuple[DapClient, dict]
         client = DapClient(connect=("127.0.0.1", port))
         config = attach_config(port)
     try:
-        client.request(
-            "initialize",
-            {
-                "clientID": "vscode",
-                "adapterID": "debugpy",
-                "pathFormat": "path",
-                "linesStartAt1": True,
-                "columnsStartAt1": True,
-                "supportsVariableType": True,
-            },
-        )
-        pending = client.send_request(config["request"], config)
-        client.wait_event("initialized")
-        client.request("setExceptionBreakpoints", {"filters": VS_CODE_DEFAULT_FILTERS})
-        client.request("configurationDone")
-        client.wait_response(pending, config["request"])
+        client.configure(config, {}, VS_CODE_DEFAULT_FILTERS)
         while True:
             event = client.events.get(timeout=120)
             if event.get("event") in ("stopped", "terminated", "_closed"):
