@@ -155,7 +155,8 @@ class ViewerSessions {
         } else if (m.event === 'terminated' || m.event === 'exited') ended();
       },
       onWillStopSession: ended,
-      onExit: ended,
+      /** @param {number | undefined} _code @param {string | undefined} _signal */
+      onExit: (_code, _signal) => ended(),
       /** @param {Error} _e */
       onError: (_e) => {},
     };
