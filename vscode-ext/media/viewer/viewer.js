@@ -319,27 +319,40 @@
 
   // ---- slice controls ------------------------------------------------------------------------
 
-  /** @param {Payload} p */
+  /**
+   * The controls for the slice shown (the payload's own axes and index when it has a slice).
+   * @param {Payload} p
+   */
   function renderSliceControls(p) {
+    const s = p.slice;
+    drawSliceControls(p.shape || [], s ? s.axes : cur.request.axes, s ? s.index : cur.request.index, p.part ?? null);
+  }
+
+  /**
+   * Row/column axis selects, an index input and slider per other axis, the complex part select.
+   * Each change posts a request and draws the controls as requested (until the answer comes).
+   * @param {number[]} shape @param {(number|null)[] | null} axes @param {(number|null)[] | null} given
+   * @param {string | null} part
+   */
+  function drawSliceControls(shape, axes, given, part) {
     const box = el.sliceControls;
     box.textContent = '';
-    const shape = p.shape || [];
     const rank = shape.length;
-    const s = p.slice;
-    if ((rank < 2 && !p.part) || (!s && !p.part)) {
+    if (rank < 2 && !part) {
       box.hidden = true;
       return;
     }
     box.hidden = false;
-    const [ra, ca] = core.shownAxes(s ? s.axes : null, rank);
+    const [ra, ca] = core.shownAxes(axes, rank);
     /** @type {(number|null)[]} */
-    const index = shape.map((_, a) => (a === ra || a === ca ? null : (s && s.index && s.index[a]) || 0));
+    const index = shape.map((_, a) => (a === ra || a === ca ? null : (given && given[a]) || 0));
 
     /** @param {number} rowAxis @param {number} colAxis @param {(number|null)[]} idx */
     const send = (rowAxis, colAxis, idx) => {
       const full = shape.map((_, a) => (a === rowAxis || a === colAxis ? null : idx[a] ?? 0));
       cur.request = { axes: [rowAxis, colAxis], index: full, region: null, part: cur.request.part };
       requestPayload(cur.request);
+      drawSliceControls(shape, cur.request.axes, cur.request.index, part);
     };
 
     if (rank >= 2 && ra !== null && ca !== null) {
@@ -403,21 +416,22 @@
         box.append(group);
       }
     }
-    if (p.part) {
+    if (part) {
       const l = document.createElement('label');
       l.textContent = 'Complex part ';
       const sel = document.createElement('select');
       sel.dataset.role = 'part';
-      for (const part of ['abs', 'angle', 'real', 'imag']) {
+      for (const value of ['abs', 'angle', 'real', 'imag']) {
         const o = document.createElement('option');
-        o.value = part;
-        o.textContent = part;
-        o.selected = part === p.part;
+        o.value = value;
+        o.textContent = value;
+        o.selected = value === part;
         sel.append(o);
       }
       sel.addEventListener('change', () => {
         cur.request = { axes: cur.request.axes, index: cur.request.index, region: null, part: sel.value };
         requestPayload(cur.request);
+        drawSliceControls(shape, cur.request.axes, cur.request.index, sel.value);
       });
       l.append(sel);
       box.append(l);
@@ -541,13 +555,14 @@
     const top = PAD;
     const bottom = h - PAD;
     const span = bottom - top;
+    // The first and last rows are the scale's ends exactly; the frame lies outside the gradient.
     for (let y = 0; y < span; y++) {
-      const pos = scale.hi > scale.lo ? 1 - (y + 0.5) / span : 0.5;
+      const pos = scale.hi > scale.lo ? 1 - y / Math.max(span - 1, 1) : 0.5;
       ctx.fillStyle = core.rgbToCss(core.colourAt(scale.kind, pos));
-      ctx.fillRect(0, top + y, BAR, 1);
+      ctx.fillRect(1, top + y, BAR - 2, 1);
     }
     ctx.strokeStyle = t.grid;
-    ctx.strokeRect(0.5, top + 0.5, BAR - 1, span - 1);
+    ctx.strokeRect(0.5, top - 0.5, BAR - 1, span + 1);
     ctx.fillStyle = t.fg;
     ctx.strokeStyle = t.muted;
     ctx.font = t.font;
@@ -849,22 +864,11 @@
     const edges = /** @type {number[]} */ (hist.edges);
     const heights = core.barHeights(counts, state.log, plotH);
     const bw = plotW / counts.length;
-    ctx.fillStyle = t.bar;
-    counts.forEach((_, i) => {
-      const hgt = heights[i];
-      if (hgt <= 0) return;
-      ctx.fillRect(L + i * bw + (bw > 4 ? 0.5 : 0), T + plotH - hgt, Math.max(bw - (bw > 4 ? 1 : 0), 1), hgt);
-    });
-    // Axes and ticks.
+    // Ticks and grid lines first, bars over them, the axes last.
     ctx.strokeStyle = t.muted;
     ctx.fillStyle = t.fg;
     ctx.font = t.font;
     ctx.lineWidth = 1;
-    ctx.beginPath();
-    ctx.moveTo(L - 0.5, T);
-    ctx.lineTo(L - 0.5, T + plotH + 0.5);
-    ctx.lineTo(L + plotW, T + plotH + 0.5);
-    ctx.stroke();
     const lo = edges[0];
     const hi = edges[edges.length - 1];
     const xt = core.niceTicks(lo, hi, Math.max(2, Math.floor(plotW / 90)));
@@ -893,15 +897,27 @@
       yStep = yt.step;
     }
     const yOf = (/** @type {number} */ c) => T + plotH - core.barHeights([c, maxCount], state.log, plotH)[0];
+    ctx.strokeStyle = t.grid;
     for (const c of yTicks) {
       const y = Math.round(yOf(c)) + 0.5;
-      ctx.strokeStyle = t.grid;
       ctx.beginPath();
       ctx.moveTo(L, y);
       ctx.lineTo(L + plotW, y);
       ctx.stroke();
       ctx.fillText(state.log ? String(c) : core.formatTick(c, yStep), L - 6, y);
     }
+    ctx.fillStyle = t.bar;
+    counts.forEach((_, i) => {
+      const hgt = heights[i];
+      if (hgt <= 0) return;
+      ctx.fillRect(L + i * bw + (bw > 4 ? 0.5 : 0), T + plotH - hgt, Math.max(bw - (bw > 4 ? 1 : 0), 1), hgt);
+    });
+    ctx.strokeStyle = t.muted;
+    ctx.beginPath();
+    ctx.moveTo(L - 0.5, T);
+    ctx.lineTo(L - 0.5, T + plotH + 0.5);
+    ctx.lineTo(L + plotW, T + plotH + 0.5);
+    ctx.stroke();
     el.histogram.dataset.plot = JSON.stringify({ left: L, top: T, width: plotW, height: plotH, bins: counts.length, log: state.log });
     el.histogram.onmousemove = (e) => {
       const rect = el.histogram.getBoundingClientRect();
