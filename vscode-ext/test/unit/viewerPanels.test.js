@@ -189,7 +189,7 @@ test('compare opens the gradient (or what the user types) beside; saveNpy asks w
   w.ui.inputAnswers.push('/tmp/in-container.npy');
   await p.onMessage({ type: 'saveNpy' });
   assert.match(w.ui.inputs.at(-1).prompt, /debugged program's file system/);
-  assert.match(evaluations(w.requests).at(-1)[0], /save_npy\(\(model\.w\), "\/tmp\/in-container\.npy"\)$/);
+  assert.match(evaluations(w.requests).at(-1)?.[0], /save_npy\(\(model\.w\), "\/tmp\/in-container\.npy"\)$/);
 });
 
 test('messages for a name missing in the frame, a running program, and no session', async () => {
