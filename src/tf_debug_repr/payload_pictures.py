@@ -170,7 +170,8 @@ def histogram(
     _, text_height = text_size("0")
     plot_top = MARGIN
     base = plot_top + HISTOGRAM_HEIGHT  # the row under the bars
-    width = left + plot_width + len(specials) * special_width + MARGIN
+    specials_left = left + plot_width + (2 * MARGIN if specials else 0)
+    width = specials_left + len(specials) * special_width + MARGIN
     width = max(width, left + 2 * MARGIN)
     height = base + 1 + MARGIN + text_height + MARGIN
     canvas = np.empty((height, width, 3), np.uint8)
@@ -185,7 +186,7 @@ def histogram(
     for i, count in enumerate(counts):
         x0 = left + i * bar_width
         bar(x0, x0 + max(1, bar_width - (1 if bar_width > 2 else 0)), int(count), BAR)
-    x = left + plot_width
+    x = specials_left
     for label, count, colour in specials:
         label_width = text_size(label)[0]
         bar(x + MARGIN, x + special_width - MARGIN, count, colour)

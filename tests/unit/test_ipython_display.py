@@ -1,0 +1,100 @@
+"""The IPython formatters: registered by name, restored on unload, HTML from payload dicts.
+(The whole path in a real kernel: tests/e2e/test_jupyter_display.py.)"""
+
+from __future__ import annotations
+
+import base64
+import re
+import subprocess
+import sys
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from tf_debug_repr import colour_maps, ipython_display
+from tf_debug_repr.png import encode_png
+
+from .payload_dicts import payload
+
+formatters = pytest.importorskip("IPython.core.formatters")
+
+
+@pytest.fixture
+def shell():
+    ip = SimpleNamespace(display_formatter=formatters.DisplayFormatter())
+    yield ip
+    ipython_display.unregister(ip)
+
+
+def test_loading_registers_by_name_for_every_value_class(shell):
+    import tf_debug_repr
+
+    tf_debug_repr.load_ipython_extension(shell)
+    names = set(ipython_display.formatted_types())
+    assert ("tensorflow.python.framework.ops", "_EagerTensorBase") in names
+    assert ("tensorflow.python.ops.variables", "Variable") in names
+    assert ("keras.src.backend.common.variables", "Variable") in names
+    for mime in ipython_display.MIME_TYPES:
+        assert names <= set(shell.display_formatter.formatters[mime].deferred_printers)
+
+
+def test_unloading_restores_the_printers_that_were_there(shell):
+    import tf_debug_repr
+
+    html = shell.display_formatter.formatters["text/html"]
+    theirs = lambda obj: "<b>theirs</b>"  # noqa: E731
+    html.for_type_by_name("tensorflow.python.ops.variables", "Variable", theirs)
+
+    class Variable:  # a class already resolved under one of the names
+        __module__ = "keras.src.backend.common.variables"
+
+    resolved = lambda obj: "<i>resolved</i>"  # noqa: E731
+    html.type_printers[Variable] = resolved
+    tf_debug_repr.load_ipython_extension(shell)
+    assert Variable not in html.type_printers  # ours wins while loaded
+    assert html.lookup_by_type(Variable) is ipython_display.html_of
+    tf_debug_repr.unload_ipython_extension(shell)
+    assert html.deferred_printers[("tensorflow.python.ops.variables", "Variable")] is theirs
+    assert html.type_printers[Variable] is resolved
+    eager = ("tensorflow.python.framework.ops", "_EagerTensorBase")
+    for mime in ipython_display.MIME_TYPES:
+        assert eager not in shell.display_formatter.formatters[mime].deferred_printers
+
+
+def test_loading_imports_neither_tensorflow_nor_numpy():
+    code = (
+        "import sys, types; from IPython.core.formatters import DisplayFormatter;"
+        "import tf_debug_repr;"
+        "tf_debug_repr.load_ipython_extension(types.SimpleNamespace(display_formatter=DisplayFormatter()));"
+        "print(sorted({'tensorflow', 'numpy', 'keras'} & set(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_html_has_the_summary_the_warning_the_caption_and_the_picture():
+    values = np.arange(12, dtype=np.float32).reshape(2, 2, 3)
+    values[0, 1, 1] = np.nan
+    data = payload(values)
+    png = encode_png(np.zeros((2, 2, 3), np.uint8))
+    text = ipython_display.render_html(data, png)
+    assert data["summary"] in text
+    assert "‼ NaN×1" in text
+    assert "heatmap of x[0, :, :] of float32[2, 2, 3] (rows: axis 1, columns: axis 2)" in text
+    embedded = re.search(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', text).group(1)
+    assert base64.b64decode(embedded) == png
+    assert f"rgb{colour_maps.NAN_COLOUR}" in text  # the legend
+
+
+def test_html_escapes_and_shows_an_error_without_a_picture():
+    data = payload(np.zeros((2, 2)))
+    data.update(summary="<script>", error="no values <here>", slice=None)
+    text = ipython_display.render_html(data, None)
+    assert "<script>" not in text and "&lt;script&gt;" in text
+    assert "no values &lt;here&gt;" in text and "<img" not in text
+
+
+def test_the_caption_says_when_cells_are_block_means():
+    data = payload(np.zeros((4, 6)), step=(4, 2))
+    assert ipython_display.slice_caption(data).endswith("each cell the mean of 4×2")
