@@ -21,13 +21,35 @@ from typing import Any
 
 from .tf_types import _CLASS_KINDS, Kind
 
-# The kinds whose values can be drawn: what the payload builder reads as one array.
-VALUE_KINDS = (Kind.EAGER, Kind.VARIABLE, Kind.KERAS_VARIABLE, Kind.MIRRORED, Kind.SYNC_ON_READ)
+# The kinds whose values can be drawn: what the payload builder reads as one array
+# (a distributed value: its first replica; indexed slices: the rows they hold).
+VALUE_KINDS = (
+    Kind.EAGER,
+    Kind.VARIABLE,
+    Kind.KERAS_VARIABLE,
+    Kind.MIRRORED,
+    Kind.SYNC_ON_READ,
+    Kind.PER_REPLICA,
+    Kind.DISTRIBUTED,
+    Kind.INDEXED_SLICES,
+)
 # Payload bounds: cells and image bytes copied to the host (reduced on the value's device
 # before that), and histogram bins.
 PAYLOAD_BUDGET = 256 * 256 * 5
 HISTOGRAM_BINS = 64
 MIME_TYPES = ("text/plain", "text/html", "image/png")
+
+
+# IPython's pretty printer stops at the first class of the MRO that defines ``__repr__``:
+# these subclasses of the classes above do, so they are named too (TF 2.16-2.21).
+_OWN_REPR = (
+    ("tensorflow.python.ops.resource_variable_ops", "BaseResourceVariable"),
+    ("tensorflow.python.ops.ref_variable", "RefVariable"),
+    ("tensorflow.python.distribute.ps_values", "AggregatingVariable"),
+    ("tensorflow.python.distribute.ps_values", "CachingVariable"),
+    ("tensorflow.python.distribute.tpu_replicated_variable", "TPUReplicatedVariable"),
+    ("tensorflow.python.keras.mixed_precision.autocast_variable", "AutoCastVariable"),
+)
 
 
 def formatted_types() -> list[tuple[str, str]]:
@@ -37,7 +59,7 @@ def formatted_types() -> list[tuple[str, str]]:
         if kind in VALUE_KINDS:
             module, _, name = qualified.rpartition(".")
             found.append((module, name))
-    return found
+    return found + list(_OWN_REPR)
 
 
 # ------------------------------------------------------------------------ registering

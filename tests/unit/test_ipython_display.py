@@ -98,3 +98,32 @@ def test_html_escapes_and_shows_an_error_without_a_picture():
 def test_the_caption_says_when_cells_are_block_means():
     data = payload(np.zeros((4, 6)), step=(4, 2))
     assert ipython_display.slice_caption(data).endswith("each cell the mean of 4×2")
+
+
+def test_no_class_between_a_value_class_and_our_names_has_its_own_repr():
+    """IPython's pretty printer takes the first ``__repr__`` defined along the MRO: every
+    subclass of a value class must meet one of our names first, or text/plain stays stock."""
+    pytest.importorskip("tensorflow")
+    import importlib
+
+    names = set(ipython_display.formatted_types())
+    for module in ("tensorflow.python.distribute.ps_values", "keras"):
+        importlib.import_module(module)
+
+    def subclasses(cls):
+        yield cls
+        for sub in cls.__subclasses__():
+            yield from subclasses(sub)
+
+    missed = []
+    for module, name in names:
+        if module not in sys.modules:
+            continue
+        for cls in set(subclasses(getattr(sys.modules[module], name))):
+            for step in cls.__mro__:
+                if (step.__module__, step.__name__) in names:
+                    break
+                if "__repr__" in step.__dict__ or "_repr_pretty_" in step.__dict__:
+                    missed.append(f"{step.__module__}.{step.__name__}")
+                    break
+    assert missed == []
