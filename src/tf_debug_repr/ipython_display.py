@@ -34,8 +34,10 @@ VALUE_KINDS = (
     Kind.INDEXED_SLICES,
 )
 # Payload bounds: cells and image bytes copied to the host (reduced on the value's device
-# before that), and histogram bins.
-PAYLOAD_BUDGET = 256 * 256 * 5
+# before that), and histogram bins. The payload gives half to the slice when it also
+# draws images: 128x128 cells of 5 bytes (as many as the heatmap draws), and ~20k RGBA
+# pixels of image grid.
+PAYLOAD_BUDGET = 2 * 128 * 128 * 5
 HISTOGRAM_BINS = 64
 MIME_TYPES = ("text/plain", "text/html", "image/png")
 
@@ -235,8 +237,8 @@ def slice_caption(payload: dict[str, Any]) -> str:
     step = list(cells.get("step") or [1, 1])
     height, width = int(cells.get("height") or 0), int(cells.get("width") or 0)
     if height and width:
-        step[0] *= math.ceil(height / payload_pictures.HEATMAP_SIDE)
-        step[1] *= math.ceil(width / payload_pictures.HEATMAP_SIDE)
+        step[0] *= math.ceil(height / payload_pictures.HEATMAP_CELLS)
+        step[1] *= math.ceil(width / payload_pictures.HEATMAP_CELLS)
     if step != [1, 1]:
         text += f", each cell the mean of {step[0]}×{step[1]}"
     return text
@@ -257,7 +259,11 @@ def caption(payload: dict[str, Any]) -> str:
     if kind == "image":
         image = payload["image"]
         count = int(image.get("count") or 1)
+        shape = payload.get("shape") or []
+        batch = int(shape[0]) if str(image.get("layout", "")).startswith("N") and shape else 1
         what = f"{count} images" if count > 1 else "image"
+        if batch > count:
+            what = f"the first {count} of {batch} images"
         return f"{what} ({image.get('layout')}, {image.get('scale')})"
     return ""
 

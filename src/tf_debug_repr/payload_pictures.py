@@ -17,11 +17,15 @@ from . import colour_maps
 from .pixel_font import draw_text, number_text, text_size
 
 HEATMAP_SIDE = 256  # pixels of the heatmap's longer side, at most
+# Cells along a side, at most: 2x2 pixels each at full size, so a noisy 128x128 slice
+# stays a ~60 KB PNG (zlib finds the repeated rows).
+HEATMAP_CELLS = 128
 MIN_STRIP = 16  # pixels a very thin heatmap (2 x 1000) still gets across
 COLOUR_BAR_WIDTH = 12
 HISTOGRAM_WIDTH = 256
 HISTOGRAM_HEIGHT = 96
 IMAGE_SIDE = 256  # an image grid is enlarged up to this, never beyond 4x
+TILE_GAP = 2  # transparent pixels between the images of a batch
 MARGIN = 4
 BACKGROUND = (255, 255, 255)
 INK = (40, 40, 40)
@@ -106,7 +110,7 @@ def _cell_pixels(rows: int, cols: int) -> tuple[int, int]:
 def heatmap(cells: dict[str, Any]) -> np.ndarray:
     """The slice's cells coloured (diverging around zero if signed), NaN/±Inf in their own
     colours, with a colour bar labelled with the range on the right."""
-    values, mask = shrink(*slice_arrays(cells), HEATMAP_SIDE)
+    values, mask = shrink(*slice_arrays(cells), HEATMAP_CELLS)
     low, high = float(cells.get("min") or 0.0), float(cells.get("max") or 0.0)
     anchors, bar_low, bar_high = colour_maps.scale_of(low, high, bool(cells.get("signed")))
     rgb = colour_maps.paint_mask(colour_maps.colour(values, bar_low, bar_high, anchors), mask)
@@ -209,23 +213,31 @@ def histogram(
 
 
 def image_size(image: dict[str, Any]) -> tuple[int, int]:
-    """(height, width) of the payload's image grid: rows of ``columns`` tiles."""
+    """(height, width) of the payload's image grid: rows of ``columns`` tiles, the last
+    row finished with transparent tiles."""
     tile_h, tile_w = (int(n) for n in image["tile"])
     columns = max(1, int(image.get("columns") or 1))
-    count = max(1, int(image.get("count") or 1))
-    rows = math.ceil(count / columns)
-    return rows * tile_h, min(columns, count) * tile_w
+    rows = math.ceil(max(1, int(image.get("count") or 1)) / columns)
+    return rows * tile_h, columns * tile_w
 
 
 def image_grid(image: dict[str, Any]) -> np.ndarray:
-    """The payload's RGBA grid, enlarged (nearest neighbour) when small: a 28x28 digit
-    shows at 4x."""
-    rgba = np.frombuffer(base64.b64decode(image["rgba"]), np.uint8)
+    """The payload's RGBA grid, enlarged (nearest neighbour) when small (a 28x28 digit
+    shows at 4x), with a transparent gap between the tiles of a batch."""
     height, width = image_size(image)
-    if rgba.size != height * width * 4:  # trust the bytes over the arithmetic
-        width = columns_width = int(image["tile"][1]) * max(1, int(image.get("columns") or 1))
-        height = rgba.size // (4 * columns_width)
-        rgba = rgba[: height * width * 4]
-    grid = rgba.reshape(height, width, 4)
+    grid = np.frombuffer(base64.b64decode(image["rgba"]), np.uint8).reshape(height, width, 4)
+    tile_h, tile_w = (int(n) for n in image["tile"])
+    rows, columns = height // tile_h, width // tile_w
+    gap = TILE_GAP if rows * columns > 1 else 0
     scale = max(1, min(4, IMAGE_SIDE // max(height, width)))
-    return np.repeat(np.repeat(grid, scale, axis=0), scale, axis=1)
+    out = np.zeros(
+        (rows * (tile_h * scale + gap) - gap, columns * (tile_w * scale + gap) - gap, 4), np.uint8
+    )
+    for r in range(rows):
+        for c in range(columns):
+            tile = grid[r * tile_h : (r + 1) * tile_h, c * tile_w : (c + 1) * tile_w]
+            top, left = r * (tile_h * scale + gap), c * (tile_w * scale + gap)
+            out[top : top + tile_h * scale, left : left + tile_w * scale] = np.repeat(
+                np.repeat(tile, scale, axis=0), scale, axis=1
+            )
+    return out

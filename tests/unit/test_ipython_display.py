@@ -127,3 +127,19 @@ def test_no_class_between_a_value_class_and_our_names_has_its_own_repr():
                     missed.append(f"{step.__module__}.{step.__name__}")
                     break
     assert missed == []
+
+
+def test_the_caption_counts_the_blocks_the_picture_merges_too():
+    data = payload(np.zeros((2, 300)))
+    assert ipython_display.slice_caption(data).endswith("each cell the mean of 1×3")
+
+
+def test_the_caption_of_a_big_batch_says_which_images_are_shown():
+    from .payload_dicts import image_payload
+
+    data = image_payload(np.zeros((28, 28, 4), np.uint8), tile=(28, 28), count=1, columns=1)
+    data["shape"] = [1, 28, 28, 3]
+    assert ipython_display.caption(data) == "image (NHWC, uint8)"
+    data = image_payload(np.zeros((56, 56, 4), np.uint8), tile=(28, 28), count=4, columns=2)
+    data["shape"] = [100, 28, 28, 3]
+    assert ipython_display.caption(data) == "the first 4 of 100 images (NHWC, uint8)"

@@ -115,8 +115,10 @@ def test_an_image_grid_is_drawn_as_it_is_enlarged_when_small():
     data = image_payload(grid, tile=(28, 28), count=2, columns=2)
     assert payload_pictures.picture_kind(data) == "image"
     picture = payload_pictures.draw(data)
-    assert picture.shape == (28 * 4, 56 * 4, 4)
+    gap = payload_pictures.TILE_GAP
+    assert picture.shape == (28 * 4, 56 * 4 + gap, 4)
     assert tuple(picture[0, 0]) == (255, 0, 0, 255) and tuple(picture[-1, -1]) == (0, 0, 255, 255)
+    assert tuple(picture[0, 28 * 4]) == (0, 0, 0, 0)  # the gap between the two tiles
 
 
 def test_text_is_drawn_in_ink_where_it_says():
