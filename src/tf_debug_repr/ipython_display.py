@@ -137,9 +137,17 @@ def plain_text(obj: Any) -> str:
 
 
 def plain_printer(obj: Any, p: Any, cycle: bool) -> None:
-    """IPython's pretty printer signature; never raises (the stock repr on failure)."""
+    """IPython's pretty printer signature; never raises (the stock repr on failure).
+    Inside a list or dict (the printer's stack holds the container) the summary alone."""
     try:
-        text = plain_text(obj) if _ready() else repr(obj)
+        if not _ready():
+            text = repr(obj)
+        elif len(getattr(p, "stack", ())) > 1:
+            from . import views
+
+            text = views.summary(obj)
+        else:
+            text = plain_text(obj)
     except Exception:
         text = object.__repr__(obj) if cycle else _safe_repr(obj)
     p.text(text)

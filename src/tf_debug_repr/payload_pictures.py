@@ -20,7 +20,7 @@ HEATMAP_SIDE = 256  # pixels of the heatmap's longer side, at most
 # Cells along a side, at most: 2x2 pixels each at full size, so a noisy 128x128 slice
 # stays a ~60 KB PNG (zlib finds the repeated rows).
 HEATMAP_CELLS = 128
-MIN_STRIP = 16  # pixels a very thin heatmap (2 x 1000) still gets across
+MIN_STRIP = 64  # pixels a thin heatmap ([1600, 10], [2, 1000]) still gets across
 COLOUR_BAR_WIDTH = 12
 HISTOGRAM_WIDTH = 256
 HISTOGRAM_HEIGHT = 96
@@ -117,6 +117,11 @@ def heatmap(cells: dict[str, Any]) -> np.ndarray:
     down, across = _cell_pixels(*values.shape)
     big = np.repeat(np.repeat(rgb, down, axis=0), across, axis=1)
 
+    if not (mask == 0).any():  # nothing finite: a colour bar would only mislead
+        canvas = np.empty((big.shape[0] + 2 * MARGIN, big.shape[1] + 2 * MARGIN, 3), np.uint8)
+        canvas[:] = BACKGROUND
+        canvas[MARGIN:-MARGIN, MARGIN:-MARGIN] = big
+        return canvas
     labels = [number_text(bar_high), number_text(bar_low)]
     if bar_low < 0 < bar_high:
         labels.append("0")

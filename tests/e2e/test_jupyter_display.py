@@ -131,6 +131,12 @@ def test_load_ext_gives_tf_values_summary_nan_warning_and_picture_then_unload_re
     assert pixels.shape == (32, 32, 4)
     assert tuple(pixels[0, 0]) == (0, 1, 2, 255) and tuple(pixels[31, 31]) == (189, 190, 191, 255)
 
+    # inside a list: each value's summary, no values
+    listed = run_cell(kernel, "[x, h]")
+    assert set(listed) == {"text/plain"}
+    h_summary = run_cell(kernel, "h")["text/plain"].splitlines()[0]
+    assert listed["text/plain"] == f"[{summary},\n {h_summary}]"
+
     # not TF values: untouched
     assert run_cell(kernel, "np.zeros(2)") == {"text/plain": "array([0., 0.])"}
 

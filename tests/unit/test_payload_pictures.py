@@ -79,7 +79,7 @@ def test_shrink_keeps_the_mean_of_finite_cells_and_nan_over_infinity():
     assert reduced.tolist() == [[1]]
 
 
-def test_a_very_thin_heatmap_still_has_height():
+def test_a_very_flat_heatmap_still_has_height():
     picture = payload_pictures.heatmap(payload(np.arange(500.0).reshape(1, 500))["slice"])
     assert picture.shape[0] >= payload_pictures.MIN_STRIP
 
@@ -131,3 +131,15 @@ def test_text_is_drawn_in_ink_where_it_says():
     assert inked[:, 1].min() >= 2 and inked[:, 1].max() < 2 + width
     # clipped at the edge without error
     draw_text(canvas, 35, 15, "888", (0, 0, 0))
+
+
+def test_nothing_finite_means_no_colour_bar():
+    picture = payload_pictures.draw(payload(np.full((2, 3), -np.inf, np.float32)))
+    found = colours_in(picture)
+    assert found == {colour_maps.NEGINF_COLOUR, payload_pictures.BACKGROUND}
+
+
+def test_a_tall_thin_matrix_is_wide_enough_to_see():
+    picture = payload_pictures.heatmap(payload(np.zeros((1600, 10)))["slice"])
+    heat_width = picture.shape[1] - payload_pictures.COLOUR_BAR_WIDTH
+    assert heat_width >= payload_pictures.MIN_STRIP
