@@ -17,6 +17,7 @@ import html
 import math
 import sys
 import time
+import weakref
 from typing import Any
 
 from .tf_types import _CLASS_KINDS, Kind
@@ -118,9 +119,18 @@ def unregister(ip: Any) -> None:
 # ------------------------------------------------------------------------- formatters
 
 # The HTML formatter runs just before the PNG one for the same object (IPython's order):
-# it leaves its picture here so the value is not reduced twice.
+# it leaves its picture here so the value is not reduced twice. A weak reference: a
+# front end that never asks for image/png must not keep a big tensor alive.
 _last: dict[str, Any] = {}
 _REUSE_SECONDS = 2.0
+
+
+def _keep(obj: Any, png: bytes | None) -> None:
+    _last.clear()
+    try:
+        _last.update(obj=weakref.ref(obj), at=time.monotonic(), png=png)
+    except TypeError:  # not weakly referable: the PNG formatter draws again
+        pass
 
 
 def _ready() -> bool:
@@ -183,7 +193,7 @@ def html_of(obj: Any) -> str | None:
     try:
         payload = build_payload(obj)
         png = picture_png(payload) if not payload.get("error") else None
-        _last.update(obj=obj, at=time.monotonic(), png=png)
+        _keep(obj, png)
         return render_html(payload, png)
     except Exception:
         return None
@@ -194,7 +204,8 @@ def png_of(obj: Any) -> str | None:
     if not _ready():
         return None
     try:
-        if _last.get("obj") is obj and time.monotonic() - _last["at"] < _REUSE_SECONDS:
+        kept = _last.get("obj")
+        if kept is not None and kept() is obj and time.monotonic() - _last["at"] < _REUSE_SECONDS:
             png = _last["png"]
         else:
             payload = build_payload(obj)

@@ -149,8 +149,10 @@ def test_load_ext_gives_tf_values_summary_nan_warning_and_picture_then_unload_re
     assert run_cell(kernel, "x") == plain
 
 
+# 128x128 noisy cells: a bundle of ~80 KB, past pydevd's 64 KiB string limit for evaluate
+# results outside the clipboard context that ipykernel asks for.
 STOP_CELL = """\
-y = tf.constant([[float("nan"), 2.0], [3.0, 4.0]]) * 2
+y = tf.tensor_scatter_nd_update(tf.random.normal((128, 128)), [[0, 0]], [float("nan")])
 stop_here = 1
 """
 
@@ -183,10 +185,13 @@ def test_render_variable_while_stopped_at_a_breakpoint(kernel):
     rich = kernel.debug("richInspectVariables", {"variableName": "y", "frameId": frame["id"]})
     data = rich["data"]
     assert set(data) == {"text/plain", "text/html", "image/png"}
-    assert data["text/plain"].startswith("float32[2, 2] ‼ NaN×1")
+    assert data["text/plain"].startswith("float32[128, 128] ‼ NaN×1")
+    assert sum(len(text) for text in data.values()) > 65536
     pixels = picture_of(data)
-    cell = payload_pictures.HEATMAP_SIDE // 2
-    assert rgb(pixels, M + cell // 2, M + cell // 2) == colour_maps.NAN_COLOUR
+    cell = payload_pictures.HEATMAP_SIDE // 128
+    assert pixels.shape[0] == 128 * cell + 2 * M
+    assert rgb(pixels, M, M) == colour_maps.NAN_COLOUR
+    assert rgb(pixels, M + cell, M + cell) != colour_maps.NAN_COLOUR
 
     kernel.debug("continue", {"threadId": thread})
     deadline = time.monotonic() + TIMEOUT

@@ -143,3 +143,32 @@ def test_the_caption_of_a_big_batch_says_which_images_are_shown():
     data = image_payload(np.zeros((56, 56, 4), np.uint8), tile=(28, 28), count=4, columns=2)
     data["shape"] = [100, 28, 28, 3]
     assert ipython_display.caption(data) == "the first 4 of 100 images (NHWC, uint8)"
+
+
+def test_the_png_formatter_reuses_the_html_formatters_picture_without_keeping_the_value():
+    pytest.importorskip("tensorflow")
+    import gc
+    import weakref
+
+    built = []
+    original = ipython_display.build_payload
+
+    def counting(obj):
+        built.append(obj.shape)
+        return original(obj)
+
+    ipython_display.build_payload = counting
+    try:
+        values = np.arange(12, dtype=np.float32).reshape(3, 4)
+        html = ipython_display.html_of(values)
+        png = ipython_display.png_of(values)
+        assert len(built) == 1  # one payload for both
+        assert f"base64,{png}" in html
+        ipython_display.html_of(values)  # no png_of: the value must still be freed
+        alive = weakref.ref(values)
+        del values
+        gc.collect()
+        assert alive() is None
+    finally:
+        ipython_display.build_payload = original
+        ipython_display._last.clear()
