@@ -268,13 +268,14 @@ def caption(payload: dict[str, Any]) -> str:
     from . import payload_pictures
 
     kind = payload_pictures.picture_kind(payload)
+    part = f", {payload['part']} of the complex values" if payload.get("part") else ""
     if kind == "heatmap":
-        return "heatmap of " + slice_caption(payload)
+        return "heatmap of " + slice_caption(payload) + part
     if kind == "histogram":
         hist = payload.get("histogram") or {}
         bins = len(hist.get("counts") or [])
         sampled = " (sampled)" if hist.get("sampled") else ""
-        return f"histogram of the finite values, {bins} bins{sampled}"
+        return f"histogram of the finite values, {bins} bins{sampled}{part}"
     if kind == "image":
         image = payload["image"]
         count = int(image.get("count") or 1)

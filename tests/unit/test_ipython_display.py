@@ -172,3 +172,44 @@ def test_the_png_formatter_reuses_the_html_formatters_picture_without_keeping_th
     finally:
         ipython_display.build_payload = original
         ipython_display._last.clear()
+
+
+VALUES = {
+    "bool": ("tf.constant([[True, False], [False, True]])", "heatmap of x[:, :] of bool[2, 2]"),
+    "int64": ("tf.reshape(tf.range(20, dtype=tf.int64), (4, 5))", "heatmap of x[:, :] of int64"),
+    "int32 1-D": ("tf.range(20)", "histogram of the finite values"),
+    "complex": ("tf.complex(tf.ones((2, 3)), tf.ones((2, 3)))", "abs of the complex values"),
+    "bfloat16": ("tf.cast(tf.ones((2, 3)), tf.bfloat16)", "heatmap of x[:, :] of bfloat16"),
+    "float16 NaN": ("tf.constant([[np.nan, 1]], tf.float16)", "‼ NaN×1"),
+    "5-D": ("tf.zeros((2, 3, 4, 5, 6))", "x[0, 0, 0, :, :] of float32[2, 3, 4, 5, 6]"),
+    "indexed slices": (
+        "tf.IndexedSlices(tf.ones((2, 3)), tf.constant([0, 2]), tf.constant([4, 3]))",
+        "showing the 2 rows held",
+    ),
+    "string": ("tf.constant(['a', 'b'])", "strings: no numbers to draw"),
+    "scalar": ("tf.constant(3.0)", "3.0 float32"),
+    "empty": ("tf.zeros((0, 3))", "nothing to draw"),
+    "handle": ("tf.Variable(1.0).handle", "no numbers to draw"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VALUES))
+def test_every_kind_of_value_gets_its_summary_and_a_picture_where_there_are_numbers(name):
+    tf = pytest.importorskip("tensorflow")
+    import html as html_text
+
+    from tf_debug_repr import views
+
+    expression, expected = VALUES[name]
+    value = eval(expression, {"tf": tf, "np": np})
+    shell = SimpleNamespace(display_formatter=formatters.DisplayFormatter())
+    ipython_display.register(shell)
+    try:
+        data, _ = shell.display_formatter.format(value)
+    finally:
+        ipython_display.unregister(shell)
+    assert data["text/plain"].splitlines()[0] == views.summary(value)
+    assert html_text.escape(views.summary(value)) in data["text/html"]
+    assert html_text.escape(expected) in data["text/html"]
+    drawable = name not in ("string", "scalar", "empty", "handle")
+    assert ("image/png" in data) == drawable
