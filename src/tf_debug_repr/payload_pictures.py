@@ -41,8 +41,8 @@ SPECIAL_BARS = (
 def picture_kind(payload: dict[str, Any]) -> str | None:
     """ "image", "heatmap" (2-D and more), "histogram" (1-D) or None (no picture: an error,
     a scalar, nothing drawable)."""
-    if payload.get("image"):
-        return "image"
+    if payload.get("image") and not _special_counts(payload):
+        return "image"  # with NaN/Inf the heatmap, where they show in their colours
     shape = payload.get("shape") or []
     if len(shape) >= 2 and payload.get("slice"):
         return "heatmap"

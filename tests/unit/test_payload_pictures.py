@@ -143,3 +143,13 @@ def test_a_tall_thin_matrix_is_wide_enough_to_see():
     picture = payload_pictures.heatmap(payload(np.zeros((1600, 10)))["slice"])
     heat_width = picture.shape[1] - payload_pictures.COLOUR_BAR_WIDTH
     assert heat_width >= payload_pictures.MIN_STRIP
+
+
+def test_images_with_nan_are_drawn_as_a_heatmap_where_the_nan_shows():
+    data = image_payload(np.zeros((28, 28, 4), np.uint8), tile=(28, 28), count=1, columns=1)
+    data["stats"]["nan"] = 1
+    assert payload_pictures.picture_kind(data) == "heatmap"
+
+
+def test_glyphs_of_other_widths_advance_by_their_width():
+    assert text_size("N") == (8, 10) and text_size("NaN") == (8 + 2 + 6 + 2 + 8, 10)
