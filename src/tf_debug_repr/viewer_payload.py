@@ -208,7 +208,10 @@ def _fill(
         histogram = None
         if figures.min is not None or category == "bool":
             lo, hi = (0, 1) if category == "bool" else (figures.min, figures.max)
-            histogram = histograms.histogram(tensor, lo, hi, category in ("int", "bool"), bins)
+            integral = category in ("int", "bool")
+            histogram = histograms.histogram(
+                tensor, lo, hi, integral, bins, _may_be_bad(figures, category)
+            )
             payload["histogram"] = {
                 "edges": [_finite(e) for e in histogram.edges],
                 "counts": histogram.counts,
@@ -331,6 +334,11 @@ def _stats_dict(s: Any, histogram: Any) -> dict:
     }
 
 
+def _may_be_bad(figures: Any, category: str) -> bool:
+    """Could the value hold NaN/±Inf? Not when its (exact) figures count none."""
+    return category == "float" and (figures.bad > 0 or figures.extremes_sampled)
+
+
 def _b64(array: np.ndarray) -> str:
     return base64.b64encode(np.ascontiguousarray(array).tobytes()).decode("ascii")
 
@@ -344,8 +352,7 @@ def _slice(tensor: Any, spec: Any, budget: int, figures: Any, category: str) -> 
     step = tensor_slices.choose_step(r1 - r0, c1 - c0, budget // CELL_BYTES)
     wide = tensor.dtype.name in _WIDE
     region = tensor_slices.take(tensor, spec, tf.float64 if wide else tf.float32)
-    may_be_bad = category == "float" and (figures.bad > 0 or figures.extremes_sampled)
-    cells = tensor_slices.reduce_blocks(region, step, may_be_bad)
+    cells = tensor_slices.reduce_blocks(region, step, _may_be_bad(figures, category))
     shown = cells.values[cells.filled]
     low = float(shown.min()) if shown.size else 0.0
     high = float(shown.max()) if shown.size else 0.0
