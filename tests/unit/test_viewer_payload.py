@@ -196,6 +196,8 @@ def test_n_d_slices_by_axes_index_and_region():
         p["slice"]["width"],
     ) == (2, 3)
     assert cells(p).tolist() == values[1, 2, 1:3, 2:5].tolist()
+    p = payload(t, axes=[0, None], index=[None, 1, 2, None])  # None: that axis's default
+    assert p["slice"]["axes"] == [0, 3] and cells(p).tolist() == values[:, 1, 2, :].tolist()
     vector = payload(tf.constant([1.0, 2.0, 3.0]), axes=[0, 1])  # nothing to choose: ignored
     assert vector["slice"]["axes"] == [None, 0] and cells(vector).tolist() == [[1, 2, 3]]
     scalar = payload(tf.constant(7.0))
