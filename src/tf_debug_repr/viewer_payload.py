@@ -156,7 +156,26 @@ def build(
         _fill(payload, value, axes, index, region, part, budget, bins)
     except Exception as exc:  # never into pydevd, never into the notebook
         payload["error"] = _first_line(exc)
+        if payload["summary"] is None:
+            _describe(payload, value)
     return payload
+
+
+def _describe(payload: dict, value: Any) -> None:
+    """What a value without values here still says (a symbolic tensor's summary, dtype
+    and static shape): read from its type and graph, no op run."""
+    from . import views
+    from .tf_types import kind_of
+
+    if kind_of(value) is None:
+        return
+    try:
+        payload["summary"] = views.summary(value)
+        payload["dtype"] = str(getattr(value.dtype, "name", value.dtype))
+        dims = value.shape.as_list() if hasattr(value.shape, "as_list") else list(value.shape)
+        payload["shape"] = [None if d is None else int(d) for d in dims]
+    except Exception:  # as much as could be read
+        pass
 
 
 def _first_line(exc: BaseException) -> str:
@@ -199,6 +218,9 @@ def _fill(
         payload["part"] = part
     else:
         part = None
+    layout = tensor_images.layout_of(shape, "float" if category == "complex" else category)
+    if axes is None and layout:  # an image's height and width, not its width and channels
+        axes = tensor_images.SPATIAL_AXES[layout]
     spec = tensor_slices.resolve(shape, axes, index, region)
     device = None if source.is_array else values.device
     with harmless(device):
@@ -220,7 +242,6 @@ def _fill(
         payload["stats"] = _stats_dict(figures, histogram)
         if math.prod(shape) == 0:
             raise PayloadError(f"empty (shape {list(shape)}): nothing to draw")
-        layout = tensor_images.layout_of(shape, category)
         slice_budget = budget // 2 if layout else budget
         payload["slice"] = _slice(tensor, spec, slice_budget, figures, category)
         if layout:

@@ -147,6 +147,15 @@ def test_values_of_every_kind_the_plugin_shows():
     assert "the 1 rows held (.values), not the dense [5, 2] tensor" in p["summary"]
 
 
+def test_a_symbolic_tensor_still_says_what_it_is():
+    with tf.Graph().as_default():
+        symbolic = tf.zeros([3, 4]) + 1.0
+        p = payload(symbolic)
+    assert p["error"].startswith("no value while tracing")
+    assert p["summary"].startswith("symbolic float32[3, 4]")
+    assert (p["dtype"], p["shape"], p["slice"]) == ("float32", [3, 4], None)
+
+
 def test_values_without_numbers_get_a_readable_error():
     assert (
         payload(object())["error"] == "object is not a tensor, variable or array: nothing to draw"
@@ -334,7 +343,11 @@ def test_an_hwc_uint8_image_is_drawn_as_is():
     )
     assert image["scale"] == "uint8" and image["tile"] == [6, 5]
     assert rgba(p)[..., :3].tolist() == pixels.tolist() and (rgba(p)[..., 3] == 255).all()
-    assert p["slice"]["axes"] == [1, 2], "the slice still shows the last two axes"
+    assert p["slice"]["axes"] == [0, 1], "the slice shows height x width by default"
+    assert cells(p).tolist() == pixels[:, :, 0].astype(np.float32).tolist()
+    assert payload(tf.zeros([2, 3, 8, 8]))["slice"]["axes"] == [2, 3]  # NCHW
+    assert payload(tf.zeros([2, 3, 8, 8]), axes=[-2, -1])["slice"]["axes"] == [2, 3]
+    assert payload(tf.zeros([2, 8, 8, 3]), axes=[-2, -1])["slice"]["axes"] == [2, 3], "as asked"
 
 
 def test_chw_in_unit_range_is_scaled_and_nchw_beyond_it_normalised():
