@@ -116,7 +116,7 @@ def choose_step(rows: int, cols: int, max_cells: int) -> tuple[int, int]:
     while True:
         sr, sc = min(s, rows), min(s, cols)
         height = -(-rows // sr)
-        if sc == cols or height * -(-cols // sc) <= max_cells:
+        if sr == rows or sc == cols or height * -(-cols // sc) <= max_cells:
             break
         s += 1
     # One side used up (a long thin region): the other takes what the budget needs.

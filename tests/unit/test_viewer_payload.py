@@ -461,3 +461,17 @@ def test_save_npy_writes_the_whole_value(tmp_path):
         refused.startswith("not saved: no value while tracing")
         and not (tmp_path / "s.npy").exists()
     )
+
+
+def test_the_step_always_fits_the_budget_and_is_square_where_it_can_be():
+    from tf_debug_repr.tensor_slices import choose_step
+
+    rng = np.random.default_rng(3)
+    cases = [(1, 10**9, 200_000), (10**9, 1, 200_000), (7, 7, 1), (5, 5, 7), (3, 10**7, 1000)]
+    cases += [tuple(int(v) for v in rng.integers(1, 50_000, 3)) for _ in range(2000)]
+    for rows, cols, cells_max in cases:
+        sr, sc = choose_step(rows, cols, cells_max)
+        assert 1 <= sr <= rows and 1 <= sc <= cols
+        assert -(-rows // sr) * -(-cols // sc) <= cells_max, (rows, cols, cells_max, sr, sc)
+    assert choose_step(4096, 4096, 200_000) == (10, 10)
+    assert choose_step(1, 10**9, 200_000) == (1, 5000)
