@@ -475,3 +475,52 @@ def test_the_step_always_fits_the_budget_and_is_square_where_it_can_be():
         assert -(-rows // sr) * -(-cols // sc) <= cells_max, (rows, cols, cells_max, sr, sc)
     assert choose_step(4096, 4096, 200_000) == (10, 10)
     assert choose_step(1, 10**9, 200_000) == (1, 5000)
+
+
+# --------------------------------------------------------------------------- fuzz
+
+
+def _expected_cells(value) -> np.ndarray | None:
+    """The default slice of an eager tensor or variable, from its numpy values."""
+    if isinstance(value, (tf.RaggedTensor, tf.SparseTensor, tf.IndexedSlices)):
+        return None
+    if value.dtype in (tf.string, tf.resource, tf.variant):
+        return None
+    array = np.asarray(value.numpy())
+    if array.size == 0 or array.ndim >= 3:  # rank >= 3 may default to an image's axes
+        return None
+    if array.dtype.kind == "V":
+        array = array.astype(np.float64)
+    wide = np.abs(array) if array.dtype.kind == "c" else array.astype(np.float64)
+    return wide.reshape(1, -1) if wide.ndim <= 1 else wide
+
+
+def test_any_value_gives_a_bounded_payload_of_finite_json():
+    from hypothesis import given
+
+    from .test_fuzz import FUZZ, tf_values
+
+    @FUZZ
+    @given(tf_values())
+    def check(value):
+        p = payload(value, budget=4000, bins=16)
+        assert set(p) >= {"version", "error", "summary", "slice", "histogram", "image"}
+        s = p["slice"]
+        if s is None:
+            assert p["error"], p
+            return
+        assert s["height"] * s["width"] * 5 <= 4000 or s["height"] * s["width"] == 1
+        m = marks(p)
+        assert set(np.unique(m)) <= {0, 1, 2, 3} and s["min"] <= s["max"]
+        expected = _expected_cells(value)
+        if expected is not None and s["step"] == [1, 1]:
+            top = np.finfo(np.float32).max
+            with np.errstate(all="ignore"):
+                finite = np.isfinite(expected) & (np.abs(expected) <= top)
+                assert (m[~np.isfinite(expected)] > 0).all()
+                np.testing.assert_array_equal(cells(p)[finite], expected[finite].astype(np.float32))
+        if p["histogram"] is not None:
+            counts = p["histogram"]["counts"]
+            assert len(p["histogram"]["edges"]) == len(counts) + 1 and min(counts) >= 0
+
+    check()
