@@ -80,7 +80,7 @@ def test_payloads_of_a_tensor_a_variable_a_keras_weight_and_a_gradient(debug_ses
     assert pixels[8:, 8:, :3].tolist() == expected[3].tolist()  # the fourth tile, bottom right
 
 
-def test_a_megabyte_payload_comes_whole_and_bad_input_reads_as_an_error(debug_session):
+def test_a_megabyte_payload_comes_whole_and_bad_input_reads_as_an_error(debug_session, tmp_path):
     s = debug_session(PROGRAM)
     started = time.monotonic()
     result = s.evaluate(
@@ -106,6 +106,17 @@ def test_a_megabyte_payload_comes_whole_and_bad_input_reads_as_an_error(debug_se
     )["result"]
     assert failed == "NameError(\"name 'no_such_name' is not defined\")"
     assert fetch(s, "w")["error"] is None, "the session still answers"
+
+    # Save as .npy, as the extension asks for it: the whole value, through the debuggee.
+    path = tmp_path / "w it's.npy"
+    saved = s.evaluate(f"__import__('tf_debug_repr').save_npy((w), {str(path)!r})", "clipboard")
+    assert saved["result"] == repr(f"saved float32[2, 3] (24 B) to {path}")
+    assert np.load(path).tolist() == [[1.0, -2.0, 3.0], [0.5, 0.0, -1.5]]
+    strings = s.evaluate(
+        f"__import__('tf_debug_repr').save_npy((words), {str(path)!r})", "clipboard"
+    )
+    assert strings["result"] == repr(f"saved string[2] (2 B) to {path}")
+    assert np.load(path).tolist() == [b"a", b"b"]  # fixed-width bytes: no pickle needed
 
 
 def test_distributed_values_show_their_first_replica_or_the_aggregate(debug_session):
