@@ -74,6 +74,21 @@ def source_of(value: Any) -> Source:
             value,
             f"the {rows} rows held (.values), not the dense {_dense_shape(value)} tensor",
         )
+    if kind is Kind.SPARSE:
+        count = int(value.values.shape[0])
+        return Source(
+            value.values,
+            "sparse tensor",
+            value,
+            f"the {count} values held (.values), not the dense {_dense_shape(value)} tensor",
+        )
+    if kind is Kind.RAGGED:
+        return Source(
+            value.flat_values,
+            "ragged tensor",
+            value,
+            f"its {int(value.flat_values.shape[0])} flat values (.flat_values), row after row",
+        )
     if kind is Kind.SYMBOLIC:
         raise PayloadError(str(symbolic_views.hint_for(value)))
     if kind is Kind.KERAS_TENSOR:

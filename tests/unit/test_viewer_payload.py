@@ -145,6 +145,13 @@ def test_values_of_every_kind_the_plugin_shows():
     p = payload(slices)
     assert p["kind"] == "indexed slices" and p["shape"] == [1, 2]
     assert "the 1 rows held (.values), not the dense [5, 2] tensor" in p["summary"]
+    sparse = tf.sparse.SparseTensor([[0, 1], [2, 3]], [4.0, 5.0], [3, 4])
+    p = payload(sparse)
+    assert p["kind"] == "sparse tensor" and cells(p).tolist() == [[4.0, 5.0]]
+    assert p["summary"].endswith("showing the 2 values held (.values), not the dense [3, 4] tensor")
+    ragged = tf.ragged.constant([[1, 2, 3], [], [4]])
+    p = payload(ragged)
+    assert p["kind"] == "ragged tensor" and cells(p).tolist() == [[1, 2, 3, 4]]
 
 
 def test_a_symbolic_tensor_still_says_what_it_is():
