@@ -367,6 +367,7 @@ def _stats_dict(s: Any, histogram: Any) -> dict:
         "neginf": s.neginf,
         "zeros": int(zeros),
         "sampled": bool(s.extremes_sampled or (histogram is not None and histogram.sampled)),
+        "moments_sampled": s.moments_sample is not None,
     }
 
 

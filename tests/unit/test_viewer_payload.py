@@ -285,6 +285,8 @@ def test_a_big_matrix_comes_down_to_the_budget_by_block_means():
     s = p["slice"]
     sent = len(base64.b64decode(s["values"])) + len(base64.b64decode(s["mask"]))
     assert sent <= 1_000_000 and s["step"][0] > 1 and s["reduce"] == "mean"
+    assert p["stats"]["moments_sampled"] and not p["stats"]["sampled"], "min/max stay exact"
+    assert "μ≈" in p["summary"] and not payload(tf.ones([3, 3]))["stats"]["moments_sampled"]
     assert s["height"] == -(-4096 // s["step"][0]) and s["width"] == -(-4096 // s["step"][1])
     sr, sc = s["step"]
     expected = big.numpy()[sr : 2 * sr, 3 * sc : 4 * sc].mean()
