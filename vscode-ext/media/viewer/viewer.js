@@ -171,7 +171,7 @@
     el.pin.textContent = cur.pinned ? 'Pinned' : 'Pin';
     el.title.textContent = msg.title || msg.expression || 'Tensor';
     el.title.title = msg.expression || '';
-    const slice = payload.slice || null;
+    const slice = (payload.slice = normaliseSlice(payload.slice));
     cur.request = requestOf(msg.request, payload);
     renderHeader(payload);
     renderSliceControls(payload);
@@ -203,6 +203,32 @@
     if (payload.image && !imageShownOnce && saved.tab === undefined) state.tab = 'image';
     if (payload.image) imageShownOnce = true;
     setTab(state.tab);
+  }
+
+  /**
+   * The slice with the defaults the contract implies where a field is missing.
+   * @param {any} s @returns {Slice | null}
+   */
+  function normaliseSlice(s) {
+    if (!s || typeof s !== 'object') return null;
+    const height = s.height ?? 0;
+    const width = s.width ?? 0;
+    const step = Array.isArray(s.step) && s.step.length === 2 ? s.step : [1, 1];
+    const rows = s.rows ?? height * step[0];
+    const cols = s.cols ?? width * step[1];
+    return {
+      ...s,
+      height,
+      width,
+      step,
+      rows,
+      cols,
+      region: Array.isArray(s.region) && s.region.length === 2 ? s.region : [[0, rows], [0, cols]],
+      reduce: s.reduce || (step[0] > 1 || step[1] > 1 ? 'mean' : 'none'),
+      min: Number.isFinite(s.min) ? s.min : 0,
+      max: Number.isFinite(s.max) ? s.max : 0,
+      signed: !!s.signed,
+    };
   }
 
   /**
@@ -296,6 +322,8 @@
     for (const t of tabs) t.setAttribute('aria-selected', String(t.dataset.tab === tab));
     if (!cur.payload || cur.payload.error || !el.message.hidden) return;
     for (const [name, panel] of Object.entries(panels)) panel.hidden = name !== tab;
+    // The slice controls choose what the heatmap shows; the image and histogram are the whole value.
+    el.sliceControls.classList.toggle('off-tab', tab !== 'heatmap');
     render();
   }
   for (const t of tabs) t.addEventListener('click', () => setTab(t.dataset.tab || 'heatmap'));
@@ -412,7 +440,9 @@
         range.addEventListener('input', () => (num.value = range.value));
         range.addEventListener('change', () => commit(range.value));
         l.append(num);
-        group.append(l, range, extent);
+        group.append(l);
+        if (n > 1) group.append(range);
+        group.append(extent);
         box.append(group);
       }
     }
@@ -472,6 +502,15 @@
     const v = cur.view;
     const rows = v.r1 - v.r0;
     const cols = v.c1 - v.c0;
+    if (rows <= 0 || cols <= 0) {
+      sizeCanvas(el.heatmap, 1, 1);
+      sizeCanvas(el.colourbar, 1, 1);
+      el.legend.textContent = '';
+      el.zoomInfo.textContent = '';
+      el.hover.textContent = `No elements to draw: shape [${(p.shape || []).join(', ')}].`;
+      cur.heat = null;
+      return;
+    }
     const area = heatmapArea();
     const MIN_THICK = 48;
     const MAX_CELL = 64;
@@ -576,6 +615,14 @@
       ctx.lineTo(BAR + 4, Math.round(y) + 0.5);
       ctx.stroke();
       ctx.fillText(core.formatTick(v, step), BAR + 7, y);
+    }
+    // The scale's ends, where no tick is near them.
+    if (scale.hi > scale.lo) {
+      ctx.fillStyle = t.muted;
+      for (const [v, y] of [[scale.hi, top + 5], [scale.lo, bottom - 5]]) {
+        const tickY = ticks.map((tv) => bottom - ((tv - scale.lo) / (scale.hi - scale.lo)) * span);
+        if (tickY.every((ty) => Math.abs(ty - y) > 14)) ctx.fillText(core.formatNumber(v, 4), BAR + 7, y);
+      }
     }
     el.colourbar.dataset.scale = JSON.stringify(scale);
   }

@@ -383,6 +383,8 @@ test('image mode draws the RGBA grid; the tabs switch between image and heatmap'
 
 test('errors, loading and stale states are shown', async () => {
   const v = await openViewer(browser);
+  assert.equal(await v.isHidden('#overlay'), false, 'loading until the first payload');
+  assert.equal(await v.isHidden('#panel-heatmap'), true);
   const err = { version: 1, error: 'symbolic tensor: no values inside a tf.function trace (set TF_DEBUG_REPR_EAGER=1)', summary: 'float32[None, 4] (symbolic)', dtype: 'float32', shape: [] };
   await v.send(payloadMessage(err));
   assert.equal(await v.isHidden('#message'), false);
@@ -409,6 +411,15 @@ test('errors, loading and stale states are shown', async () => {
   await v.send(payloadMessage(matrixWithSpecials()));
   assert.equal(await v.isHidden('#banner'), true);
   assert.equal(await v.page.$eval('#panel-heatmap .figure', (e) => getComputedStyle(e).filter), 'none');
+
+  // An empty value has nothing to draw, and says so; a 0-D value is one cell.
+  const empty = payloadOf([[0]], { shape: [0, 5] });
+  Object.assign(empty.slice, { height: 0, width: 5, rows: 0, cols: 5, region: [[0, 0], [0, 5]], values: '', mask: '' });
+  await v.send(payloadMessage(empty));
+  assert.equal(await v.text('#hover'), 'No elements to draw: shape [0, 5].');
+  assert.deepEqual(v.pageErrors, []);
+  await v.send(payloadMessage(payloadOf([[2.5]], { shape: [], axes: [null, null], index: [] })));
+  assert.equal(await hover(v, 0, 0), '[] = 2.5');
   await v.page.close();
 });
 
