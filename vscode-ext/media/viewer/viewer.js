@@ -512,11 +512,14 @@
       return;
     }
     const area = heatmapArea();
-    const MIN_THICK = 48;
+    // Square cells where they fit; stretched up to 4x to use the room (a tall matrix is not a
+    // sliver); a single row or column at least MIN_THICK px thick; cells at most MAX_CELL px.
+    const MIN_THICK = 120;
     const MAX_CELL = 64;
+    const STRETCH = 4;
     const sq = Math.min(area.width / cols, area.height / rows, MAX_CELL);
-    let cellW = Math.min(area.width / cols, Math.max(sq, MIN_THICK / cols), MAX_CELL);
-    let cellH = Math.min(area.height / rows, Math.max(sq, MIN_THICK / rows), MAX_CELL);
+    let cellW = Math.min(area.width / cols, Math.max(sq * STRETCH, MIN_THICK / cols), MAX_CELL);
+    let cellH = Math.min(area.height / rows, Math.max(sq * STRETCH, MIN_THICK / rows), MAX_CELL);
     if (cellW >= 2) cellW = Math.floor(cellW);
     if (cellH >= 2) cellH = Math.floor(cellH);
     const w = cols * cellW;
@@ -524,18 +527,25 @@
     cur.heat = { cellW, cellH };
     const scale = /** @type {Scale} */ (currentScale());
 
-    // One pixel per cell, scaled up without smoothing: crisp cells whatever their number.
+    // One pixel per cell, scaled up without smoothing: crisp cells. More cells than device pixels:
+    // reduced first, keeping every NaN/Inf cell visible.
+    const dpr = window.devicePixelRatio || 1;
+    const outW = Math.min(cols, Math.max(1, Math.round(w * dpr)));
+    const outH = Math.min(rows, Math.max(1, Math.round(h * dpr)));
+    const reduced = outW < cols || outH < rows;
+    const pix = reduced ? core.reduceCells(cur.cells.values, cur.cells.mask, s.width, v, outW, outH) : cur.cells;
     const off = document.createElement('canvas');
-    off.width = s.width;
-    off.height = s.height;
+    off.width = reduced ? outW : s.width;
+    off.height = reduced ? outH : s.height;
     const octx = /** @type {CanvasRenderingContext2D} */ (off.getContext('2d'));
-    const img = octx.createImageData(s.width, s.height);
-    img.data.set(core.cellPixels(cur.cells.values, cur.cells.mask, scale));
+    const img = octx.createImageData(off.width, off.height);
+    img.data.set(core.cellPixels(pix.values, pix.mask, scale));
     octx.putImageData(img, 0, 0);
 
     const ctx = sizeCanvas(el.heatmap, w, h);
     ctx.imageSmoothingEnabled = false;
-    ctx.drawImage(off, v.c0, v.r0, cols, rows, 0, 0, w, h);
+    if (reduced) ctx.drawImage(off, 0, 0, outW, outH, 0, 0, w, h);
+    else ctx.drawImage(off, v.c0, v.r0, cols, rows, 0, 0, w, h);
     const t = theme();
     if (cellW >= 16 && cellH >= 16) {
       ctx.strokeStyle = t.bg;
@@ -548,6 +558,7 @@
       ctx.globalAlpha = 1;
     }
     if (cellW >= 40 && cellH >= 18) drawCellValues(ctx, s, scale, v, cellW, cellH, t.font);
+    if (cellW < 4 || cellH < 4) markSpecialCells(ctx, s, v, cellW, cellH);
     el.heatmap.dataset.layout = JSON.stringify({ cellW, cellH, r0: v.r0, c0: v.c0, rows, cols });
 
     renderColourbar(scale, Math.max(h, 140));
@@ -555,6 +566,30 @@
     renderZoomInfo();
     state.zoom = { key: cur.key, view: v };
     saveState();
+  }
+
+  /**
+   * A ring in its own colour around each NaN/Inf cell too small to be seen (up to 2000 of them):
+   * a debugger's heatmap is often opened to find them.
+   * @param {CanvasRenderingContext2D} ctx @param {Slice} s @param {View} v @param {number} cellW @param {number} cellH
+   */
+  function markSpecialCells(ctx, s, v, cellW, cellH) {
+    const mask = /** @type {NonNullable<typeof cur.cells>} */ (cur.cells).mask;
+    const colours = [null, core.SPECIAL.nan, core.SPECIAL.posinf, core.SPECIAL.neginf];
+    let left = 2000;
+    ctx.lineWidth = 1.5;
+    for (let r = v.r0; r < v.r1 && left > 0; r++) {
+      for (let c = v.c0; c < v.c1 && left > 0; c++) {
+        const code = mask[r * s.width + c];
+        const colour = colours[code];
+        if (!colour) continue;
+        left--;
+        ctx.strokeStyle = core.rgbToCss(colour);
+        ctx.beginPath();
+        ctx.arc((c - v.c0 + 0.5) * cellW, (r - v.r0 + 0.5) * cellH, 4, 0, 2 * Math.PI);
+        ctx.stroke();
+      }
+    }
   }
 
   /**

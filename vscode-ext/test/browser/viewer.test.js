@@ -164,6 +164,29 @@ test('signed data gets the diverging scale, symmetric around 0', async () => {
   await v.page.close();
 });
 
+test('a slice with more cells than pixels keeps its single NaN cell visible; a tall matrix is not a sliver', async () => {
+  const v = await openViewer(browser);
+  const rows = 4000;
+  const grid = Array.from({ length: rows }, (_, r) => [r, r + 1, r + 2, r + 3]);
+  grid[2345][2] = NaN;
+  await v.send(payloadMessage(payloadOf(grid)));
+  const layout = await heatLayout(v);
+  assert.ok(layout.cellH < 0.5, `rows are thinner than a pixel (${layout.cellH})`);
+  const found = await v.page.evaluate((x) => {
+    const c = /** @type {HTMLCanvasElement} */ (document.getElementById('heatmap'));
+    const d = /** @type {CanvasRenderingContext2D} */ (c.getContext('2d')).getImageData(Math.floor(x), 0, 1, c.height).data;
+    const hits = [];
+    for (let y = 0; y < c.height; y++) if (d[y * 4] === 255 && d[y * 4 + 1] === 0 && d[y * 4 + 2] === 255) hits.push(y);
+    return { hits, height: c.height };
+  }, 2.5 * layout.cellW);
+  assert.ok(found.hits.length >= 1, 'the NaN cell is drawn');
+  const where = found.hits[0] / found.height;
+  assert.ok(Math.abs(where - 2345 / rows) < 0.01, `at its place (${where.toFixed(3)})`);
+  assert.ok(layout.cols * layout.cellW >= 100, `four columns get some width (${layout.cols * layout.cellW}px)`);
+  assert.match(await hover(v, 2345, 2), /^\[23\d\d, 2\] = /);
+  await v.page.close();
+});
+
 test('hover shows the element index in the full tensor and its value, as the dtype writes it', async () => {
   const v = await openViewer(browser);
   await v.send(payloadMessage(matrixWithSpecials()));
