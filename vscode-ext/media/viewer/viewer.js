@@ -269,7 +269,12 @@
     cur.stale = true;
     setLoading(false);
     el.content.classList.add('stale');
-    el.banner.textContent = `Stale: ${reason}`;
+    /** @type {Record<string, string>} */
+    const known = {
+      running: 'the program is running; this is the value at the last stop.',
+      ended: 'the debug session has ended; this is the value at its last stop.',
+    };
+    el.banner.textContent = `Stale: ${known[reason] || reason}`;
     el.banner.className = 'banner stale';
     el.banner.hidden = false;
   }

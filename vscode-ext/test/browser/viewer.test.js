@@ -429,6 +429,8 @@ test('errors, loading and stale states are shown', async () => {
   assert.match(await v.text('#banner'), /Stale: the session is running/);
   const filter = await v.page.$eval('#panel-heatmap .figure', (e) => getComputedStyle(e).filter);
   assert.match(filter, /grayscale\(1\)/);
+  await v.send({ type: 'stale', reason: 'running' }); // the extension's word for it
+  assert.equal(await v.text('#banner'), 'Stale: the program is running; this is the value at the last stop.');
   // The picture stays, greyed; the next payload clears it.
   assertColour(await cellColourOnPage(v, 1, 1), [255, 0, 255], 'the canvas keeps its picture');
   await v.send(payloadMessage(matrixWithSpecials()));
