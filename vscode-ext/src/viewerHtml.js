@@ -78,11 +78,11 @@ function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
         <option value="sequential">sequential</option>
         <option value="diverging">diverging</option>
       </select></label>
-      <button type="button" id="reset-zoom" title="Show the whole slice (wheel or drag on the picture to zoom)">Reset zoom</button>
+      <button type="button" id="reset-zoom" title="Show the whole slice (Escape). Wheel or drag on the picture to zoom; Shift+drag or arrow keys to pan">Reset zoom</button>
       <span id="zoom-info" class="muted"></span>
     </div>
     <div class="figure">
-      <div id="heatmap-box" class="heatmap-box"><canvas id="heatmap" aria-label="heatmap"></canvas><div id="selection" class="selection" hidden></div></div>
+      <div id="heatmap-box" class="heatmap-box"><canvas id="heatmap" aria-label="heatmap"></canvas><div id="cell-highlight" class="cell-highlight" hidden></div><div id="selection" class="selection" hidden></div></div>
       <canvas id="colourbar" class="colourbar" aria-label="colour bar"></canvas>
     </div>
     <div id="legend" class="legend"></div>

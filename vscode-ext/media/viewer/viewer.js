@@ -49,6 +49,7 @@
     heatmapBox: $('heatmap-box'),
     heatmap: /** @type {HTMLCanvasElement} */ ($('heatmap')),
     selection: $('selection'),
+    cellHighlight: $('cell-highlight'),
     colourbar: /** @type {HTMLCanvasElement} */ ($('colourbar')),
     legend: $('legend'),
     hover: $('hover'),
@@ -739,39 +740,68 @@
     return isBlock ? `${idx} = ${value} (mean of ${block[0]}×${block[1]} block)` : `${idx} = ${value}`;
   }
 
-  /** @type {{ row: number, col: number, x: number, y: number } | null} */
+  /**
+   * A mouse drag on the heatmap: a selection to zoom to, or (Shift or middle button) a pan.
+   * @type {{ mode: 'select' | 'pan', row: number, col: number, x: number, y: number, view: View } | null}
+   */
   let drag = null;
   el.heatmap.addEventListener('mousemove', (e) => {
     if (!cur.heat || !cur.view || !cur.cells) return;
     const { row, col, x, y } = cellAt(e);
     const v = cur.view;
-    if (drag) {
-      const left = Math.min(drag.x, x);
-      const topY = Math.min(drag.y, y);
+    if (drag && drag.mode === 'select') {
       el.selection.hidden = false;
-      el.selection.style.left = `${left}px`;
-      el.selection.style.top = `${topY}px`;
+      el.selection.style.left = `${Math.min(drag.x, x)}px`;
+      el.selection.style.top = `${Math.min(drag.y, y)}px`;
       el.selection.style.width = `${Math.abs(x - drag.x)}px`;
       el.selection.style.height = `${Math.abs(y - drag.y)}px`;
+    } else if (drag && drag.mode === 'pan') {
+      const s = /** @type {Slice} */ (cur.payload && cur.payload.slice);
+      const dr = Math.round((drag.y - y) / cur.heat.cellH);
+      const dc = Math.round((drag.x - x) / cur.heat.cellW);
+      const moved = panned(drag.view, dr, dc, s);
+      if (moved.r0 !== v.r0 || moved.c0 !== v.c0) {
+        cur.view = moved;
+        renderHeatmap();
+      }
+      return;
     }
-    if (row < v.r0 || row >= v.r1 || col < v.c0 || col >= v.c1) return hideTooltip();
+    if (row < v.r0 || row >= v.r1 || col < v.c0 || col >= v.c1) return hideHover();
     const text = describeCell(row, col);
     el.hover.textContent = text;
     el.hover.classList.remove('muted');
     showTooltip(text, e);
+    if (cur.heat.cellW >= 3 && cur.heat.cellH >= 3) {
+      el.cellHighlight.hidden = false;
+      el.cellHighlight.style.left = `${(col - v.c0) * cur.heat.cellW}px`;
+      el.cellHighlight.style.top = `${(row - v.r0) * cur.heat.cellH}px`;
+      el.cellHighlight.style.width = `${cur.heat.cellW}px`;
+      el.cellHighlight.style.height = `${cur.heat.cellH}px`;
+    } else el.cellHighlight.hidden = true;
   });
-  el.heatmap.addEventListener('mouseleave', () => hideTooltip());
+  function hideHover() {
+    hideTooltip();
+    el.cellHighlight.hidden = true;
+  }
+  el.heatmap.addEventListener('mouseleave', () => hideHover());
   el.heatmap.addEventListener('mousedown', (e) => {
-    if (e.button !== 0 || !cur.heat) return;
+    if ((e.button !== 0 && e.button !== 1) || !cur.heat || !cur.view) return;
     e.preventDefault();
     const c = cellAt(e);
-    drag = { row: c.row, col: c.col, x: c.x, y: c.y };
+    const mode = e.shiftKey || e.button === 1 ? 'pan' : 'select';
+    drag = { mode, row: c.row, col: c.col, x: c.x, y: c.y, view: cur.view };
+    if (mode === 'pan') el.heatmap.classList.add('panning');
   });
   window.addEventListener('mouseup', (e) => {
     if (!drag || !cur.view || !cur.heat) return;
     const start = drag;
     drag = null;
     el.selection.hidden = true;
+    el.heatmap.classList.remove('panning');
+    if (start.mode === 'pan') {
+      if (cur.view !== start.view) zoomTo(cur.view);
+      return;
+    }
     const end = cellAt(e);
     if (Math.abs(end.x - start.x) < 4 && Math.abs(end.y - start.y) < 4) return; // a click
     const v = cur.view;
@@ -783,6 +813,17 @@
     const c1 = clamp(Math.max(start.col, end.col), v.c0, v.c1 - 1) + 1;
     zoomTo({ r0, r1, c0, c1 });
   });
+
+  /**
+   * The view moved by dr rows and dc columns, kept inside the slice's cells.
+   * @param {View} v @param {number} dr @param {number} dc @param {Slice} s @returns {View}
+   */
+  function panned(v, dr, dc, s) {
+    const r = Math.min(Math.max(dr, -v.r0), s.height - v.r1);
+    const c = Math.min(Math.max(dc, -v.c0), s.width - v.c1);
+    return { r0: v.r0 + r, r1: v.r1 + r, c0: v.c0 + c, c1: v.c1 + c };
+  }
+
   el.heatmap.addEventListener(
     'wheel',
     (e) => {
@@ -841,8 +882,21 @@
       requestPayload(cur.request);
     }
   });
+  // Escape resets the zoom; arrow keys pan a zoomed heatmap by a tenth of the view.
   window.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && !el.resetZoom.disabled && state.tab === 'heatmap') el.resetZoom.click();
+    if (state.tab !== 'heatmap' || !cur.view || !cur.payload || !cur.payload.slice) return;
+    const target = /** @type {HTMLElement} */ (e.target);
+    if (target && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return;
+    if (e.key === 'Escape' && !el.resetZoom.disabled) return el.resetZoom.click();
+    /** @type {Record<string, [number, number]>} */
+    const arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const dir = arrows[e.key];
+    if (!dir) return;
+    const v = cur.view;
+    const moved = panned(v, dir[0] * Math.max(1, Math.round((v.r1 - v.r0) / 10)), dir[1] * Math.max(1, Math.round((v.c1 - v.c0) / 10)), cur.payload.slice);
+    if (moved.r0 === v.r0 && moved.c0 === v.c0) return;
+    e.preventDefault();
+    zoomTo(moved, 450);
   });
 
   /** @param {string} text @param {MouseEvent} e */

@@ -469,6 +469,21 @@ test('zoom: drag-select and wheel zoom client-side; a downsampled slice asks for
   assert.equal(await hover(v, 2, 3), '[2, 3] = 13');
   assert.equal((await v.posted()).length, postedBefore, 'full-resolution data is not fetched again');
   assert.deepEqual((await v.savedState()).zoom.view, { r0: 1, r1: 3, c0: 1, c1: 4 });
+  // Shift+drag pans the zoomed view (one cell left, one up), kept inside the slice.
+  await v.page.keyboard.down('Shift');
+  await v.page.mouse.move(origin.x + 1.5 * layout.cellW, origin.y + 0.5 * layout.cellH);
+  await v.page.mouse.down();
+  await v.page.mouse.move(origin.x + 2.5 * layout.cellW, origin.y + 1.5 * layout.cellH, { steps: 4 });
+  await v.page.mouse.up();
+  await v.page.keyboard.up('Shift');
+  let panned = await heatLayout(v);
+  assert.deepEqual([panned.r0, panned.c0, panned.rows, panned.cols], [0, 0, 2, 3]);
+  // Arrow keys pan too.
+  await v.page.keyboard.press('ArrowRight');
+  await v.page.keyboard.press('ArrowDown');
+  panned = await heatLayout(v);
+  assert.deepEqual([panned.r0, panned.c0, panned.rows, panned.cols], [1, 1, 2, 3]);
+  assert.equal((await v.posted()).length, postedBefore, 'panning full-resolution data fetches nothing');
   await v.page.click('#reset-zoom');
   layout = await heatLayout(v);
   assert.deepEqual([layout.r0, layout.c0, layout.rows, layout.cols], [0, 0, 4, 5]);
