@@ -996,7 +996,7 @@
     const H = 260;
     const L = 56;
     const R = 16;
-    const T = 10;
+    const T = 22;
     const B = 30;
     const ctx = sizeCanvas(el.histogram, W, H);
     const plotW = W - L - R;
@@ -1059,6 +1059,29 @@
     ctx.lineTo(L - 0.5, T + plotH + 0.5);
     ctx.lineTo(L + plotW, T + plotH + 0.5);
     ctx.stroke();
+    // Dashed marks at 0 and at the mean, where they fall inside the bins.
+    const stats = p.stats || {};
+    /** @type {[number, string][]} */
+    const marks = [[0, '0']];
+    if (Number.isFinite(stats.mean)) marks.push([stats.mean, 'μ']);
+    ctx.setLineDash([3, 3]);
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'top';
+    for (const [value, label] of marks) {
+      if (!(hi > lo) || value < lo || value > hi || (label === '0' && lo === 0)) continue;
+      const x = Math.round(L + ((value - lo) / (hi - lo)) * plotW) + 0.5;
+      ctx.strokeStyle = t.fg;
+      ctx.globalAlpha = 0.7;
+      ctx.beginPath();
+      ctx.moveTo(x, T);
+      ctx.lineTo(x, T + plotH);
+      ctx.stroke();
+      ctx.globalAlpha = 1;
+      ctx.fillStyle = t.fg;
+      ctx.textAlign = label === '0' ? 'right' : 'left';
+      ctx.fillText(label, label === '0' ? x - 3 : x + 3, T - 15);
+    }
+    ctx.setLineDash([]);
     el.histogram.dataset.plot = JSON.stringify({ left: L, top: T, width: plotW, height: plotH, bins: counts.length, log: state.log });
     el.histogram.onmousemove = (e) => {
       const rect = el.histogram.getBoundingClientRect();
