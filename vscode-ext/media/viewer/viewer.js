@@ -518,14 +518,19 @@
       return;
     }
     const area = heatmapArea();
-    // Square cells where they fit; stretched up to 4x to use the room (a tall matrix is not a
-    // sliver); a single row or column at least MIN_THICK px thick; cells at most MAX_CELL px.
+    // Square cells where they fit. A picture that would be thinner than 40% of the room is
+    // stretched (up to 4x) towards that; a single row or column is at least MIN_THICK px thick.
     const MIN_THICK = 120;
     const MAX_CELL = 64;
     const STRETCH = 4;
     const sq = Math.min(area.width / cols, area.height / rows, MAX_CELL);
-    let cellW = Math.min(area.width / cols, Math.max(sq * STRETCH, MIN_THICK / cols), MAX_CELL);
-    let cellH = Math.min(area.height / rows, Math.max(sq * STRETCH, MIN_THICK / rows), MAX_CELL);
+    /** @param {number} room px @param {number} n cells */
+    const side = (room, n) => {
+      const stretched = Math.max(sq, Math.min(room / n, sq * STRETCH, (0.4 * room) / n));
+      return Math.min(Math.max(stretched, Math.min(room / n, MIN_THICK / n)), MAX_CELL);
+    };
+    let cellW = side(area.width, cols);
+    let cellH = side(area.height, rows);
     if (cellW >= 2) cellW = Math.floor(cellW);
     if (cellH >= 2) cellH = Math.floor(cellH);
     const w = cols * cellW;
