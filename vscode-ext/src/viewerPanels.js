@@ -297,7 +297,12 @@ class TensorViewer {
    */
   async open(o) {
     const beside = !!o.beside;
-    const same = beside ? undefined : [...this.panels].find((p) => p.state === o.state && p.expression === o.expression.trim());
+    const column = this.columnFor(beside);
+    // The same expression of the same session already on view: that panel (for beside, only when
+    // it already sits in the group it would open in).
+    const same = [...this.panels].find(
+      (p) => p.state === o.state && p.expression === o.expression.trim() && (!beside || p.panel.viewColumn === column),
+    );
     if (same) {
       same.panel.reveal(undefined, false);
       this.lastPanel = same;
@@ -305,7 +310,7 @@ class TensorViewer {
       await same.fetch();
       return same;
     }
-    const panel = new ViewerPanel(this, { ...o, column: this.columnFor(beside) });
+    const panel = new ViewerPanel(this, { ...o, column });
     this.panels.add(panel);
     this.lastPanel = panel;
     await panel.fetch({}, o.frame && o.frame.generation === o.state.generation ? o.frame : undefined);

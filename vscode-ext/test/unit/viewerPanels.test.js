@@ -129,6 +129,11 @@ test('View Tensor from a Variables row: a panel titled by the expression, evalua
   assert.equal(w.panels[1].revealed, 1);
   await w.viewer.view({ sessionId: 's1', variable: { name: 'x', evaluateName: 'x', variablesReference: 0 } }, true);
   assert.equal(w.panels[2].viewColumn, 3, 'View Tensor Beside: the next group');
+  // The same again beside, from the view in group 2: already there, revealed, not doubled.
+  w.viewer.lastPanel = w.viewer.panels.values().next().value;
+  await w.viewer.view({ sessionId: 's1', variable: { name: 'x', evaluateName: 'x', variablesReference: 0 } }, true);
+  assert.equal(w.panels.length, 3);
+  assert.equal(w.panels[2].revealed, 1);
 });
 
 test('page messages: request refetches in the same frame; ready re-sends; a bad request is an error message', async () => {
