@@ -31,9 +31,12 @@ def bin_edges(lo: float, hi: float, integral: bool, bins: int) -> tuple[float, f
     return lo, hi, bins
 
 
-def histogram(tensor: Any, lo: float, hi: float, integral: bool, bins: int) -> Histogram:
+def histogram(
+    tensor: Any, lo: float, hi: float, integral: bool, bins: int, may_be_bad: bool = True
+) -> Histogram:
     """Counts of the finite values of ``tensor`` (any real or bool dtype TF can cast) in
-    ``bins`` equal bins over ``[lo, hi]``; call under ``guards.harmless``."""
+    ``bins`` equal bins over ``[lo, hi]``; call under ``guards.harmless``. ``may_be_bad=False``
+    (the value's figures show no NaN/Inf) skips looking for them."""
     import tensorflow as tf
 
     size = int(tensor.shape.num_elements() or 0)
@@ -41,13 +44,24 @@ def histogram(tensor: Any, lo: float, hi: float, integral: bool, bins: int) -> H
     flat = tf.reshape(tensor, [-1])
     if stride > 1:
         flat = flat[::stride]
-    values = tf.cast(flat, tf.float64)
-    values = tf.boolean_mask(values, tf.math.is_finite(values))
+    # Counted in the value's own float type where TF can (no full-size copy); else in a
+    # float wide enough to hold every value exactly.
+    if flat.dtype in (tf.float32, tf.float64):
+        values = flat
+    else:
+        values = tf.cast(flat, tf.float64 if flat.dtype.size >= 4 else tf.float32)
+    zeros = tf.size(values, out_type=tf.int64) - tf.math.count_nonzero(values, dtype=tf.int64)
     first, last, count = bin_edges(float(lo), float(hi), integral, bins)
-    counts = tf.histogram_fixed_width(
-        values, tf.constant([first, last], tf.float64), nbins=count, dtype=tf.int64
-    )
-    zeros = tf.math.count_nonzero(tf.equal(values, 0.0), dtype=tf.int64)
+    edge = tf.constant([first, last], values.dtype)
+    bad = tf.zeros([], tf.int64)
+    if may_be_bad:
+        # NaN/Inf are counted at the first edge, then taken out of the first bin: cheaper
+        # than gathering the finite values into a new tensor.
+        finite = tf.math.is_finite(values)
+        bad = tf.size(values, out_type=tf.int64) - tf.math.count_nonzero(finite, dtype=tf.int64)
+        values = tf.where(finite, values, edge[0])
+    counts = tf.histogram_fixed_width(values, edge, nbins=count, dtype=tf.int64)
+    counts -= tf.one_hot(0, count, on_value=bad, off_value=tf.zeros([], tf.int64), dtype=tf.int64)
     fetched = tf.concat([counts, tf.reshape(zeros, [1])], 0).numpy()
     width = (last - first) / count
     edges = [first + i * width for i in range(count)] + [last]

@@ -32,9 +32,11 @@ def save_npy(value: Any, path: str) -> str:
         else:
             with harmless(values.device):
                 array = np.asarray(values.numpy())
+        if array.dtype.kind == "O":  # TF strings: fixed-width bytes load without pickle
+            array = array.astype(np.bytes_)
         path = os.path.abspath(os.path.expanduser(os.fspath(path)))
         with open(path, "wb") as out:  # numpy.save on a name would append ".npy"
-            np.save(out, array, allow_pickle=array.dtype.kind == "O")
+            np.save(out, array, allow_pickle=False)
         dtype = str(getattr(values.dtype, "name", values.dtype))
         shape = "[" + ", ".join(str(int(d)) for d in array.shape) + "]"
         note = f" ({source.note})" if source.note else ""

@@ -15,6 +15,8 @@ from .tensor_slices import choose_step
 
 MAX_IMAGES = 64
 MIN_SIDE = 2  # a "picture" one pixel wide is a vector, not an image
+# The slice an image-shaped value shows by default: its height and width axes.
+SPATIAL_AXES = {"HWC": [0, 1], "CHW": [1, 2], "NHWC": [1, 2], "NCHW": [2, 3]}
 
 
 def layout_of(shape: tuple[int, ...], category: str) -> str | None:

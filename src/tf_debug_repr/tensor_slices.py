@@ -49,8 +49,9 @@ def resolve(shape: tuple[int, ...], axes: Any = None, index: Any = None, region:
         if not isinstance(wanted, (list, tuple)) or len(wanted) != 2:
             raise PayloadError(f"axes must be two axes [row, column], not {axes!r}")
         shown = []
-        for axis in wanted:
-            a = _int(axis, "an axis")
+        for axis, default in zip(wanted, (-2, -1), strict=True):
+            # None keeps that axis's default, as the page reads a payload's axes.
+            a = default if axis is None else _int(axis, "an axis")
             if not -rank <= a < rank:
                 raise PayloadError(f"axis {a} is out of range for rank {rank}")
             shown.append(a % rank)
@@ -115,7 +116,7 @@ def choose_step(rows: int, cols: int, max_cells: int) -> tuple[int, int]:
     while True:
         sr, sc = min(s, rows), min(s, cols)
         height = -(-rows // sr)
-        if sc == cols or height * -(-cols // sc) <= max_cells:
+        if sr == rows or sc == cols or height * -(-cols // sc) <= max_cells:
             break
         s += 1
     # One side used up (a long thin region): the other takes what the budget needs.

@@ -74,6 +74,21 @@ def source_of(value: Any) -> Source:
             value,
             f"the {rows} rows held (.values), not the dense {_dense_shape(value)} tensor",
         )
+    if kind is Kind.SPARSE:
+        count = int(value.values.shape[0])
+        return Source(
+            value.values,
+            "sparse tensor",
+            value,
+            f"the {count} values held (.values), not the dense {_dense_shape(value)} tensor",
+        )
+    if kind is Kind.RAGGED:
+        return Source(
+            value.flat_values,
+            "ragged tensor",
+            value,
+            f"its {int(value.flat_values.shape[0])} flat values (.flat_values), row after row",
+        )
     if kind is Kind.SYMBOLIC:
         raise PayloadError(str(symbolic_views.hint_for(value)))
     if kind is Kind.KERAS_TENSOR:
@@ -156,7 +171,26 @@ def build(
         _fill(payload, value, axes, index, region, part, budget, bins)
     except Exception as exc:  # never into pydevd, never into the notebook
         payload["error"] = _first_line(exc)
+        if payload["summary"] is None:
+            _describe(payload, value)
     return payload
+
+
+def _describe(payload: dict, value: Any) -> None:
+    """What a value without values here still says (a symbolic tensor's summary, dtype
+    and static shape): read from its type and graph, no op run."""
+    from . import views
+    from .tf_types import kind_of
+
+    if kind_of(value) is None:
+        return
+    try:
+        payload["summary"] = views.summary(value)
+        payload["dtype"] = str(getattr(value.dtype, "name", value.dtype))
+        dims = value.shape.as_list() if hasattr(value.shape, "as_list") else list(value.shape)
+        payload["shape"] = [None if d is None else int(d) for d in dims]
+    except Exception:  # as much as could be read
+        pass
 
 
 def _first_line(exc: BaseException) -> str:
@@ -199,6 +233,9 @@ def _fill(
         payload["part"] = part
     else:
         part = None
+    layout = tensor_images.layout_of(shape, "float" if category == "complex" else category)
+    if axes is None and layout:  # an image's height and width, not its width and channels
+        axes = tensor_images.SPATIAL_AXES[layout]
     spec = tensor_slices.resolve(shape, axes, index, region)
     device = None if source.is_array else values.device
     with harmless(device):
@@ -208,7 +245,10 @@ def _fill(
         histogram = None
         if figures.min is not None or category == "bool":
             lo, hi = (0, 1) if category == "bool" else (figures.min, figures.max)
-            histogram = histograms.histogram(tensor, lo, hi, category in ("int", "bool"), bins)
+            integral = category in ("int", "bool")
+            histogram = histograms.histogram(
+                tensor, lo, hi, integral, bins, _may_be_bad(figures, category)
+            )
             payload["histogram"] = {
                 "edges": [_finite(e) for e in histogram.edges],
                 "counts": histogram.counts,
@@ -217,7 +257,6 @@ def _fill(
         payload["stats"] = _stats_dict(figures, histogram)
         if math.prod(shape) == 0:
             raise PayloadError(f"empty (shape {list(shape)}): nothing to draw")
-        layout = tensor_images.layout_of(shape, category)
         slice_budget = budget // 2 if layout else budget
         payload["slice"] = _slice(tensor, spec, slice_budget, figures, category)
         if layout:
@@ -328,7 +367,13 @@ def _stats_dict(s: Any, histogram: Any) -> dict:
         "neginf": s.neginf,
         "zeros": int(zeros),
         "sampled": bool(s.extremes_sampled or (histogram is not None and histogram.sampled)),
+        "moments_sampled": s.moments_sample is not None,
     }
+
+
+def _may_be_bad(figures: Any, category: str) -> bool:
+    """Could the value hold NaN/±Inf? Not when its (exact) figures count none."""
+    return category == "float" and (figures.bad > 0 or figures.extremes_sampled)
 
 
 def _b64(array: np.ndarray) -> str:
@@ -344,8 +389,7 @@ def _slice(tensor: Any, spec: Any, budget: int, figures: Any, category: str) -> 
     step = tensor_slices.choose_step(r1 - r0, c1 - c0, budget // CELL_BYTES)
     wide = tensor.dtype.name in _WIDE
     region = tensor_slices.take(tensor, spec, tf.float64 if wide else tf.float32)
-    may_be_bad = category == "float" and (figures.bad > 0 or figures.extremes_sampled)
-    cells = tensor_slices.reduce_blocks(region, step, may_be_bad)
+    cells = tensor_slices.reduce_blocks(region, step, _may_be_bad(figures, category))
     shown = cells.values[cells.filled]
     low = float(shown.min()) if shown.size else 0.0
     high = float(shown.max()) if shown.size else 0.0

@@ -80,7 +80,7 @@ def test_payloads_of_a_tensor_a_variable_a_keras_weight_and_a_gradient(debug_ses
     assert pixels[8:, 8:, :3].tolist() == expected[3].tolist()  # the fourth tile, bottom right
 
 
-def test_a_megabyte_payload_comes_whole_and_bad_input_reads_as_an_error(debug_session):
+def test_a_megabyte_payload_comes_whole_and_bad_input_reads_as_an_error(debug_session, tmp_path):
     s = debug_session(PROGRAM)
     started = time.monotonic()
     result = s.evaluate(
@@ -106,3 +106,31 @@ def test_a_megabyte_payload_comes_whole_and_bad_input_reads_as_an_error(debug_se
     )["result"]
     assert failed == "NameError(\"name 'no_such_name' is not defined\")"
     assert fetch(s, "w")["error"] is None, "the session still answers"
+
+    # Save as .npy, as the extension asks for it: the whole value, through the debuggee.
+    path = tmp_path / "w it's.npy"
+    saved = s.evaluate(f"__import__('tf_debug_repr').save_npy((w), {str(path)!r})", "clipboard")
+    assert saved["result"] == repr(f"saved float32[2, 3] (24 B) to {path}")
+    assert np.load(path).tolist() == [[1.0, -2.0, 3.0], [0.5, 0.0, -1.5]]
+    strings = s.evaluate(
+        f"__import__('tf_debug_repr').save_npy((words), {str(path)!r})", "clipboard"
+    )
+    assert strings["result"] == repr(f"saved string[2] (2 B) to {path}")
+    assert np.load(path).tolist() == [b"a", b"b"]  # fixed-width bytes: no pickle needed
+
+
+def test_distributed_values_show_their_first_replica_or_the_aggregate(debug_session):
+    s = debug_session("kinds_distributed.py")
+    p = fetch(s, "diverged")
+    assert p["kind"] == "distributed variable" and p["device"].endswith("CPU:0")
+    assert "‼ replicas differ" in p["summary"]
+    assert p["summary"].endswith("· showing replica 0 of 2 (CPU:0)")
+    assert cells(p).tolist() == [[1.0, 2.0, 3.0]]
+    p = fetch(s, "counter")  # sync-on-read: what the program would read
+    assert p["summary"].endswith("· showing the SUM of 2 replicas") and cells(p).tolist() == [[3.0]]
+    p = fetch(s, "per_replica")
+    assert p["kind"] == "per-replica value" and cells(p).tolist() == [[0.0, 0.0]]
+    p = fetch(s, "kernel")  # a Keras weight created in the strategy's scope
+    program = s.evaluate("kernel.numpy().tolist()", "repl")["result"]
+    assert p["shape"] == [3, 2] and "mirrored ×2" in p["summary"]
+    np.testing.assert_allclose(cells(p), np.array(eval(program), np.float32))

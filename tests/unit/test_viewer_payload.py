@@ -145,6 +145,22 @@ def test_values_of_every_kind_the_plugin_shows():
     p = payload(slices)
     assert p["kind"] == "indexed slices" and p["shape"] == [1, 2]
     assert "the 1 rows held (.values), not the dense [5, 2] tensor" in p["summary"]
+    sparse = tf.sparse.SparseTensor([[0, 1], [2, 3]], [4.0, 5.0], [3, 4])
+    p = payload(sparse)
+    assert p["kind"] == "sparse tensor" and cells(p).tolist() == [[4.0, 5.0]]
+    assert p["summary"].endswith("showing the 2 values held (.values), not the dense [3, 4] tensor")
+    ragged = tf.ragged.constant([[1, 2, 3], [], [4]])
+    p = payload(ragged)
+    assert p["kind"] == "ragged tensor" and cells(p).tolist() == [[1, 2, 3, 4]]
+
+
+def test_a_symbolic_tensor_still_says_what_it_is():
+    with tf.Graph().as_default():
+        symbolic = tf.zeros([3, 4]) + 1.0
+        p = payload(symbolic)
+    assert p["error"].startswith("no value while tracing")
+    assert p["summary"].startswith("symbolic float32[3, 4]")
+    assert (p["dtype"], p["shape"], p["slice"]) == ("float32", [3, 4], None)
 
 
 def test_values_without_numbers_get_a_readable_error():
@@ -196,6 +212,8 @@ def test_n_d_slices_by_axes_index_and_region():
         p["slice"]["width"],
     ) == (2, 3)
     assert cells(p).tolist() == values[1, 2, 1:3, 2:5].tolist()
+    p = payload(t, axes=[0, None], index=[None, 1, 2, None])  # None: that axis's default
+    assert p["slice"]["axes"] == [0, 3] and cells(p).tolist() == values[:, 1, 2, :].tolist()
     vector = payload(tf.constant([1.0, 2.0, 3.0]), axes=[0, 1])  # nothing to choose: ignored
     assert vector["slice"]["axes"] == [None, 0] and cells(vector).tolist() == [[1, 2, 3]]
     scalar = payload(tf.constant(7.0))
@@ -267,6 +285,8 @@ def test_a_big_matrix_comes_down_to_the_budget_by_block_means():
     s = p["slice"]
     sent = len(base64.b64decode(s["values"])) + len(base64.b64decode(s["mask"]))
     assert sent <= 1_000_000 and s["step"][0] > 1 and s["reduce"] == "mean"
+    assert p["stats"]["moments_sampled"] and not p["stats"]["sampled"], "min/max stay exact"
+    assert "μ≈" in p["summary"] and not payload(tf.ones([3, 3]))["stats"]["moments_sampled"]
     assert s["height"] == -(-4096 // s["step"][0]) and s["width"] == -(-4096 // s["step"][1])
     sr, sc = s["step"]
     expected = big.numpy()[sr : 2 * sr, 3 * sc : 4 * sc].mean()
@@ -332,7 +352,11 @@ def test_an_hwc_uint8_image_is_drawn_as_is():
     )
     assert image["scale"] == "uint8" and image["tile"] == [6, 5]
     assert rgba(p)[..., :3].tolist() == pixels.tolist() and (rgba(p)[..., 3] == 255).all()
-    assert p["slice"]["axes"] == [1, 2], "the slice still shows the last two axes"
+    assert p["slice"]["axes"] == [0, 1], "the slice shows height x width by default"
+    assert cells(p).tolist() == pixels[:, :, 0].astype(np.float32).tolist()
+    assert payload(tf.zeros([2, 3, 8, 8]))["slice"]["axes"] == [2, 3]  # NCHW
+    assert payload(tf.zeros([2, 3, 8, 8]), axes=[-2, -1])["slice"]["axes"] == [2, 3]
+    assert payload(tf.zeros([2, 8, 8, 3]), axes=[-2, -1])["slice"]["axes"] == [2, 3], "as asked"
 
 
 def test_chw_in_unit_range_is_scaled_and_nchw_beyond_it_normalised():
@@ -446,3 +470,66 @@ def test_save_npy_writes_the_whole_value(tmp_path):
         refused.startswith("not saved: no value while tracing")
         and not (tmp_path / "s.npy").exists()
     )
+
+
+def test_the_step_always_fits_the_budget_and_is_square_where_it_can_be():
+    from tf_debug_repr.tensor_slices import choose_step
+
+    rng = np.random.default_rng(3)
+    cases = [(1, 10**9, 200_000), (10**9, 1, 200_000), (7, 7, 1), (5, 5, 7), (3, 10**7, 1000)]
+    cases += [tuple(int(v) for v in rng.integers(1, 50_000, 3)) for _ in range(2000)]
+    for rows, cols, cells_max in cases:
+        sr, sc = choose_step(rows, cols, cells_max)
+        assert 1 <= sr <= rows and 1 <= sc <= cols
+        assert -(-rows // sr) * -(-cols // sc) <= cells_max, (rows, cols, cells_max, sr, sc)
+    assert choose_step(4096, 4096, 200_000) == (10, 10)
+    assert choose_step(1, 10**9, 200_000) == (1, 5000)
+
+
+# --------------------------------------------------------------------------- fuzz
+
+
+def _expected_cells(value) -> np.ndarray | None:
+    """The default slice of an eager tensor or variable, from its numpy values."""
+    if isinstance(value, (tf.RaggedTensor, tf.SparseTensor, tf.IndexedSlices)):
+        return None
+    if value.dtype in (tf.string, tf.resource, tf.variant):
+        return None
+    array = np.asarray(value.numpy())
+    if array.size == 0 or array.ndim >= 3:  # rank >= 3 may default to an image's axes
+        return None
+    if array.dtype.kind == "V":
+        array = array.astype(np.float64)
+    wide = np.abs(array) if array.dtype.kind == "c" else array.astype(np.float64)
+    return wide.reshape(1, -1) if wide.ndim <= 1 else wide
+
+
+def test_any_value_gives_a_bounded_payload_of_finite_json():
+    from hypothesis import given
+
+    from .test_fuzz import FUZZ, tf_values
+
+    @FUZZ
+    @given(tf_values())
+    def check(value):
+        p = payload(value, budget=4000, bins=16)
+        assert set(p) >= {"version", "error", "summary", "slice", "histogram", "image"}
+        s = p["slice"]
+        if s is None:
+            assert p["error"], p
+            return
+        assert s["height"] * s["width"] * 5 <= 4000 or s["height"] * s["width"] == 1
+        m = marks(p)
+        assert set(np.unique(m)) <= {0, 1, 2, 3} and s["min"] <= s["max"]
+        expected = _expected_cells(value)
+        if expected is not None and s["step"] == [1, 1]:
+            top = np.finfo(np.float32).max
+            with np.errstate(all="ignore"):
+                finite = np.isfinite(expected) & (np.abs(expected) <= top)
+                assert (m[~np.isfinite(expected)] > 0).all()
+                np.testing.assert_array_equal(cells(p)[finite], expected[finite].astype(np.float32))
+        if p["histogram"] is not None:
+            counts = p["histogram"]["counts"]
+            assert len(p["histogram"]["edges"]) == len(counts) + 1 and min(counts) >= 0
+
+    check()
