@@ -310,7 +310,7 @@ test('the histogram: summary figures, bars, and the log toggle changes bar heigh
   assert.equal(await v.isHidden('#panel-heatmap'), true);
   /** @param {string} k */
   const stat = (k) => v.page.$eval(`dd[data-stat="${k}"]`, (e) => /** @type {HTMLElement} */ (e).innerText);
-  assert.equal(await stat('n'), '1011');
+  assert.equal(await stat('n'), '1,011');
   assert.equal(await stat('mean'), '0.5');
   assert.equal(await stat('NaN'), '3');
   assert.equal(await stat('+Inf'), '2');
