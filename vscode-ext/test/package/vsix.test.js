@@ -78,11 +78,23 @@ test('the .vsix exists and carries the extension, its dependency and the bundled
     assert.ok(read, `${entry} in the vsix`);
     assert.ok(read().equals(fs.readFileSync(file)), `${entry} matches the bundled file`);
   }
+  // The extension's code and the viewer page (its script, core and style), byte for byte.
+  for (const dir of ['src', 'media/viewer']) {
+    const root = path.join(EXT_ROOT, dir);
+    const files = filesUnder(root);
+    assert.ok(files.length > 0, `${dir} has files`);
+    for (const file of files) {
+      const entry = `extension/${dir}/` + path.relative(root, file).split(path.sep).join('/');
+      const read = zip.get(entry);
+      assert.ok(read, `${entry} in the vsix`);
+      assert.ok(read().equals(fs.readFileSync(file)), `${entry} matches the repository's`);
+    }
+  }
   // PEP 420 portion: no __init__.py in pydevd_plugins/ or pydevd_plugins/extensions/.
   assert.ok(!names.includes('extension/python/pydevd_plugins/__init__.py'));
   assert.ok(!names.includes('extension/python/pydevd_plugins/extensions/__init__.py'));
   // Nothing that belongs to development only.
-  const stray = names.filter((n) => /__pycache__|\.pyc$|^extension\/test\/|^extension\/scripts\/|\.vsix$|node_modules\/@vscode\//.test(n));
+  const stray = names.filter((n) => /__pycache__|\.pyc$|^extension\/test\/|^extension\/scripts\/|\.vsix$|node_modules\/(@vscode|puppeteer-core)\//.test(n));
   assert.deepEqual(stray, []);
   // The manifest inside is the one in the repository.
   const manifest = JSON.parse(zip.get('extension/package.json')?.().toString('utf8') ?? '{}');
