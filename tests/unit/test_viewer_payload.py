@@ -432,12 +432,14 @@ def test_inside_a_trace_no_op_is_added_to_the_graph():
         found["captured"] = payload(captured)
         found["variable"] = payload(w)
         found["symbolic"] = payload(a)
+        found["numpy"] = payload(np.ones((8, 8, 3), np.float32))
         found["added"] = len(graph.get_operations()) - before
         return a * 2
 
     step(tf.constant(1.0))
     assert found["added"] == 0
     assert found["captured"]["error"] is None and found["variable"]["error"] is None
+    assert found["numpy"]["image"]["layout"] == "HWC"
     assert "TF_DEBUG_REPR_EAGER=1" in found["symbolic"]["error"]
     assert found["captured"]["stats"]["n"] == 64 * 64
 
