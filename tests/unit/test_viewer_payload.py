@@ -239,6 +239,7 @@ def test_a_bad_request_becomes_the_error_and_keeps_the_figures(request_, message
     p = payload(tf.zeros([2, 3, 4, 5]), **request_)
     assert message in p["error"]
     assert p["summary"].startswith("float32[2, 3, 4, 5]") and p["slice"] is None
+    assert p["stats"]["n"] == 120 and p["histogram"]["counts"] == [120]
 
 
 def test_empty_values_have_figures_but_nothing_to_draw():
