@@ -93,3 +93,19 @@ def save_npy(value, path: str) -> str:
     from . import npy_export
 
     return npy_export.save_npy(value, path)
+
+
+def load_ipython_extension(ipython) -> None:
+    """``%load_ext tf_debug_repr``: rich display of TF values in the notebook (summary,
+    NaN/Inf warning, a heatmap, histogram or image). Imports nothing heavy until a TF value
+    is displayed."""
+    from . import ipython_display
+
+    ipython_display.register(ipython)
+
+
+def unload_ipython_extension(ipython) -> None:
+    """``%unload_ext tf_debug_repr``: the notebook's previous display of TF values."""
+    from . import ipython_display
+
+    ipython_display.unregister(ipython)

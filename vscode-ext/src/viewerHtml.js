@@ -71,18 +71,18 @@ function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
 <div id="slice-controls" class="slice-controls" hidden></div>
 <div id="banner" class="banner" role="status" hidden></div>
 <main id="content" class="content">
-  <section id="panel-heatmap" class="panel" role="tabpanel" aria-labelledby="tab-heatmap">
+  <section id="panel-heatmap" class="panel" role="tabpanel" aria-labelledby="tab-heatmap" hidden>
     <div class="view-tools">
       <label>Colours <select id="scale">
         <option value="auto">auto</option>
         <option value="sequential">sequential</option>
-        <option value="diverging">diverging (0 at centre)</option>
+        <option value="diverging">diverging</option>
       </select></label>
-      <button type="button" id="reset-zoom" title="Show the whole slice (wheel or drag on the picture to zoom)">Reset zoom</button>
+      <button type="button" id="reset-zoom" title="Show the whole slice (Escape). Wheel or drag on the picture to zoom; Shift+drag or arrow keys to pan">Reset zoom</button>
       <span id="zoom-info" class="muted"></span>
     </div>
     <div class="figure">
-      <div id="heatmap-box" class="heatmap-box"><canvas id="heatmap" aria-label="heatmap"></canvas><div id="selection" class="selection" hidden></div></div>
+      <div id="heatmap-box" class="heatmap-box"><canvas id="heatmap" aria-label="heatmap"></canvas><div id="cell-highlight" class="cell-highlight" hidden></div><div id="selection" class="selection" hidden></div></div>
       <canvas id="colourbar" class="colourbar" aria-label="colour bar"></canvas>
     </div>
     <div id="legend" class="legend"></div>
@@ -102,7 +102,7 @@ function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
     <dl id="stats" class="stats"></dl>
   </section>
   <div id="message" class="message" hidden></div>
-  <div id="overlay" class="overlay" hidden><span class="spinner"></span><span>Loading…</span></div>
+  <div id="overlay" class="overlay"><span class="spinner"></span><span>Loading…</span></div>
   <div id="tooltip" class="tooltip" hidden></div>
 </main>
 <script nonce="${nonce}" src="${core}"></script>

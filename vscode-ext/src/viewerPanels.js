@@ -156,9 +156,11 @@ class ViewerPanel {
     await this.fetch(this.request, frame);
   }
 
-  /** @param {'running' | 'ended'} reason */
-  markStale(reason) {
+  /** @param {'running' | 'ended'} why */
+  markStale(why) {
     this.seq++; // an answer still on its way belongs to a stop that is over
+    // The page shows the reason as it is ("Stale: …").
+    const reason = why === 'ended' ? 'the debug session has ended' : this.pinned ? 'the program is running; this view refreshes at the next stop' : 'the program is running; Refresh at the next stop';
     this.stale = { type: 'stale', reason };
     this.post(this.stale);
   }

@@ -19,8 +19,10 @@ const MENU_CONTEXT = 'tfDebugRepr.tensor';
  * Class names that are always array-like TF or numpy values.
  * EagerTensor: tf.constant and every eager op result. ResourceVariable / UninitializedVariable:
  * tf.Variable. MirroredVariable / SyncOnReadVariable / DistributedVariable: tf.distribute.
- * AutoCastVariable: tf-keras mixed precision. GradientInfo: the plugin's "∇ gradient" child.
- * ndarray: numpy arrays (including each variable's "numpy" child).
+ * PerReplica: a value per replica (strategy.run's result). AutoCastVariable: tf-keras mixed
+ * precision. IndexedSlices: sparse gradients (embeddings). SymbolicTensor: a tensor inside a
+ * tf.function trace, which has no values there; its view says how to get them (eager mode).
+ * GradientInfo: the plugin's "∇ gradient" child. ndarray: numpy arrays (each variable's "numpy" child).
  */
 const VIEWABLE_TYPES = Object.freeze([
   'EagerTensor',
@@ -29,7 +31,10 @@ const VIEWABLE_TYPES = Object.freeze([
   'MirroredVariable',
   'SyncOnReadVariable',
   'DistributedVariable',
+  'PerReplica',
   'AutoCastVariable',
+  'IndexedSlices',
+  'SymbolicTensor',
   'GradientInfo',
   'ndarray',
 ]);

@@ -49,6 +49,7 @@
     heatmapBox: $('heatmap-box'),
     heatmap: /** @type {HTMLCanvasElement} */ ($('heatmap')),
     selection: $('selection'),
+    cellHighlight: $('cell-highlight'),
     colourbar: /** @type {HTMLCanvasElement} */ ($('colourbar')),
     legend: $('legend'),
     hover: $('hover'),
@@ -171,7 +172,7 @@
     el.pin.textContent = cur.pinned ? 'Pinned' : 'Pin';
     el.title.textContent = msg.title || msg.expression || 'Tensor';
     el.title.title = msg.expression || '';
-    const slice = payload.slice || null;
+    const slice = (payload.slice = normaliseSlice(payload.slice));
     cur.request = requestOf(msg.request, payload);
     renderHeader(payload);
     renderSliceControls(payload);
@@ -203,6 +204,32 @@
     if (payload.image && !imageShownOnce && saved.tab === undefined) state.tab = 'image';
     if (payload.image) imageShownOnce = true;
     setTab(state.tab);
+  }
+
+  /**
+   * The slice with the defaults the contract implies where a field is missing.
+   * @param {any} s @returns {Slice | null}
+   */
+  function normaliseSlice(s) {
+    if (!s || typeof s !== 'object') return null;
+    const height = s.height ?? 0;
+    const width = s.width ?? 0;
+    const step = Array.isArray(s.step) && s.step.length === 2 ? s.step : [1, 1];
+    const rows = s.rows ?? height * step[0];
+    const cols = s.cols ?? width * step[1];
+    return {
+      ...s,
+      height,
+      width,
+      step,
+      rows,
+      cols,
+      region: Array.isArray(s.region) && s.region.length === 2 ? s.region : [[0, rows], [0, cols]],
+      reduce: s.reduce || (step[0] > 1 || step[1] > 1 ? 'mean' : 'none'),
+      min: Number.isFinite(s.min) ? s.min : 0,
+      max: Number.isFinite(s.max) ? s.max : 0,
+      signed: !!s.signed,
+    };
   }
 
   /**
@@ -243,7 +270,12 @@
     cur.stale = true;
     setLoading(false);
     el.content.classList.add('stale');
-    el.banner.textContent = `Stale: ${reason}`;
+    /** @type {Record<string, string>} */
+    const known = {
+      running: 'the program is running; this is the value at the last stop.',
+      ended: 'the debug session has ended; this is the value at its last stop.',
+    };
+    el.banner.textContent = `Stale: ${known[reason] || reason}`;
     el.banner.className = 'banner stale';
     el.banner.hidden = false;
   }
@@ -296,6 +328,8 @@
     for (const t of tabs) t.setAttribute('aria-selected', String(t.dataset.tab === tab));
     if (!cur.payload || cur.payload.error || !el.message.hidden) return;
     for (const [name, panel] of Object.entries(panels)) panel.hidden = name !== tab;
+    // The slice controls choose what the heatmap shows; the image and histogram are the whole value.
+    el.sliceControls.classList.toggle('off-tab', tab !== 'heatmap');
     render();
   }
   for (const t of tabs) t.addEventListener('click', () => setTab(t.dataset.tab || 'heatmap'));
@@ -412,7 +446,9 @@
         range.addEventListener('input', () => (num.value = range.value));
         range.addEventListener('change', () => commit(range.value));
         l.append(num);
-        group.append(l, range, extent);
+        group.append(l);
+        if (n > 1) group.append(range);
+        group.append(extent);
         box.append(group);
       }
     }
@@ -472,12 +508,29 @@
     const v = cur.view;
     const rows = v.r1 - v.r0;
     const cols = v.c1 - v.c0;
+    if (rows <= 0 || cols <= 0) {
+      sizeCanvas(el.heatmap, 1, 1);
+      sizeCanvas(el.colourbar, 1, 1);
+      el.legend.textContent = '';
+      el.zoomInfo.textContent = '';
+      el.hover.textContent = `No elements to draw: shape [${(p.shape || []).join(', ')}].`;
+      cur.heat = null;
+      return;
+    }
     const area = heatmapArea();
-    const MIN_THICK = 48;
+    // Square cells where they fit. A picture that would be thinner than 40% of the room is
+    // stretched (up to 4x) towards that; a single row or column is at least MIN_THICK px thick.
+    const MIN_THICK = 120;
     const MAX_CELL = 64;
+    const STRETCH = 4;
     const sq = Math.min(area.width / cols, area.height / rows, MAX_CELL);
-    let cellW = Math.min(area.width / cols, Math.max(sq, MIN_THICK / cols), MAX_CELL);
-    let cellH = Math.min(area.height / rows, Math.max(sq, MIN_THICK / rows), MAX_CELL);
+    /** @param {number} room px @param {number} n cells */
+    const side = (room, n) => {
+      const stretched = Math.max(sq, Math.min(room / n, sq * STRETCH, (0.4 * room) / n));
+      return Math.min(Math.max(stretched, Math.min(room / n, MIN_THICK / n)), MAX_CELL);
+    };
+    let cellW = side(area.width, cols);
+    let cellH = side(area.height, rows);
     if (cellW >= 2) cellW = Math.floor(cellW);
     if (cellH >= 2) cellH = Math.floor(cellH);
     const w = cols * cellW;
@@ -485,18 +538,25 @@
     cur.heat = { cellW, cellH };
     const scale = /** @type {Scale} */ (currentScale());
 
-    // One pixel per cell, scaled up without smoothing: crisp cells whatever their number.
+    // One pixel per cell, scaled up without smoothing: crisp cells. More cells than device pixels:
+    // reduced first, keeping every NaN/Inf cell visible.
+    const dpr = window.devicePixelRatio || 1;
+    const outW = Math.min(cols, Math.max(1, Math.round(w * dpr)));
+    const outH = Math.min(rows, Math.max(1, Math.round(h * dpr)));
+    const reduced = outW < cols || outH < rows;
+    const pix = reduced ? core.reduceCells(cur.cells.values, cur.cells.mask, s.width, v, outW, outH) : cur.cells;
     const off = document.createElement('canvas');
-    off.width = s.width;
-    off.height = s.height;
+    off.width = reduced ? outW : s.width;
+    off.height = reduced ? outH : s.height;
     const octx = /** @type {CanvasRenderingContext2D} */ (off.getContext('2d'));
-    const img = octx.createImageData(s.width, s.height);
-    img.data.set(core.cellPixels(cur.cells.values, cur.cells.mask, scale));
+    const img = octx.createImageData(off.width, off.height);
+    img.data.set(core.cellPixels(pix.values, pix.mask, scale));
     octx.putImageData(img, 0, 0);
 
     const ctx = sizeCanvas(el.heatmap, w, h);
     ctx.imageSmoothingEnabled = false;
-    ctx.drawImage(off, v.c0, v.r0, cols, rows, 0, 0, w, h);
+    if (reduced) ctx.drawImage(off, 0, 0, outW, outH, 0, 0, w, h);
+    else ctx.drawImage(off, v.c0, v.r0, cols, rows, 0, 0, w, h);
     const t = theme();
     if (cellW >= 16 && cellH >= 16) {
       ctx.strokeStyle = t.bg;
@@ -509,6 +569,7 @@
       ctx.globalAlpha = 1;
     }
     if (cellW >= 40 && cellH >= 18) drawCellValues(ctx, s, scale, v, cellW, cellH, t.font);
+    if (cellW < 4 || cellH < 4) markSpecialCells(ctx, s, v, cellW, cellH);
     el.heatmap.dataset.layout = JSON.stringify({ cellW, cellH, r0: v.r0, c0: v.c0, rows, cols });
 
     renderColourbar(scale, Math.max(h, 140));
@@ -516,6 +577,30 @@
     renderZoomInfo();
     state.zoom = { key: cur.key, view: v };
     saveState();
+  }
+
+  /**
+   * A ring in its own colour around each NaN/Inf cell too small to be seen (up to 2000 of them):
+   * a debugger's heatmap is often opened to find them.
+   * @param {CanvasRenderingContext2D} ctx @param {Slice} s @param {View} v @param {number} cellW @param {number} cellH
+   */
+  function markSpecialCells(ctx, s, v, cellW, cellH) {
+    const mask = /** @type {NonNullable<typeof cur.cells>} */ (cur.cells).mask;
+    const colours = [null, core.SPECIAL.nan, core.SPECIAL.posinf, core.SPECIAL.neginf];
+    let left = 2000;
+    ctx.lineWidth = 1.5;
+    for (let r = v.r0; r < v.r1 && left > 0; r++) {
+      for (let c = v.c0; c < v.c1 && left > 0; c++) {
+        const code = mask[r * s.width + c];
+        const colour = colours[code];
+        if (!colour) continue;
+        left--;
+        ctx.strokeStyle = core.rgbToCss(colour);
+        ctx.beginPath();
+        ctx.arc((c - v.c0 + 0.5) * cellW, (r - v.r0 + 0.5) * cellH, 4, 0, 2 * Math.PI);
+        ctx.stroke();
+      }
+    }
   }
 
   /**
@@ -576,6 +661,14 @@
       ctx.lineTo(BAR + 4, Math.round(y) + 0.5);
       ctx.stroke();
       ctx.fillText(core.formatTick(v, step), BAR + 7, y);
+    }
+    // The scale's ends, where no tick is near them.
+    if (scale.hi > scale.lo) {
+      ctx.fillStyle = t.muted;
+      for (const [v, y] of [[scale.hi, top + 5], [scale.lo, bottom - 5]]) {
+        const tickY = ticks.map((tv) => bottom - ((tv - scale.lo) / (scale.hi - scale.lo)) * span);
+        if (tickY.every((ty) => Math.abs(ty - y) > 14)) ctx.fillText(core.formatNumber(v, 4), BAR + 7, y);
+      }
     }
     el.colourbar.dataset.scale = JSON.stringify(scale);
   }
@@ -652,39 +745,68 @@
     return isBlock ? `${idx} = ${value} (mean of ${block[0]}×${block[1]} block)` : `${idx} = ${value}`;
   }
 
-  /** @type {{ row: number, col: number, x: number, y: number } | null} */
+  /**
+   * A mouse drag on the heatmap: a selection to zoom to, or (Shift or middle button) a pan.
+   * @type {{ mode: 'select' | 'pan', row: number, col: number, x: number, y: number, view: View } | null}
+   */
   let drag = null;
   el.heatmap.addEventListener('mousemove', (e) => {
     if (!cur.heat || !cur.view || !cur.cells) return;
     const { row, col, x, y } = cellAt(e);
     const v = cur.view;
-    if (drag) {
-      const left = Math.min(drag.x, x);
-      const topY = Math.min(drag.y, y);
+    if (drag && drag.mode === 'select') {
       el.selection.hidden = false;
-      el.selection.style.left = `${left}px`;
-      el.selection.style.top = `${topY}px`;
+      el.selection.style.left = `${Math.min(drag.x, x)}px`;
+      el.selection.style.top = `${Math.min(drag.y, y)}px`;
       el.selection.style.width = `${Math.abs(x - drag.x)}px`;
       el.selection.style.height = `${Math.abs(y - drag.y)}px`;
+    } else if (drag && drag.mode === 'pan') {
+      const s = /** @type {Slice} */ (cur.payload && cur.payload.slice);
+      const dr = Math.round((drag.y - y) / cur.heat.cellH);
+      const dc = Math.round((drag.x - x) / cur.heat.cellW);
+      const moved = panned(drag.view, dr, dc, s);
+      if (moved.r0 !== v.r0 || moved.c0 !== v.c0) {
+        cur.view = moved;
+        renderHeatmap();
+      }
+      return;
     }
-    if (row < v.r0 || row >= v.r1 || col < v.c0 || col >= v.c1) return hideTooltip();
+    if (row < v.r0 || row >= v.r1 || col < v.c0 || col >= v.c1) return hideHover();
     const text = describeCell(row, col);
     el.hover.textContent = text;
     el.hover.classList.remove('muted');
     showTooltip(text, e);
+    if (cur.heat.cellW >= 3 && cur.heat.cellH >= 3) {
+      el.cellHighlight.hidden = false;
+      el.cellHighlight.style.left = `${(col - v.c0) * cur.heat.cellW}px`;
+      el.cellHighlight.style.top = `${(row - v.r0) * cur.heat.cellH}px`;
+      el.cellHighlight.style.width = `${cur.heat.cellW}px`;
+      el.cellHighlight.style.height = `${cur.heat.cellH}px`;
+    } else el.cellHighlight.hidden = true;
   });
-  el.heatmap.addEventListener('mouseleave', () => hideTooltip());
+  function hideHover() {
+    hideTooltip();
+    el.cellHighlight.hidden = true;
+  }
+  el.heatmap.addEventListener('mouseleave', () => hideHover());
   el.heatmap.addEventListener('mousedown', (e) => {
-    if (e.button !== 0 || !cur.heat) return;
+    if ((e.button !== 0 && e.button !== 1) || !cur.heat || !cur.view) return;
     e.preventDefault();
     const c = cellAt(e);
-    drag = { row: c.row, col: c.col, x: c.x, y: c.y };
+    const mode = e.shiftKey || e.button === 1 ? 'pan' : 'select';
+    drag = { mode, row: c.row, col: c.col, x: c.x, y: c.y, view: cur.view };
+    if (mode === 'pan') el.heatmap.classList.add('panning');
   });
   window.addEventListener('mouseup', (e) => {
     if (!drag || !cur.view || !cur.heat) return;
     const start = drag;
     drag = null;
     el.selection.hidden = true;
+    el.heatmap.classList.remove('panning');
+    if (start.mode === 'pan') {
+      if (cur.view !== start.view) zoomTo(cur.view);
+      return;
+    }
     const end = cellAt(e);
     if (Math.abs(end.x - start.x) < 4 && Math.abs(end.y - start.y) < 4) return; // a click
     const v = cur.view;
@@ -696,6 +818,17 @@
     const c1 = clamp(Math.max(start.col, end.col), v.c0, v.c1 - 1) + 1;
     zoomTo({ r0, r1, c0, c1 });
   });
+
+  /**
+   * The view moved by dr rows and dc columns, kept inside the slice's cells.
+   * @param {View} v @param {number} dr @param {number} dc @param {Slice} s @returns {View}
+   */
+  function panned(v, dr, dc, s) {
+    const r = Math.min(Math.max(dr, -v.r0), s.height - v.r1);
+    const c = Math.min(Math.max(dc, -v.c0), s.width - v.c1);
+    return { r0: v.r0 + r, r1: v.r1 + r, c0: v.c0 + c, c1: v.c1 + c };
+  }
+
   el.heatmap.addEventListener(
     'wheel',
     (e) => {
@@ -754,8 +887,21 @@
       requestPayload(cur.request);
     }
   });
+  // Escape resets the zoom; arrow keys pan a zoomed heatmap by a tenth of the view.
   window.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && !el.resetZoom.disabled && state.tab === 'heatmap') el.resetZoom.click();
+    if (state.tab !== 'heatmap' || !cur.view || !cur.payload || !cur.payload.slice) return;
+    const target = /** @type {HTMLElement} */ (e.target);
+    if (target && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return;
+    if (e.key === 'Escape' && !el.resetZoom.disabled) return el.resetZoom.click();
+    /** @type {Record<string, [number, number]>} */
+    const arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const dir = arrows[e.key];
+    if (!dir) return;
+    const v = cur.view;
+    const moved = panned(v, dir[0] * Math.max(1, Math.round((v.r1 - v.r0) / 10)), dir[1] * Math.max(1, Math.round((v.c1 - v.c0) / 10)), cur.payload.slice);
+    if (moved.r0 === v.r0 && moved.c0 === v.c0) return;
+    e.preventDefault();
+    zoomTo(moved, 450);
   });
 
   /** @param {string} text @param {MouseEvent} e */
@@ -855,7 +1001,7 @@
     const H = 260;
     const L = 56;
     const R = 16;
-    const T = 10;
+    const T = 22;
     const B = 30;
     const ctx = sizeCanvas(el.histogram, W, H);
     const plotW = W - L - R;
@@ -918,6 +1064,29 @@
     ctx.lineTo(L - 0.5, T + plotH + 0.5);
     ctx.lineTo(L + plotW, T + plotH + 0.5);
     ctx.stroke();
+    // Dashed marks at 0 and at the mean, where they fall inside the bins.
+    const stats = p.stats || {};
+    /** @type {[number, string][]} */
+    const marks = [[0, '0']];
+    if (Number.isFinite(stats.mean)) marks.push([stats.mean, 'μ']);
+    ctx.setLineDash([3, 3]);
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'top';
+    for (const [value, label] of marks) {
+      if (!(hi > lo) || value < lo || value > hi || (label === '0' && lo === 0)) continue;
+      const x = Math.round(L + ((value - lo) / (hi - lo)) * plotW) + 0.5;
+      ctx.strokeStyle = t.fg;
+      ctx.globalAlpha = 0.7;
+      ctx.beginPath();
+      ctx.moveTo(x, T);
+      ctx.lineTo(x, T + plotH);
+      ctx.stroke();
+      ctx.globalAlpha = 1;
+      ctx.fillStyle = t.fg;
+      ctx.textAlign = label === '0' ? 'right' : 'left';
+      ctx.fillText(label, label === '0' ? x - 3 : x + 3, T - 15);
+    }
+    ctx.setLineDash([]);
     el.histogram.dataset.plot = JSON.stringify({ left: L, top: T, width: plotW, height: plotH, bins: counts.length, log: state.log });
     el.histogram.onmousemove = (e) => {
       const rect = el.histogram.getBoundingClientRect();

@@ -163,6 +163,46 @@
     return out;
   }
 
+  /**
+   * The cells of a view reduced to outH x outW pixels, for views with more cells than pixels:
+   * each pixel the mean of the finite cells it covers, or NaN if any is NaN, else +Inf / -Inf if
+   * any (the payload's own block rule), so that no NaN or Inf cell vanishes from the picture.
+   * @param {Float32Array} values @param {Uint8Array} mask @param {number} width cells per slice row
+   * @param {{ r0: number, r1: number, c0: number, c1: number }} view @param {number} outW @param {number} outH
+   * @returns {{ values: Float32Array, mask: Uint8Array }}
+   */
+  function reduceCells(values, mask, width, view, outW, outH) {
+    const rows = view.r1 - view.r0;
+    const cols = view.c1 - view.c0;
+    const ov = new Float32Array(outW * outH);
+    const om = new Uint8Array(outW * outH);
+    for (let oy = 0; oy < outH; oy++) {
+      const ra = view.r0 + Math.floor((oy * rows) / outH);
+      const rb = Math.max(view.r0 + Math.floor(((oy + 1) * rows) / outH), ra + 1);
+      for (let ox = 0; ox < outW; ox++) {
+        const ca = view.c0 + Math.floor((ox * cols) / outW);
+        const cb = Math.max(view.c0 + Math.floor(((ox + 1) * cols) / outW), ca + 1);
+        let sum = 0;
+        let n = 0;
+        let code = 0;
+        for (let r = ra; r < rb; r++) {
+          for (let c = ca; c < cb; c++) {
+            const i = r * width + c;
+            const m = mask[i];
+            if (m === MASK.finite) {
+              sum += values[i];
+              n++;
+            } else if (m === MASK.nan || code === 0 || (m === MASK.posinf && code === MASK.neginf)) code = m;
+          }
+        }
+        const o = oy * outW + ox;
+        om[o] = code;
+        ov[o] = n ? sum / n : 0;
+      }
+    }
+    return { values: ov, mask: om };
+  }
+
   /** @param {number} axis @param {number} rank */
   function normaliseAxis(axis, rank) {
     return axis < 0 ? axis + rank : axis;
@@ -336,6 +376,7 @@
     colourAt,
     cellColour,
     cellPixels,
+    reduceCells,
     shownAxes,
     cellRanges,
     formatIndex,

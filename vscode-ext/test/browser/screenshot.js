@@ -2,9 +2,11 @@
 'use strict';
 /**
  * A picture of the viewer page with a realistic payload in VS Code's Dark Modern colours, to look
- * at by eye (not a test): `node test/browser/screenshot.js [out.png] [heatmap|histogram|image]`.
- * The payload is an 8-head attention-logit tensor [8, 256, 256] downsampled 2x2, with a few NaNs.
+ * at by eye (not a test): `node test/browser/screenshot.js [out.png] [heatmap|histogram|image] [message.json]`.
+ * The payload is an 8-head attention-logit tensor [8, 256, 256] downsampled 2x2, with a few NaNs,
+ * or the `payload` message in message.json (e.g. one made with tf_debug_repr.viewer_payload.build).
  */
+const fs = require('node:fs');
 const { launch, openViewer } = require('./harness.js');
 const { payloadOf, payloadMessage } = require('./fixtures.js');
 
@@ -96,7 +98,11 @@ async function main() {
   const browser = await launch();
   try {
     const v = await openViewer(browser, { viewport: { width: 1100, height: 820 }, theme: DARK_MODERN });
-    if (tab === 'image') {
+    const file = process.argv[4];
+    if (file) {
+      await v.send(JSON.parse(fs.readFileSync(file, 'utf8')));
+      if (tab !== 'heatmap') await v.page.click(`#tab-${tab}`);
+    } else if (tab === 'image') {
       await v.send(payloadMessage(imagePayload(), { expression: 'x_batch' }));
     } else {
       await v.send(payloadMessage(attentionPayload(), { expression: 'attn_logits', pinned: true }));
@@ -105,7 +111,7 @@ async function main() {
     if (tab === 'heatmap') {
       const layout = JSON.parse(await v.page.$eval('#heatmap', (e) => /** @type {HTMLElement} */ (e).dataset.layout || '{}'));
       const box = await v.page.$eval('#heatmap', (e) => e.getBoundingClientRect().toJSON());
-      await v.page.mouse.move(box.x + 70.5 * layout.cellW, box.y + 52.5 * layout.cellH);
+      await v.page.mouse.move(box.x + box.width * 0.55, box.y + box.height * 0.41);
     }
     await v.page.screenshot({ path: out });
     if (v.pageErrors.length) throw new Error(v.pageErrors.join('\n'));

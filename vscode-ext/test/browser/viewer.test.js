@@ -164,6 +164,29 @@ test('signed data gets the diverging scale, symmetric around 0', async () => {
   await v.page.close();
 });
 
+test('a slice with more cells than pixels keeps its single NaN cell visible; a tall matrix is not a sliver', async () => {
+  const v = await openViewer(browser);
+  const rows = 4000;
+  const grid = Array.from({ length: rows }, (_, r) => [r, r + 1, r + 2, r + 3]);
+  grid[2345][2] = NaN;
+  await v.send(payloadMessage(payloadOf(grid)));
+  const layout = await heatLayout(v);
+  assert.ok(layout.cellH < 0.5, `rows are thinner than a pixel (${layout.cellH})`);
+  const found = await v.page.evaluate((x) => {
+    const c = /** @type {HTMLCanvasElement} */ (document.getElementById('heatmap'));
+    const d = /** @type {CanvasRenderingContext2D} */ (c.getContext('2d')).getImageData(Math.floor(x), 0, 1, c.height).data;
+    const hits = [];
+    for (let y = 0; y < c.height; y++) if (d[y * 4] === 255 && d[y * 4 + 1] === 0 && d[y * 4 + 2] === 255) hits.push(y);
+    return { hits, height: c.height };
+  }, 2.5 * layout.cellW);
+  assert.ok(found.hits.length >= 1, 'the NaN cell is drawn');
+  const where = found.hits[0] / found.height;
+  assert.ok(Math.abs(where - 2345 / rows) < 0.01, `at its place (${where.toFixed(3)})`);
+  assert.ok(layout.cols * layout.cellW >= 100, `four columns get some width (${layout.cols * layout.cellW}px)`);
+  assert.match(await hover(v, 2345, 2), /^\[23\d\d, 2\] = /);
+  await v.page.close();
+});
+
 test('hover shows the element index in the full tensor and its value, as the dtype writes it', async () => {
   const v = await openViewer(browser);
   await v.send(payloadMessage(matrixWithSpecials()));
@@ -383,6 +406,8 @@ test('image mode draws the RGBA grid; the tabs switch between image and heatmap'
 
 test('errors, loading and stale states are shown', async () => {
   const v = await openViewer(browser);
+  assert.equal(await v.isHidden('#overlay'), false, 'loading until the first payload');
+  assert.equal(await v.isHidden('#panel-heatmap'), true);
   const err = { version: 1, error: 'symbolic tensor: no values inside a tf.function trace (set TF_DEBUG_REPR_EAGER=1)', summary: 'float32[None, 4] (symbolic)', dtype: 'float32', shape: [] };
   await v.send(payloadMessage(err));
   assert.equal(await v.isHidden('#message'), false);
@@ -404,11 +429,22 @@ test('errors, loading and stale states are shown', async () => {
   assert.match(await v.text('#banner'), /Stale: the session is running/);
   const filter = await v.page.$eval('#panel-heatmap .figure', (e) => getComputedStyle(e).filter);
   assert.match(filter, /grayscale\(1\)/);
+  await v.send({ type: 'stale', reason: 'running' }); // the extension's word for it
+  assert.equal(await v.text('#banner'), 'Stale: the program is running; this is the value at the last stop.');
   // The picture stays, greyed; the next payload clears it.
   assertColour(await cellColourOnPage(v, 1, 1), [255, 0, 255], 'the canvas keeps its picture');
   await v.send(payloadMessage(matrixWithSpecials()));
   assert.equal(await v.isHidden('#banner'), true);
   assert.equal(await v.page.$eval('#panel-heatmap .figure', (e) => getComputedStyle(e).filter), 'none');
+
+  // An empty value has nothing to draw, and says so; a 0-D value is one cell.
+  const empty = payloadOf([[0]], { shape: [0, 5] });
+  Object.assign(empty.slice, { height: 0, width: 5, rows: 0, cols: 5, region: [[0, 0], [0, 5]], values: '', mask: '' });
+  await v.send(payloadMessage(empty));
+  assert.equal(await v.text('#hover'), 'No elements to draw: shape [0, 5].');
+  assert.deepEqual(v.pageErrors, []);
+  await v.send(payloadMessage(payloadOf([[2.5]], { shape: [], axes: [null, null], index: [] })));
+  assert.equal(await hover(v, 0, 0), '[] = 2.5');
   await v.page.close();
 });
 
@@ -433,6 +469,21 @@ test('zoom: drag-select and wheel zoom client-side; a downsampled slice asks for
   assert.equal(await hover(v, 2, 3), '[2, 3] = 13');
   assert.equal((await v.posted()).length, postedBefore, 'full-resolution data is not fetched again');
   assert.deepEqual((await v.savedState()).zoom.view, { r0: 1, r1: 3, c0: 1, c1: 4 });
+  // Shift+drag pans the zoomed view (one cell left, one up), kept inside the slice.
+  await v.page.keyboard.down('Shift');
+  await v.page.mouse.move(origin.x + 1.5 * layout.cellW, origin.y + 0.5 * layout.cellH);
+  await v.page.mouse.down();
+  await v.page.mouse.move(origin.x + 2.5 * layout.cellW, origin.y + 1.5 * layout.cellH, { steps: 4 });
+  await v.page.mouse.up();
+  await v.page.keyboard.up('Shift');
+  let panned = await heatLayout(v);
+  assert.deepEqual([panned.r0, panned.c0, panned.rows, panned.cols], [0, 0, 2, 3]);
+  // Arrow keys pan too.
+  await v.page.keyboard.press('ArrowRight');
+  await v.page.keyboard.press('ArrowDown');
+  panned = await heatLayout(v);
+  assert.deepEqual([panned.r0, panned.c0, panned.rows, panned.cols], [1, 1, 2, 3]);
+  assert.equal((await v.posted()).length, postedBefore, 'panning full-resolution data fetches nothing');
   await v.page.click('#reset-zoom');
   layout = await heatLayout(v);
   assert.deepEqual([layout.r0, layout.c0, layout.rows, layout.cols], [0, 0, 4, 5]);

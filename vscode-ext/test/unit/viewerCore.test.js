@@ -122,3 +122,21 @@ test('barHeights: linear against the tallest bar, log10(1 + count) in log mode',
   assert.equal(log[2], 0);
   assert.deepEqual(core.barHeights([0, 0], true, 100), [0, 0]);
 });
+
+test('reduceCells: block means of finite cells; NaN, else +Inf/-Inf, wins a pixel', () => {
+  // 4 x 4 cells -> 2 x 2 pixels.
+  const values = Float32Array.from([1, 3, 0, 0, 5, 7, 0, 0, 2, 2, 8, 8, 2, 2, 8, 8]);
+  const mask = Uint8Array.from([0, 0, 2, 0, 0, 0, 3, 1, 0, 0, 0, 0, 0, 0, 0, 3]);
+  const out = core.reduceCells(values, mask, 4, { r0: 0, r1: 4, c0: 0, c1: 4 }, 2, 2);
+  assert.deepEqual([...out.values], [4, 0, 2, 8]);
+  assert.deepEqual([...out.mask], [0, 1, 0, 3]);
+  // A view inside the slice, reduced along rows only.
+  const part = core.reduceCells(values, mask, 4, { r0: 1, r1: 4, c0: 0, c1: 2 }, 2, 1);
+  assert.deepEqual([...part.values], [3, Math.fround(11 / 3)]);
+  // Every NaN survives a heavy reduction.
+  const tall = new Float32Array(4000);
+  const tallMask = new Uint8Array(4000);
+  tallMask[2345] = 1;
+  const r = core.reduceCells(tall, tallMask, 1, { r0: 0, r1: 4000, c0: 0, c1: 1 }, 1, 300);
+  assert.equal(r.mask.filter((m) => m === 1).length, 1);
+});
