@@ -536,3 +536,20 @@ def test_any_value_gives_a_bounded_payload_of_finite_json():
             assert len(p["histogram"]["edges"]) == len(counts) + 1 and min(counts) >= 0
 
     check()
+
+
+def test_figures_reduced_on_the_device_give_the_same_payload(monkeypatch):
+    """A GPU tensor's figures come from ``stats.device_stats`` (reduced where it lives):
+    forced here on CPU tensors, the payload is the one the host path gives."""
+    from tf_debug_repr import stats
+
+    values = np.random.default_rng(4).normal(size=(50, 60)).astype(np.float32)
+    values[3, 3], values[7, 9] = np.nan, -np.inf
+    ints = (np.nan_to_num(values, nan=0.0, neginf=0.0) * 10).astype(np.int32)[:5]
+    tensors = [tf.constant(values), tf.constant(ints)]
+    on_host = [payload(tf.identity(t)) for t in tensors]  # fresh tensors: no cached figures
+    monkeypatch.setattr(stats, "is_on_host", lambda tensor: False)
+    on_device = [payload(tf.identity(t)) for t in tensors]
+    for a, b in zip(on_host, on_device, strict=True):
+        assert a["slice"] == b["slice"] and a["histogram"] == b["histogram"]
+        assert a["stats"] == pytest.approx(b["stats"])
