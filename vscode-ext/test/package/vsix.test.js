@@ -102,3 +102,33 @@ test('the .vsix exists and carries the extension, its dependency and the bundled
   assert.equal(manifest.version, here.version);
   assert.deepEqual(manifest.extensionDependencies, ['ms-python.debugpy']);
 });
+
+test('the .vsix carries every module the extension requires and the viewer page it loads', () => {
+  const zip = readZip(fs.readFileSync(VSIX));
+  /** Relative requires of a module, followed through the source tree. @param {string} rel @param {Set<string>} seen */
+  const walk = (rel, seen) => {
+    if (seen.has(rel)) return seen;
+    seen.add(rel);
+    const text = fs.readFileSync(path.join(EXT_ROOT, rel), 'utf8');
+    for (const m of text.matchAll(/require\('(\.{1,2}\/[^']+)'\)/g)) {
+      walk(path.posix.normalize(path.posix.join(path.posix.dirname(rel), m[1])) + (m[1].endsWith('.js') ? '' : '.js'), seen);
+    }
+    return seen;
+  };
+  const modules = [...walk('src/extension.js', new Set())];
+  assert.ok(modules.includes('src/viewerPanels.js') && modules.includes('src/viewerHtml.js'), modules.join(', '));
+  for (const rel of modules) assert.ok(zip.get(`extension/${rel}`), `${rel} in the vsix`);
+  const { PAGE_SCRIPT, PAGE_STYLE } = readPageNames();
+  for (const file of [PAGE_SCRIPT, PAGE_STYLE, 'viewerCore.js']) {
+    const entry = zip.get(`extension/media/viewer/${file}`);
+    assert.ok(entry, `media/viewer/${file} in the vsix`);
+    assert.ok(entry().equals(fs.readFileSync(path.join(EXT_ROOT, 'media', 'viewer', file))), `media/viewer/${file} as in the repository`);
+  }
+});
+
+/** The page's file names as viewerPanels.js names them (read from the source: it needs `vscode`). */
+function readPageNames() {
+  const text = fs.readFileSync(path.join(EXT_ROOT, 'src', 'viewerPanels.js'), 'utf8');
+  const get = (/** @type {string} */ name) => /** @type {string} */ (new RegExp(`const ${name} = '([^']+)'`).exec(text)?.[1]);
+  return { PAGE_SCRIPT: get('PAGE_SCRIPT'), PAGE_STYLE: get('PAGE_STYLE') };
+}
