@@ -25,6 +25,12 @@ echo "== ruff"
 .venv/bin/ruff format --check src tests benchmarks
 
 if [ -f vscode-ext/package.json ]; then
+  # The tensor viewer page is tested in a real headless Chromium (Debian's; puppeteer-core
+  # downloads no browser).
+  if [ ! -x /usr/bin/chromium ]; then
+    SUDO=; if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
+    $SUDO apt-get update -q && $SUDO apt-get install -y -q chromium
+  fi
   echo "== vscode-ext"
   (cd vscode-ext && npm ci --no-audit --no-fund && echo "== vscode-ext type check" \
     && npm run typecheck && npm test)

@@ -13,7 +13,9 @@ __all__ = [
     "gradient_info",
     "gradient_of",
     "memory",
+    "save_npy",
     "set_gradient_capture",
+    "view_payload",
 ]
 
 
@@ -63,3 +65,47 @@ def change_since_last_stop(value):
     from . import change_views
 
     return change_views.change_since_last_stop(value)
+
+
+def view_payload(
+    value,
+    axes=None,
+    index=None,
+    region=None,
+    part=None,
+    budget: int = 1_000_000,
+    bins: int = 64,
+) -> str:
+    """What the tensor viewer draws of ``value`` (docs/tensor-viewer.md): figures, a
+    histogram, a 2-D slice (``axes``, ``index``, ``region``) downsampled to ``budget``
+    bytes, an image grid for image-shaped values; base64 of its JSON. Runs on the value's
+    device, changes nothing in the program, never raises (a failure is the ``error``)."""
+    from . import viewer_payload
+
+    return viewer_payload.view_payload(
+        value, axes=axes, index=index, region=region, part=part, budget=budget, bins=bins
+    )
+
+
+def save_npy(value, path: str) -> str:
+    """Write the whole value to ``path`` with ``numpy.save`` (copies it to the host: you
+    asked for it); returns ``"saved float32[64, 10] (2.5 KB) to /path"`` or why not."""
+    from . import npy_export
+
+    return npy_export.save_npy(value, path)
+
+
+def load_ipython_extension(ipython) -> None:
+    """``%load_ext tf_debug_repr``: rich display of TF values in the notebook (summary,
+    NaN/Inf warning, a heatmap, histogram or image). Imports nothing heavy until a TF value
+    is displayed."""
+    from . import ipython_display
+
+    ipython_display.register(ipython)
+
+
+def unload_ipython_extension(ipython) -> None:
+    """``%unload_ext tf_debug_repr``: the notebook's previous display of TF values."""
+    from . import ipython_display
+
+    ipython_display.unregister(ipython)

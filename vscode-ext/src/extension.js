@@ -2,7 +2,7 @@
 'use strict';
 /**
  * The VS Code side, kept thin: it wires the pure modules (templates, launchJson, pythonPath,
- * completion) to the editor's APIs.
+ * completion) to the editor's APIs, and starts the tensor viewer (viewerPanels: "View Tensor").
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -11,6 +11,8 @@ const { getTemplates, getTemplate, dockerCommand, remoteCommand, DEFAULT_ATTACH_
 const { addTemplates, minimalEdit } = require('./launchJson');
 const { resolveConfiguration } = require('./pythonPath');
 const { canComplete, templateSnippet, commasAround } = require('./completion');
+const { ViewerSessions } = require('./viewerSessions');
+const { TensorViewer } = require('./viewerPanels');
 
 const SECTION = 'tfDebugRepr';
 const COMMAND_ADD = 'tfDebugRepr.addDebugConfiguration';
@@ -60,6 +62,9 @@ function activate(context) {
     vscode.commands.registerCommand(COMMAND_ADD, (/** @type {vscode.Uri | undefined} */ uri) => addDebugConfiguration(uri, bundleDir)),
     vscode.commands.registerCommand(COMMAND_ADD_COMPOUNDS, addCompounds),
     vscode.languages.registerCompletionItemProvider({ language: 'jsonc', pattern: '**/launch.json' }, { provideCompletionItems }),
+    // Registered at activation (onDebugResolve:debugpy), before the adapter starts, so the
+    // tracker sees every message of every debugpy session.
+    ...new TensorViewer(context.extensionUri, new ViewerSessions()).register(),
   );
 }
 

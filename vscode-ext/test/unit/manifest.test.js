@@ -16,15 +16,22 @@ const pkg = JSON.parse(fs.readFileSync(path.join(EXT_ROOT, 'package.json'), 'utf
 function recordingVscode() {
   /**
    * @type {{ commands: string[], debugProviders: { type: string, trigger: number | undefined, methods: string[] }[],
-   *   completion: any[], configSections: string[], providers?: object[], settings?: { [key: string]: any } }}
+   *   completion: any[], configSections: string[], providers?: object[], settings?: { [key: string]: any },
+   *   trackerFactories: { type: string, factory: any }[], handlers: { [id: string]: Function }, errors: string[] }}
    */
-  const rec = { commands: [], debugProviders: [], completion: [], configSections: [] };
+  const rec = { commands: [], debugProviders: [], completion: [], configSections: [], trackerFactories: [], handlers: {}, errors: [] };
   const disposable = { dispose() {} };
   const vscode = {
     DebugConfigurationProviderTriggerKind: { Initial: 1, Dynamic: 2 },
     CompletionItemKind: { Snippet: 27 },
-    commands: { registerCommand: (/** @type {string} */ id) => (rec.commands.push(id), disposable) },
+    commands: {
+      registerCommand: (/** @type {string} */ id, /** @type {Function} */ handler) => (rec.commands.push(id), (rec.handlers[id] = handler), disposable),
+    },
+    Uri: { joinPath: (/** @type {any} */ base, /** @type {string[]} */ ...parts) => ({ fsPath: path.join(base.fsPath, ...parts) }) },
+    ViewColumn: { Active: -1, Beside: -2 },
     debug: {
+      registerDebugAdapterTrackerFactory: (/** @type {string} */ type, /** @type {any} */ factory) => (rec.trackerFactories.push({ type, factory }), disposable),
+      onDidTerminateDebugSession: () => disposable,
       registerDebugConfigurationProvider: (/** @type {string} */ type, /** @type {object} */ provider, /** @type {number} */ trigger) => {
         rec.debugProviders.push({ type, trigger, methods: Object.keys(provider) });
         rec.providers = [...(rec.providers ?? []), provider];
@@ -32,7 +39,10 @@ function recordingVscode() {
       },
     },
     languages: { registerCompletionItemProvider: (/** @type {any} */ selector) => (rec.completion.push(selector), disposable) },
-    window: { createOutputChannel: () => ({ appendLine() {}, dispose() {} }) },
+    window: {
+      createOutputChannel: () => ({ appendLine() {}, dispose() {} }),
+      showErrorMessage: (/** @type {string} */ m) => (rec.errors.push(m), Promise.resolve(undefined)),
+    },
     workspace: {
       getConfiguration: (/** @type {string} */ section) => {
         rec.configSections.push(section);
@@ -51,9 +61,10 @@ function activate() {
   };
   try {
     const entry = path.join(EXT_ROOT, pkg.main);
-    delete require.cache[require.resolve(entry)];
+    // Every module of the extension afresh, so each one's `vscode` is this stand-in.
+    for (const key of Object.keys(require.cache)) if (key.startsWith(path.join(EXT_ROOT, 'src') + path.sep)) delete require.cache[key];
     const ext = require(entry);
-    ext.activate({ subscriptions: [], asAbsolutePath: (/** @type {string} */ p) => path.join(EXT_ROOT, p) });
+    ext.activate({ subscriptions: [], asAbsolutePath: (/** @type {string} */ p) => path.join(EXT_ROOT, p), extensionUri: { fsPath: EXT_ROOT } });
     return { rec, ext };
   } finally {
     /** @type {any} */ (Module)._load = load;
@@ -139,4 +150,109 @@ test('dynamic configurations are launch templates with no placeholders to fill',
     assert.equal(c.type, 'debugpy');
     assert.doesNotMatch(JSON.stringify(c), /your_package/);
   }
+});
+
+/**
+ * A when-clause evaluated the way VS Code does for the forms this manifest uses:
+ * `a && b`, `key`, `key == 'text'` / `key == word`, `key =~ /regex/`.
+ * @param {string} when @param {{ [key: string]: any }} context
+ */
+function evalWhen(when, context) {
+  return when.split('&&').every((term) => {
+    const t = term.trim();
+    let m = /^(\w+)\s*==\s*(?:'([^']*)'|(\S+))$/.exec(t);
+    if (m) return context[m[1]] === (m[2] ?? m[3]);
+    m = /^(\w+)\s*=~\s*\/(.*)\/$/.exec(t);
+    if (m) return typeof context[m[1]] === 'string' && new RegExp(m[2]).test(context[m[1]]);
+    if (/^\w+$/.test(t)) return !!context[t];
+    throw new Error(`when-clause form not handled: ${t}`);
+  });
+}
+
+const VIEW = 'tfDebugRepr.viewTensor';
+const VIEW_BESIDE = 'tfDebugRepr.viewTensorBeside';
+const { MENU_CONTEXT, VIEWABLE_TYPES, tagVariables } = require('../../src/viewerTypes');
+
+test('every menu entry names a contributed command', () => {
+  const contributed = pkg.contributes.commands.map((/** @type {any} */ c) => c.command);
+  for (const [menu, entries] of Object.entries(pkg.contributes.menus)) {
+    for (const e of /** @type {any[]} */ (entries)) assert.ok(contributed.includes(e.command), `${menu}: ${e.command} is contributed`);
+  }
+});
+
+test('View Tensor: Variables pane rows the tracker tags, and only those', () => {
+  const entries = pkg.contributes.menus['debug/variables/context'];
+  assert.deepEqual(entries.map((/** @type {any} */ e) => e.command).sort(), [VIEW, VIEW_BESIDE]);
+  const row = (/** @type {string} */ type, value = '') => {
+    const v = { name: 'x', type, value, variablesReference: 0, evaluateName: 'x' };
+    tagVariables({ type: 'response', command: 'variables', success: true, body: { variables: [v] } });
+    return /** @type {any} */ (v).__vscodeVariableMenuContext ?? '';
+  };
+  for (const e of entries) {
+    // VS Code's key: debugProtocolVariableMenuContext = the row's __vscodeVariableMenuContext.
+    for (const type of VIEWABLE_TYPES) assert.ok(evalWhen(e.when, { debugProtocolVariableMenuContext: row(type) }), `${e.command} on ${type}`);
+    assert.ok(evalWhen(e.when, { debugProtocolVariableMenuContext: row('Variable', "Variable 'dense/kernel' trainable float32[2, 3]") }));
+    for (const type of ['int', 'list', 'str', 'TensorShape', 'Dense', 'GradientTape', 'KerasTensor', 'RaggedTensor']) {
+      assert.ok(!evalWhen(e.when, { debugProtocolVariableMenuContext: row(type) }), `${e.command} not on ${type}`);
+    }
+    assert.ok(!evalWhen(e.when, { debugProtocolVariableMenuContext: row('Variable', 'x + y') }), 'a sympy-like Variable is not a tensor');
+    assert.match(e.when, new RegExp(`'${MENU_CONTEXT.replace('.', '\\.')}'`));
+  }
+});
+
+test('View Tensor: Watch pane items of TF types in debugpy sessions only', () => {
+  const entries = pkg.contributes.menus['debug/watch/context'];
+  assert.deepEqual(entries.map((/** @type {any} */ e) => e.command).sort(), [VIEW, VIEW_BESIDE]);
+  for (const e of entries) {
+    // The Watch pane sets variableType (the item's DAP type), not debugProtocolVariableMenuContext.
+    for (const type of [...VIEWABLE_TYPES, 'Variable']) assert.ok(evalWhen(e.when, { debugType: 'debugpy', variableType: type }), type);
+    assert.ok(!evalWhen(e.when, { debugType: 'node', variableType: 'EagerTensor' }));
+    for (const type of ['int', 'str', 'EagerTensorX', 'MyEagerTensor', 'TensorShape', '']) {
+      assert.ok(!evalWhen(e.when, { debugType: 'debugpy', variableType: type }), `not on ${type}`);
+    }
+  }
+});
+
+test('View Tensor: editor menu and command palette only while a debugpy session is paused', () => {
+  const paused = { inDebugMode: true, debugState: 'stopped', debugType: 'debugpy', editorLangId: 'python' };
+  const [editor] = pkg.contributes.menus['editor/context'].filter((/** @type {any} */ e) => e.command === VIEW);
+  assert.ok(editor, 'View Tensor in the editor context menu');
+  assert.ok(evalWhen(editor.when, paused));
+  for (const other of [{ debugState: 'running' }, { inDebugMode: false }, { debugType: 'node' }, { editorLangId: 'markdown' }]) {
+    assert.ok(!evalWhen(editor.when, { ...paused, ...other }), JSON.stringify(other));
+  }
+  for (const id of [VIEW, VIEW_BESIDE]) {
+    const entry = pkg.contributes.menus.commandPalette.find((/** @type {any} */ e) => e.command === id);
+    assert.ok(entry && evalWhen(entry.when, paused) && !evalWhen(entry.when, { ...paused, debugState: 'running' }), id);
+  }
+});
+
+test('the viewer registers its commands and a debugpy tracker that tags variables responses', () => {
+  const { rec } = activate();
+  assert.ok(rec.commands.includes(VIEW) && rec.commands.includes(VIEW_BESIDE));
+  assert.deepEqual(rec.trackerFactories.map((/** @type {any} */ t) => t.type), ['debugpy']);
+  const tracker = rec.trackerFactories[0].factory.createDebugAdapterTracker({ id: 's1', customRequest: async () => ({}) });
+  const message = {
+    type: 'response',
+    command: 'variables',
+    success: true,
+    body: { variables: [{ name: 't', type: 'EagerTensor', value: 'float32[2]', variablesReference: 3 }, { name: 'n', type: 'int', value: '3', variablesReference: 0 }] },
+  };
+  tracker.onDidSendMessage(message);
+  assert.deepEqual(message.body.variables.map((/** @type {any} */ v) => v.__vscodeVariableMenuContext), [MENU_CONTEXT, undefined]);
+});
+
+test('View Tensor on a row without evaluateName says so instead of guessing from its name', async () => {
+  const { rec } = activate();
+  await rec.handlers[VIEW]({ sessionId: 's1', container: { name: 'Locals', variablesReference: 1 }, variable: { name: '[0]', value: '1', variablesReference: 0 } });
+  assert.equal(rec.errors.length, 1);
+  assert.match(rec.errors[0], /"\[0\]" has no expression/);
+});
+
+test('engines.vscode covers the API the viewer uses (debug.activeStackItem: 1.90)', () => {
+  const minor = Number(/^\^1\.(\d+)/.exec(pkg.engines.vscode)?.[1]);
+  assert.ok(minor >= 90);
+  const typesMinor = Number(/1\.(\d+)/.exec(pkg.devDependencies['@types/vscode'])?.[1]);
+  assert.ok(typesMinor <= minor, '@types/vscode no newer than engines.vscode (vsce refuses otherwise)');
+  assert.match(fs.readFileSync(path.join(EXT_ROOT, 'src', 'viewerPanels.js'), 'utf8'), /vscode\.debug\.activeStackItem/);
 });

@@ -1,0 +1,73 @@
+"""The viewer's histogram of a whole value: finite values only, counted on the value's
+device with ``tf.histogram_fixed_width`` (only the counts come to the host).
+
+Past ``EXACT_LIMIT`` elements the counts come from a strided sample (no random state is
+drawn) and say so. Integers spanning fewer values than bins get one bin per value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+EXACT_LIMIT = 1 << 24
+
+
+@dataclass(frozen=True)
+class Histogram:
+    edges: list[float]  # len(counts) + 1
+    counts: list[int]
+    sampled: bool
+    zeros: int  # elements equal to zero (scaled up from the sample when sampled)
+
+
+def bin_edges(lo: float, hi: float, integral: bool, bins: int) -> tuple[float, float, int]:
+    """(first edge, last edge, number of bins) for finite values in ``[lo, hi]``."""
+    if integral and hi - lo + 1 <= bins:
+        return lo - 0.5, hi + 0.5, int(hi - lo) + 1
+    if lo == hi:  # one value: one bin around it
+        half = 0.5 if integral else max(abs(lo) * 1e-3, 1e-12)
+        return lo - half, hi + half, 1
+    return lo, hi, bins
+
+
+def histogram(
+    tensor: Any, lo: float, hi: float, integral: bool, bins: int, may_be_bad: bool = True
+) -> Histogram:
+    """Counts of the finite values of ``tensor`` (any real or bool dtype TF can cast) in
+    ``bins`` equal bins over ``[lo, hi]``; call under ``guards.harmless``. ``may_be_bad=False``
+    (the value's figures show no NaN/Inf) skips looking for them."""
+    import tensorflow as tf
+
+    size = int(tensor.shape.num_elements() or 0)
+    stride = 1 if size <= EXACT_LIMIT else -(-size // EXACT_LIMIT)
+    flat = tf.reshape(tensor, [-1])
+    if stride > 1:
+        flat = flat[::stride]
+    # Counted in the value's own float type where TF can (no full-size copy); else in a
+    # float wide enough to hold every value exactly.
+    if flat.dtype in (tf.float32, tf.float64):
+        values = flat
+    else:
+        values = tf.cast(flat, tf.float64 if flat.dtype.size >= 4 else tf.float32)
+    zeros = tf.size(values, out_type=tf.int64) - tf.math.count_nonzero(values, dtype=tf.int64)
+    first, last, count = bin_edges(float(lo), float(hi), integral, bins)
+    edge = tf.constant([first, last], values.dtype)
+    bad = tf.zeros([], tf.int64)
+    if may_be_bad:
+        # NaN/Inf are counted at the first edge, then taken out of the first bin: cheaper
+        # than gathering the finite values into a new tensor.
+        finite = tf.math.is_finite(values)
+        bad = tf.size(values, out_type=tf.int64) - tf.math.count_nonzero(finite, dtype=tf.int64)
+        values = tf.where(finite, values, edge[0])
+    counts = tf.histogram_fixed_width(values, edge, nbins=count, dtype=tf.int64)
+    counts -= tf.one_hot(0, count, on_value=bad, off_value=tf.zeros([], tf.int64), dtype=tf.int64)
+    fetched = tf.concat([counts, tf.reshape(zeros, [1])], 0).numpy()
+    width = (last - first) / count
+    edges = [first + i * width for i in range(count)] + [last]
+    return Histogram(
+        edges=edges,
+        counts=[int(c) for c in fetched[:-1]],
+        sampled=stride > 1,
+        zeros=int(fetched[-1]) * stride,
+    )

@@ -1,0 +1,107 @@
+"""Image mode of the tensor viewer: a value shaped like an image (HWC, CHW) or a batch of
+them (NHWC, NCHW) as one RGBA grid of at most ``MAX_IMAGES`` tiles, downsampled on the
+value's device to a byte budget; only the grid's bytes come to the host.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+from typing import Any
+
+import numpy as np
+
+from .tensor_slices import choose_step
+
+MAX_IMAGES = 64
+MIN_SIDE = 2  # a "picture" one pixel wide is a vector, not an image
+# The slice an image-shaped value shows by default: its height and width axes.
+SPATIAL_AXES = {"HWC": [0, 1], "CHW": [1, 2], "NHWC": [1, 2], "NCHW": [2, 3]}
+
+
+def layout_of(shape: tuple[int, ...], category: str) -> str | None:
+    """``"HWC"``, ``"CHW"``, ``"NHWC"``, ``"NCHW"`` or None (channels last wins a tie)."""
+    if category not in ("int", "float"):
+        return None
+
+    def sides(h: int, w: int) -> bool:
+        return h >= MIN_SIDE and w >= MIN_SIDE
+
+    if len(shape) == 3:
+        if shape[2] in (1, 3, 4) and sides(shape[0], shape[1]):
+            return "HWC"
+        if shape[0] in (1, 3) and sides(shape[1], shape[2]):
+            return "CHW"
+    if len(shape) == 4 and shape[0] > 0:
+        if shape[3] in (1, 3, 4) and sides(shape[1], shape[2]):
+            return "NHWC"
+        if shape[1] in (1, 3) and sides(shape[2], shape[3]):
+            return "NCHW"
+    return None
+
+
+def image(tensor: Any, layout: str, is_uint8: bool, unit: bool, budget: int) -> dict:
+    """The grid (call under ``guards.harmless``). ``unit``: every finite value of the
+    whole tensor lies in [0, 1] (scaled x255); uint8 is drawn as is; anything else is
+    stretched over the finite range of the images shown."""
+    import tensorflow as tf
+
+    batch = tensor if layout.startswith("N") else tf.expand_dims(tensor, 0)
+    count = min(int(batch.shape[0]), MAX_IMAGES)
+    batch = tf.cast(batch[:count], tf.float32)
+    if layout.endswith("CHW"):
+        batch = tf.transpose(batch, [0, 2, 3, 1])
+    _, height, width, channels = (int(d) for d in batch.shape)
+    finite = tf.math.is_finite(batch)
+    batch = tf.where(finite, batch, tf.zeros_like(batch))  # NaN/Inf pixels: black
+    if is_uint8:
+        scale = "uint8"
+    elif unit:
+        scale, batch = "unit", batch * 255.0
+    else:
+        big = tf.constant(np.inf, tf.float32)
+        low = tf.reduce_min(tf.where(finite, batch, big))
+        high = tf.reduce_max(tf.where(finite, batch, -big))
+        span = tf.maximum(high - low, 1e-30)
+        scale, batch = "normalised", (batch - low) / span * 255.0
+    columns = math.ceil(math.sqrt(count))
+    grid_rows = math.ceil(count / columns)
+    per_tile = max(1, budget // 4 // (columns * grid_rows))
+    sr, sc = choose_step(height, width, per_tile)
+    tile_h, tile_w = -(-height // sr), -(-width // sc)
+    if (sr, sc) != (1, 1):
+        batch = _block_mean(tf, batch, sr, sc, tile_h, tile_w)
+    pixels = tf.cast(tf.clip_by_value(tf.round(batch), 0.0, 255.0), tf.uint8)
+    if channels == 1:
+        pixels = tf.concat([pixels] * 3, axis=-1)
+    if channels in (1, 3):
+        pixels = tf.concat(
+            [pixels, tf.fill(tf.shape(pixels[..., :1]), tf.constant(255, tf.uint8))], -1
+        )
+    empty = grid_rows * columns - count  # transparent tiles finish the last grid row
+    pixels = tf.pad(pixels, [[0, empty], [0, 0], [0, 0], [0, 0]])
+    grid = tf.reshape(pixels, [grid_rows, columns, tile_h, tile_w, 4])
+    grid = tf.reshape(
+        tf.transpose(grid, [0, 2, 1, 3, 4]), [grid_rows * tile_h, columns * tile_w, 4]
+    )
+    rgba = np.ascontiguousarray(grid.numpy())
+    return {
+        "layout": layout,
+        "count": count,
+        "columns": columns,
+        "tile": [tile_h, tile_w],
+        "channels": channels,
+        "scale": scale,
+        "rgba": base64.b64encode(rgba.tobytes()).decode("ascii"),
+    }
+
+
+def _block_mean(tf: Any, batch: Any, sr: int, sc: int, tile_h: int, tile_w: int) -> Any:
+    """Each ``sr`` x ``sc`` block of every image and channel as its mean."""
+    n, height, width, channels = (int(d) for d in batch.shape)
+    padded = tf.pad(batch, [[0, 0], [0, tile_h * sr - height], [0, tile_w * sc - width], [0, 0]])
+    sums = tf.reduce_sum(tf.reshape(padded, [n, tile_h, sr, tile_w, sc, channels]), axis=[2, 4])
+    rows = np.minimum(sr, height - np.arange(tile_h) * sr)
+    cols = np.minimum(sc, width - np.arange(tile_w) * sc)
+    counts = np.outer(rows, cols).astype(np.float32)[None, :, :, None]
+    return sums / tf.constant(counts)

@@ -1,0 +1,449 @@
+"""The tensor viewer's payload (docs/tensor-viewer.md): a bounded description of a value
+to draw (figures, a histogram, a downsampled 2-D slice with NaN/±Inf marks, an image
+grid when the value looks like images), built in the debuggee.
+
+Everything runs under ``guards.harmless`` on the value's own device (nothing recorded
+on a tape, no op in a graph being traced, no random state drawn); only the downsampled
+cells, the counts and the figures come to the host. ``build`` never raises: a failure is
+the payload's ``error``, with whatever was computed before it.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+from typing import Any
+
+import numpy as np
+
+from .tensor_slices import CELL_BYTES, PayloadError
+
+VERSION = 1
+PARTS = ("abs", "angle", "real", "imag")
+# Compute in float64 where float32 would round the values themselves.
+_WIDE = frozenset({"float64", "int32", "int64", "uint32", "uint64", "qint32"})
+_ERROR_CHARS = 300
+
+
+# --------------------------------------------------------------------------- values
+
+
+class Source:
+    """What the payload is drawn from: the values (an eager tensor or a numpy array)
+    and what to call them."""
+
+    def __init__(self, values: Any, kind: str, summary_of: Any, note: str = "") -> None:
+        self.values = values
+        self.kind = kind
+        self.summary_of = summary_of  # the object whose one-line summary is shown
+        self.note = note  # which part of the value is drawn, when not all of it
+
+    @property
+    def is_array(self) -> bool:
+        return isinstance(self.values, np.ndarray)
+
+
+def source_of(value: Any) -> Source:
+    """The values behind a TF value (or an array); a ``PayloadError`` saying why for a
+    value that has none here."""
+    from . import symbolic_views, variable_views
+    from .tf_types import Kind, kind_of
+
+    kind = kind_of(value)
+    if kind is Kind.SHOULD_USE:
+        value = object.__getattribute__(value, "_tf_should_use_wrapped_value")
+        kind = kind_of(value)
+    if kind is Kind.EAGER:
+        return Source(value, "tensor", value)
+    if kind in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
+        values = variable_views.read_value(value)
+        if values is None:
+            raise PayloadError(variable_views._state(value)[1])
+        inner = getattr(value, "_value", None)
+        if kind_of(inner) in (Kind.MIRRORED, Kind.SYNC_ON_READ):
+            return _distributed(inner, value)
+        return Source(values, "variable", value)
+    if kind in (Kind.MIRRORED, Kind.SYNC_ON_READ, Kind.PER_REPLICA, Kind.DISTRIBUTED):
+        return _distributed(value, value)
+    if kind is Kind.INDEXED_SLICES:
+        rows = int(value.indices.shape[0])
+        return Source(
+            value.values,
+            "indexed slices",
+            value,
+            f"the {rows} rows held (.values), not the dense {_dense_shape(value)} tensor",
+        )
+    if kind is Kind.SPARSE:
+        count = int(value.values.shape[0])
+        return Source(
+            value.values,
+            "sparse tensor",
+            value,
+            f"the {count} values held (.values), not the dense {_dense_shape(value)} tensor",
+        )
+    if kind is Kind.RAGGED:
+        return Source(
+            value.flat_values,
+            "ragged tensor",
+            value,
+            f"its {int(value.flat_values.shape[0])} flat values (.flat_values), row after row",
+        )
+    if kind is Kind.SYMBOLIC:
+        raise PayloadError(str(symbolic_views.hint_for(value)))
+    if kind is Kind.KERAS_TENSOR:
+        raise PayloadError(str(symbolic_views.KERAS_HINT))
+    if kind is not None:
+        raise PayloadError(f"a {kind.value} has no tensor values to draw")
+    if value is None:
+        raise PayloadError("None: no value to draw (no gradient kept, or nothing assigned)")
+    if isinstance(value, (np.ndarray, np.generic, bool, int, float, complex, list, tuple)):
+        try:
+            array = np.asarray(value)
+        except Exception as exc:  # ragged lists
+            raise PayloadError(f"not an array: {_first_line(exc)}") from None
+        if array.dtype.kind not in "biufcV":
+            raise PayloadError(f"a {array.dtype} array: no numbers to draw")
+        return Source(array, "numpy", array)
+    raise PayloadError(
+        f"{type(value).__name__} is not a tensor, variable or array: nothing to draw"
+    )
+
+
+def _dense_shape(s: Any) -> str:
+    from . import formatting as fmt
+
+    dense = s.dense_shape
+    return fmt.shape_text([int(d) for d in dense.numpy()]) if hasattr(dense, "numpy") else "[?]"
+
+
+def _distributed(value: Any, shown: Any) -> Source:
+    """A mirrored variable or value: its first replica; sync-on-read: the aggregate the
+    program would read; per-replica: replica 0."""
+    from . import distribute_views
+    from . import formatting as fmt
+    from .guards import harmless
+    from .tf_types import Kind, kind_of
+
+    replicas = tuple(value.values)
+    if kind_of(value) is Kind.SYNC_ON_READ:
+        with harmless():
+            values = value.read_value()
+        note = f"the {value.aggregation.name} of {len(replicas)} replicas"
+    else:
+        values = distribute_views._eager_value(replicas[0])
+        if values is None:
+            raise PayloadError("replica 0 has no values here (symbolic)")
+        device = fmt.device_text(getattr(replicas[0], "device", ""))
+        note = f"replica 0 of {len(replicas)} ({device})"
+    kind = "distributed variable" if hasattr(value, "read_value") else "per-replica value"
+    return Source(values, kind, shown, note)
+
+
+# --------------------------------------------------------------------------- payload
+
+
+def build(
+    value: Any,
+    axes: Any = None,
+    index: Any = None,
+    region: Any = None,
+    part: str | None = None,
+    budget: int = 1_000_000,
+    bins: int = 64,
+) -> dict:
+    """The payload of ``value`` as a dict (docs/tensor-viewer.md, section 2)."""
+    payload: dict[str, Any] = {
+        "version": VERSION,
+        "error": None,
+        "kind": None,
+        "summary": None,
+        "dtype": None,
+        "shape": None,
+        "device": None,
+        "part": None,
+        "stats": None,
+        "histogram": None,
+        "slice": None,
+        "image": None,
+    }
+    try:
+        _fill(payload, value, axes, index, region, part, budget, bins)
+    except Exception as exc:  # never into pydevd, never into the notebook
+        payload["error"] = _first_line(exc)
+        if payload["summary"] is None:
+            _describe(payload, value)
+    return payload
+
+
+def _describe(payload: dict, value: Any) -> None:
+    """What a value without values here still says (a symbolic tensor's summary, dtype
+    and static shape): read from its type and graph, no op run."""
+    from . import views
+    from .tf_types import kind_of
+
+    if kind_of(value) is None:
+        return
+    try:
+        payload["summary"] = views.summary(value)
+        payload["dtype"] = str(getattr(value.dtype, "name", value.dtype))
+        dims = value.shape.as_list() if hasattr(value.shape, "as_list") else list(value.shape)
+        payload["shape"] = [None if d is None else int(d) for d in dims]
+    except Exception:  # as much as could be read
+        pass
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc) if isinstance(exc, PayloadError) else f"{type(exc).__name__}: {exc}"
+    line = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+    return line if len(line) <= _ERROR_CHARS else line[: _ERROR_CHARS - 1] + "…"
+
+
+def _check_int(value: Any, what: str, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
+        raise PayloadError(f"{what} must be an integer of at least {least}, not {value!r}")
+    return int(value)
+
+
+def _fill(
+    payload: dict, value: Any, axes: Any, index: Any, region: Any, part: Any, budget: Any, bins: Any
+) -> None:
+    from . import histograms, tensor_images, tensor_slices
+    from .guards import harmless
+
+    budget = _check_int(budget, "budget", CELL_BYTES)
+    bins = _check_int(bins, "bins", 1)
+    source = source_of(value)
+    values = source.values
+    payload["kind"] = source.kind
+    payload["summary"] = _summary(source)
+    payload["dtype"] = _dtype_name(source)
+    payload["shape"] = [int(d) for d in values.shape]
+    payload["device"] = "host (numpy)" if source.is_array else str(values.device)
+    shape = tuple(payload["shape"])
+    category = _category(source)
+    if category == "string":
+        raise PayloadError("strings: no numbers to draw")
+    if category == "other":
+        raise PayloadError(f"a {payload['dtype']} value (a handle): no numbers to draw")
+    if category == "complex":
+        part = "abs" if part is None else part
+        if part not in PARTS:
+            raise PayloadError(f"part must be one of {', '.join(PARTS)}, not {part!r}")
+        payload["part"] = part
+    else:
+        part = None
+    layout = tensor_images.layout_of(shape, "float" if category == "complex" else category)
+    if axes is None and layout:  # an image's height and width, not its width and channels
+        axes = tensor_images.SPATIAL_AXES[layout]
+    spec = tensor_slices.resolve(shape, axes, index, region)
+    device = None if source.is_array else values.device
+    with harmless(device):
+        tensor = _numeric(source, part)
+        figures = _figures(source, tensor, part)
+        category = "float" if category == "complex" else category
+        histogram = None
+        if figures.min is not None or category == "bool":
+            lo, hi = (0, 1) if category == "bool" else (figures.min, figures.max)
+            integral = category in ("int", "bool")
+            histogram = histograms.histogram(
+                tensor, lo, hi, integral, bins, _may_be_bad(figures, category)
+            )
+            payload["histogram"] = {
+                "edges": [_finite(e) for e in histogram.edges],
+                "counts": histogram.counts,
+                "sampled": histogram.sampled,
+            }
+        payload["stats"] = _stats_dict(figures, histogram)
+        if math.prod(shape) == 0:
+            raise PayloadError(f"empty (shape {list(shape)}): nothing to draw")
+        slice_budget = budget // 2 if layout else budget
+        payload["slice"] = _slice(tensor, spec, slice_budget, figures, category)
+        if layout:
+            unit = category == "float" and figures.min is not None and figures.min >= 0
+            unit = unit and figures.max <= 1
+            payload["image"] = tensor_images.image(
+                tensor, layout, payload["dtype"] == "uint8", unit, budget - slice_budget
+            )
+
+
+def _summary(source: Source) -> str:
+    from . import tensor_views, views
+
+    try:
+        if source.is_array:
+            array = source.values
+            line = tensor_views.summary(tensor_views.HostArray(array, array.dtype.name, ""))
+        else:
+            line = views.summary(source.summary_of)
+    except Exception as exc:
+        line = f"<error: {_first_line(exc)}>"
+    return f"{line} · showing {source.note}" if source.note else line
+
+
+def _dtype_name(source: Source) -> str:
+    dtype = source.values.dtype
+    return str(getattr(dtype, "name", dtype))
+
+
+def _category(source: Source) -> str:
+    from .stats import category_of
+
+    values = source.values
+    if source.is_array:
+        return category_of(values.dtype)
+    if not values.dtype.is_numpy_compatible:
+        return "other"
+    if values.dtype.is_quantized:
+        return "int"
+    return category_of(np.dtype(values.dtype.as_numpy_dtype))
+
+
+def _numeric(source: Source, part: str | None) -> Any:
+    """The values as a tensor TF can slice, cast and count: numpy arrays and the dtypes
+    TF has no kernels for (int4, the fnuz float8s…) go through a host array; a complex
+    value becomes the part shown."""
+    import tensorflow as tf
+
+    from .guards import host_view, is_on_host
+    from .tensor_views import HOST_SLICED
+
+    values = source.values
+    array = None
+    if source.is_array:
+        array = values
+    elif values.dtype.name in HOST_SLICED and is_on_host(values):
+        array = np.asarray(host_view(values))
+    if array is not None:
+        if array.dtype.kind == "V":  # ml_dtypes (bfloat16, float8, int4…): widen on the host
+            array = array.astype(np.float32)
+        values = tf.constant(array)
+    if part is None:
+        return values
+    return {"abs": tf.abs, "angle": tf.math.angle, "real": tf.math.real, "imag": tf.math.imag}[
+        part
+    ](values)
+
+
+def _figures(source: Source, tensor: Any, part: str | None) -> Any:
+    """The value's statistics: the plugin's own (cached for an eager tensor) where they
+    describe what is drawn; those of the part for a complex value's angle/real/imag."""
+    from .stats import array_stats, tensor_stats
+
+    if part not in (None, "abs"):
+        return tensor_stats(tensor)
+    if source.is_array:
+        return array_stats(source.values)
+    return tensor_stats(source.values)
+
+
+def _finite(x: Any) -> float | int | None:
+    if x is None:
+        return None
+    if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+        return int(x)
+    x = float(x)
+    return x if math.isfinite(x) else None
+
+
+def _stats_dict(s: Any, histogram: Any) -> dict:
+    zeros = histogram.zeros if histogram is not None else 0
+    if s.category == "bool":
+        true = s.true_count or 0
+        share = true / s.size if s.size else 0.0
+        low, high = (0 if true < s.size else 1), (1 if true else 0)
+        mean, std = share, math.sqrt(share * (1 - share))
+        zeros = s.size - true
+    else:
+        low, high, mean, std = s.min, s.max, s.mean, s.std
+    return {
+        "n": s.size,
+        "min": _finite(low),
+        "max": _finite(high),
+        "mean": _finite(mean),
+        "std": _finite(std),
+        "nan": s.nan,
+        "posinf": s.posinf,
+        "neginf": s.neginf,
+        "zeros": int(zeros),
+        "sampled": bool(s.extremes_sampled or (histogram is not None and histogram.sampled)),
+        "moments_sampled": s.moments_sample is not None,
+    }
+
+
+def _may_be_bad(figures: Any, category: str) -> bool:
+    """Could the value hold NaN/±Inf? Not when its (exact) figures count none."""
+    return category == "float" and (figures.bad > 0 or figures.extremes_sampled)
+
+
+def _b64(array: np.ndarray) -> str:
+    return base64.b64encode(np.ascontiguousarray(array).tobytes()).decode("ascii")
+
+
+def _slice(tensor: Any, spec: Any, budget: int, figures: Any, category: str) -> dict:
+    import tensorflow as tf
+
+    from . import tensor_slices
+
+    (r0, r1), (c0, c1) = spec.region
+    step = tensor_slices.choose_step(r1 - r0, c1 - c0, budget // CELL_BYTES)
+    wide = tensor.dtype.name in _WIDE
+    region = tensor_slices.take(tensor, spec, tf.float64 if wide else tf.float32)
+    cells = tensor_slices.reduce_blocks(region, step, _may_be_bad(figures, category))
+    shown = cells.values[cells.filled]
+    low = float(shown.min()) if shown.size else 0.0
+    high = float(shown.max()) if shown.size else 0.0
+    height, width = cells.values.shape
+    return {
+        "axes": list(spec.axes),
+        "index": list(spec.index),
+        "rows": spec.rows,
+        "cols": spec.cols,
+        "region": [list(spec.region[0]), list(spec.region[1])],
+        "height": int(height),
+        "width": int(width),
+        "step": list(step),
+        "reduce": "none" if step == (1, 1) else "mean",
+        "values": _b64(cells.values.astype("<f4")),
+        "mask": _b64(cells.mask),
+        "min": low,
+        "max": high,
+        "signed": low < 0 < high,
+    }
+
+
+# --------------------------------------------------------------------------- wire
+
+
+def _finite_json(obj: Any) -> Any:
+    """Every float finite (JSON has no NaN): a non-finite one becomes null."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite_json(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite_json(v) for v in obj]
+    return obj
+
+
+def encode(payload: dict) -> str:
+    """base64 of the UTF-8 JSON: only ``[A-Za-z0-9+/=]``, so its repr is always
+    ``'<base64>'`` and pydevd's clipboard context passes it whole."""
+    text = json.dumps(_finite_json(payload), allow_nan=False, separators=(",", ":"))
+    return base64.b64encode(text.encode("utf-8")).decode("ascii")
+
+
+def decode(text: str) -> dict:
+    """What the extension does with the ``evaluate`` result: strip the repr's quotes,
+    base64, UTF-8, JSON."""
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        text = text[1:-1]
+    return json.loads(base64.b64decode(text).decode("utf-8"))
+
+
+def view_payload(value: Any, **request: Any) -> str:
+    """``encode(build(value, **request))``, never raising."""
+    try:
+        return encode(build(value, **request))
+    except Exception as exc:
+        return encode({"version": VERSION, "error": _first_line(exc)})

@@ -1,0 +1,202 @@
+"""``%load_ext tf_debug_repr`` in a real ipykernel driven through jupyter_client: what a
+notebook receives for TF values (execute_result mime bundles), and what JupyterLab's
+debugger "render variable" button (DAP ``richInspectVariables``) gets, with and without a
+stop at a breakpoint."""
+
+from __future__ import annotations
+
+import base64
+import queue
+import re
+import time
+
+import numpy as np
+import pytest
+
+from tf_debug_repr import colour_maps, payload_pictures
+from tf_debug_repr.png import png_size
+
+from .test_jupyter import TIMEOUT, Kernel
+
+pytestmark = pytest.mark.e2e
+tf = pytest.importorskip("tensorflow")
+
+M = payload_pictures.MARGIN
+
+VALUES = """\
+import numpy as np
+import tensorflow as tf
+import keras
+
+x = tf.constant([[1.0, float("nan")], [3.0, 4.0]])
+v = tf.Variable(tf.reshape(tf.range(12.0), (3, 4)), name="weights")
+kv = keras.Variable(np.ones((2, 3), np.float32), name="kv")
+h = tf.constant([0.0, 1.0, 2.0, float("inf")])
+img = tf.cast(tf.reshape(tf.range(8 * 8 * 3) % 256, (8, 8, 3)), tf.uint8)
+"""
+
+
+def run_cell(kernel: Kernel, code: str) -> dict:
+    """The execute_result's mime bundle of ``code`` ({} when it has none)."""
+    msg_id = kernel.client.execute(code)
+    data: dict = {}
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        try:
+            msg = kernel.client.get_iopub_msg(timeout=1)
+        except queue.Empty:
+            continue
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        kind, content = msg["msg_type"], msg["content"]
+        if kind == "execute_result":
+            data = content["data"]
+        elif kind == "error":
+            raise AssertionError("\n".join(content["traceback"]))
+        elif kind == "status" and content["execution_state"] == "idle":
+            return data
+    raise AssertionError(f"no result of {code!r} within {TIMEOUT} s")
+
+
+def picture_of(bundle: dict) -> np.ndarray:
+    """The image/png decoded by a real decoder; the same picture must be the HTML's."""
+    data = base64.b64decode(bundle["image/png"])
+    embedded = re.search(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', bundle["text/html"])
+    assert embedded and base64.b64decode(embedded.group(1)) == data
+    pixels = tf.io.decode_png(data, channels=0).numpy()
+    assert png_size(data) == (pixels.shape[1], pixels.shape[0])
+    return pixels
+
+
+def rgb(pixels: np.ndarray, row: int, col: int) -> tuple[int, ...]:
+    return tuple(int(c) for c in pixels[row, col, :3])
+
+
+@pytest.fixture
+def kernel():
+    k = Kernel()
+    yield k
+    k.close()
+
+
+def test_load_ext_gives_tf_values_summary_nan_warning_and_picture_then_unload_restores(kernel):
+    run_cell(kernel, VALUES)
+    plain = run_cell(kernel, "x")
+    assert set(plain) == {"text/plain"} and plain["text/plain"].startswith(
+        "<tf.Tensor: shape=(2, 2)"
+    )
+    assert run_cell(kernel, "%load_ext tf_debug_repr") == {}
+
+    # a tensor with a NaN: summary first, the warning, a heatmap with the NaN cell magenta
+    bundle = run_cell(kernel, "x")
+    assert set(bundle) == {"text/plain", "text/html", "image/png"}
+    summary = bundle["text/plain"].splitlines()[0]
+    assert summary.startswith("float32[2, 2] ‼ NaN×1") and "n=4" in summary, summary
+    assert "[[ 1., nan]," in bundle["text/plain"]  # the values follow, as the Debug Console
+    html = bundle["text/html"]
+    assert "float32[2, 2] ‼ NaN×1" in html and "‼ NaN×1</span>" in html
+    assert "heatmap of x[:, :] of float32[2, 2]" in html
+    pixels = picture_of(bundle)
+    cell = payload_pictures.HEATMAP_SIDE // 2  # 2x2 cells fill the side
+    assert pixels.shape[0] == 2 * cell + 2 * M
+    assert rgb(pixels, M + cell // 2, M + cell + cell // 2) == colour_maps.NAN_COLOUR
+    assert rgb(pixels, M + cell // 2, M + cell // 2) == tuple(colour_maps.VIRIDIS[0].astype(int))
+
+    # a tf.Variable: its summary and its cells from low (top left) to high (bottom right)
+    bundle = run_cell(kernel, "v")
+    assert bundle["text/plain"].startswith("Variable 'weights' trainable float32[3, 4]")
+    assert "Variable &#x27;weights&#x27; trainable float32[3, 4]" in bundle["text/html"]
+    pixels = picture_of(bundle)
+    cell = payload_pictures.HEATMAP_SIDE // 4
+    assert rgb(pixels, M + 2 * cell + cell // 2, M + 3 * cell + cell // 2) == (253, 231, 37)
+    assert rgb(pixels, M + cell // 2, M + cell // 2) == (68, 1, 84)
+
+    # a Keras 3 variable
+    bundle = run_cell(kernel, "kv")
+    assert "float32[2, 3]" in bundle["text/plain"].splitlines()[0] and "kv" in bundle["text/plain"]
+    assert picture_of(bundle).shape[0] > 2 * M
+
+    # 1-D: a histogram, the +Inf count as a black bar of its own
+    bundle = run_cell(kernel, "h")
+    assert (
+        "histogram of the finite values" in bundle["text/html"] and "+Inf×1" in bundle["text/html"]
+    )
+    pixels = picture_of(bundle)
+    black = (pixels[:, :, :3] == colour_maps.POSINF_COLOUR).all(axis=2)
+    assert black.sum() >= 4
+
+    # an HWC uint8 image: its own pixels, enlarged
+    bundle = run_cell(kernel, "img")
+    pixels = picture_of(bundle)
+    assert pixels.shape == (32, 32, 4)
+    assert tuple(pixels[0, 0]) == (0, 1, 2, 255) and tuple(pixels[31, 31]) == (189, 190, 191, 255)
+
+    # inside a list: each value's summary, no values
+    listed = run_cell(kernel, "[x, h]")
+    assert set(listed) == {"text/plain"}
+    h_summary = run_cell(kernel, "h")["text/plain"].splitlines()[0]
+    assert listed["text/plain"] == f"[{summary},\n {h_summary}]"
+
+    # not TF values: untouched
+    assert run_cell(kernel, "np.zeros(2)") == {"text/plain": "array([0., 0.])"}
+
+    # the debugger's render-variable button without a stop: the same bundle
+    rich = kernel.debug("richInspectVariables", {"variableName": "x"})
+    assert set(rich["data"]) == {"text/plain", "text/html", "image/png"}
+    assert "‼ NaN×1" in rich["data"]["text/html"]
+
+    assert run_cell(kernel, "%unload_ext tf_debug_repr") == {}
+    assert run_cell(kernel, "x") == plain
+
+
+# 128x128 noisy cells: a bundle of ~80 KB, past pydevd's 64 KiB string limit for evaluate
+# results outside the clipboard context that ipykernel asks for.
+STOP_CELL = """\
+y = tf.tensor_scatter_nd_update(tf.random.normal((128, 128)), [[0, 0]], [float("nan")])
+stop_here = 1
+"""
+
+
+def test_render_variable_while_stopped_at_a_breakpoint(kernel):
+    run_cell(kernel, VALUES + "%load_ext tf_debug_repr\n")
+    kernel.debug(
+        "initialize",
+        {
+            "clientID": "jupyterlab",
+            "adapterID": "python",
+            "pathFormat": "path",
+            "linesStartAt1": True,
+            "columnsStartAt1": True,
+            "supportsVariableType": True,
+        },
+    )
+    kernel.debug("attach")
+    source = kernel.debug("dumpCell", {"code": STOP_CELL})["sourcePath"]
+    kernel.debug(
+        "setBreakpoints",
+        {"source": {"path": source}, "breakpoints": [{"line": 2}], "sourceModified": False},
+    )
+    kernel.debug("configurationDone")
+    msg_id = kernel.client.execute(STOP_CELL)
+    thread = kernel.wait_debug_event("stopped")["threadId"]
+    frame = kernel.debug("stackTrace", {"threadId": thread})["stackFrames"][0]
+    assert frame["line"] == 2
+
+    rich = kernel.debug("richInspectVariables", {"variableName": "y", "frameId": frame["id"]})
+    data = rich["data"]
+    assert set(data) == {"text/plain", "text/html", "image/png"}
+    assert data["text/plain"].startswith("float32[128, 128] ‼ NaN×1")
+    assert sum(len(text) for text in data.values()) > 65536
+    pixels = picture_of(data)
+    cell = payload_pictures.HEATMAP_SIDE // 128
+    assert pixels.shape[0] == 128 * cell + 2 * M
+    assert rgb(pixels, M, M) == colour_maps.NAN_COLOUR
+    assert rgb(pixels, M + cell, M + cell) != colour_maps.NAN_COLOUR
+
+    kernel.debug("continue", {"threadId": thread})
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        reply = kernel.client.get_shell_msg(timeout=max(1, deadline - time.monotonic()))
+        if reply["parent_header"].get("msg_id") == msg_id:
+            assert reply["content"]["status"] == "ok"
+            break

@@ -1,0 +1,215 @@
+"""The IPython formatters: registered by name, restored on unload, HTML from payload dicts.
+(The whole path in a real kernel: tests/e2e/test_jupyter_display.py.)"""
+
+from __future__ import annotations
+
+import base64
+import re
+import subprocess
+import sys
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from tf_debug_repr import colour_maps, ipython_display
+from tf_debug_repr.png import encode_png
+
+from .payload_dicts import payload
+
+formatters = pytest.importorskip("IPython.core.formatters")
+
+
+@pytest.fixture
+def shell():
+    ip = SimpleNamespace(display_formatter=formatters.DisplayFormatter())
+    yield ip
+    ipython_display.unregister(ip)
+
+
+def test_loading_registers_by_name_for_every_value_class(shell):
+    import tf_debug_repr
+
+    tf_debug_repr.load_ipython_extension(shell)
+    names = set(ipython_display.formatted_types())
+    assert ("tensorflow.python.framework.ops", "_EagerTensorBase") in names
+    assert ("tensorflow.python.ops.variables", "Variable") in names
+    assert ("keras.src.backend.common.variables", "Variable") in names
+    for mime in ipython_display.MIME_TYPES:
+        assert names <= set(shell.display_formatter.formatters[mime].deferred_printers)
+
+
+def test_unloading_restores_the_printers_that_were_there(shell):
+    import tf_debug_repr
+
+    html = shell.display_formatter.formatters["text/html"]
+    theirs = lambda obj: "<b>theirs</b>"  # noqa: E731
+    html.for_type_by_name("tensorflow.python.ops.variables", "Variable", theirs)
+
+    class Variable:  # a class already resolved under one of the names
+        __module__ = "keras.src.backend.common.variables"
+
+    resolved = lambda obj: "<i>resolved</i>"  # noqa: E731
+    html.type_printers[Variable] = resolved
+    tf_debug_repr.load_ipython_extension(shell)
+    assert Variable not in html.type_printers  # ours wins while loaded
+    assert html.lookup_by_type(Variable) is ipython_display.html_of
+    tf_debug_repr.unload_ipython_extension(shell)
+    assert html.deferred_printers[("tensorflow.python.ops.variables", "Variable")] is theirs
+    assert html.type_printers[Variable] is resolved
+    eager = ("tensorflow.python.framework.ops", "_EagerTensorBase")
+    for mime in ipython_display.MIME_TYPES:
+        assert eager not in shell.display_formatter.formatters[mime].deferred_printers
+
+
+def test_loading_imports_neither_tensorflow_nor_numpy():
+    code = (
+        "import sys, types; from IPython.core.formatters import DisplayFormatter;"
+        "import tf_debug_repr;"
+        "tf_debug_repr.load_ipython_extension(types.SimpleNamespace(display_formatter=DisplayFormatter()));"
+        "print(sorted({'tensorflow', 'numpy', 'keras'} & set(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_html_has_the_summary_the_warning_the_caption_and_the_picture():
+    values = np.arange(12, dtype=np.float32).reshape(2, 2, 3)
+    values[0, 1, 1] = np.nan
+    data = payload(values)
+    png = encode_png(np.zeros((2, 2, 3), np.uint8))
+    text = ipython_display.render_html(data, png)
+    assert data["summary"] in text
+    assert "‼ NaN×1" in text
+    assert "heatmap of x[0, :, :] of float32[2, 2, 3] (rows: axis 1, columns: axis 2)" in text
+    embedded = re.search(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', text).group(1)
+    assert base64.b64decode(embedded) == png
+    assert f"rgb{colour_maps.NAN_COLOUR}" in text  # the legend
+
+
+def test_html_escapes_and_shows_an_error_without_a_picture():
+    data = payload(np.zeros((2, 2)))
+    data.update(summary="<script>", error="no values <here>", slice=None)
+    text = ipython_display.render_html(data, None)
+    assert "<script>" not in text and "&lt;script&gt;" in text
+    assert "no values &lt;here&gt;" in text and "<img" not in text
+
+
+def test_the_caption_says_when_cells_are_block_means():
+    data = payload(np.zeros((4, 6)), step=(4, 2))
+    assert ipython_display.slice_caption(data).endswith("each cell the mean of 4×2")
+
+
+def test_no_class_between_a_value_class_and_our_names_has_its_own_repr():
+    """IPython's pretty printer takes the first ``__repr__`` defined along the MRO: every
+    subclass of a value class must meet one of our names first, or text/plain stays stock."""
+    pytest.importorskip("tensorflow")
+    import importlib
+
+    names = set(ipython_display.formatted_types())
+    for module in ("tensorflow.python.distribute.ps_values", "keras"):
+        importlib.import_module(module)
+
+    def subclasses(cls):
+        yield cls
+        for sub in cls.__subclasses__():
+            yield from subclasses(sub)
+
+    missed = []
+    for module, name in names:
+        if module not in sys.modules:
+            continue
+        for cls in set(subclasses(getattr(sys.modules[module], name))):
+            for step in cls.__mro__:
+                if (step.__module__, step.__name__) in names:
+                    break
+                if "__repr__" in step.__dict__ or "_repr_pretty_" in step.__dict__:
+                    missed.append(f"{step.__module__}.{step.__name__}")
+                    break
+    assert missed == []
+
+
+def test_the_caption_counts_the_blocks_the_picture_merges_too():
+    data = payload(np.zeros((2, 300)))
+    assert ipython_display.slice_caption(data).endswith("each cell the mean of 1×3")
+
+
+def test_the_caption_of_a_big_batch_says_which_images_are_shown():
+    from .payload_dicts import image_payload
+
+    data = image_payload(np.zeros((28, 28, 4), np.uint8), tile=(28, 28), count=1, columns=1)
+    data["shape"] = [1, 28, 28, 3]
+    assert ipython_display.caption(data) == "image (NHWC, uint8)"
+    data = image_payload(np.zeros((56, 56, 4), np.uint8), tile=(28, 28), count=4, columns=2)
+    data["shape"] = [100, 28, 28, 3]
+    assert ipython_display.caption(data) == "the first 4 of 100 images (NHWC, uint8)"
+
+
+def test_the_png_formatter_reuses_the_html_formatters_picture_without_keeping_the_value():
+    pytest.importorskip("tensorflow")
+    import gc
+    import weakref
+
+    built = []
+    original = ipython_display.build_payload
+
+    def counting(obj):
+        built.append(obj.shape)
+        return original(obj)
+
+    ipython_display.build_payload = counting
+    try:
+        values = np.arange(12, dtype=np.float32).reshape(3, 4)
+        html = ipython_display.html_of(values)
+        png = ipython_display.png_of(values)
+        assert len(built) == 1  # one payload for both
+        assert f"base64,{png}" in html
+        ipython_display.html_of(values)  # no png_of: the value must still be freed
+        alive = weakref.ref(values)
+        del values
+        gc.collect()
+        assert alive() is None
+    finally:
+        ipython_display.build_payload = original
+        ipython_display._last.clear()
+
+
+VALUES = {
+    "bool": ("tf.constant([[True, False], [False, True]])", "heatmap of x[:, :] of bool[2, 2]"),
+    "int64": ("tf.reshape(tf.range(20, dtype=tf.int64), (4, 5))", "heatmap of x[:, :] of int64"),
+    "int32 1-D": ("tf.range(20)", "histogram of the finite values"),
+    "complex": ("tf.complex(tf.ones((2, 3)), tf.ones((2, 3)))", "abs of the complex values"),
+    "bfloat16": ("tf.cast(tf.ones((2, 3)), tf.bfloat16)", "heatmap of x[:, :] of bfloat16"),
+    "float16 NaN": ("tf.constant([[np.nan, 1]], tf.float16)", "‼ NaN×1"),
+    "5-D": ("tf.zeros((2, 3, 4, 5, 6))", "x[0, 0, 0, :, :] of float32[2, 3, 4, 5, 6]"),
+    "indexed slices": (
+        "tf.IndexedSlices(tf.ones((2, 3)), tf.constant([0, 2]), tf.constant([4, 3]))",
+        "showing the 2 rows held",
+    ),
+    "string": ("tf.constant(['a', 'b'])", "strings: no numbers to draw"),
+    "scalar": ("tf.constant(3.0)", "3.0 float32"),
+    "empty": ("tf.zeros((0, 3))", "nothing to draw"),
+    "handle": ("tf.Variable(1.0).handle", "no numbers to draw"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VALUES))
+def test_every_kind_of_value_gets_its_summary_and_a_picture_where_there_are_numbers(name):
+    tf = pytest.importorskip("tensorflow")
+    import html as html_text
+
+    from tf_debug_repr import views
+
+    expression, expected = VALUES[name]
+    value = eval(expression, {"tf": tf, "np": np})
+    shell = SimpleNamespace(display_formatter=formatters.DisplayFormatter())
+    ipython_display.register(shell)
+    try:
+        data, _ = shell.display_formatter.format(value)
+    finally:
+        ipython_display.unregister(shell)
+    assert data["text/plain"].splitlines()[0] == views.summary(value)
+    assert html_text.escape(views.summary(value)) in data["text/html"]
+    assert html_text.escape(expected) in data["text/html"]
+    drawable = name not in ("string", "scalar", "empty", "handle")
+    assert ("image/png" in data) == drawable

@@ -1,0 +1,391 @@
+// @ts-check
+'use strict';
+/**
+ * The tensor viewer's pure logic, shared by the page (a plain <script>, as `TfViewerCore`) and
+ * node's unit tests (`require`): base64 decoding, colour scales, cell -> tensor index, tick choice,
+ * number formatting, histogram bar heights. No DOM here.
+ */
+/** @typedef {[number, number, number]} RGB */
+/**
+ * The payload's `slice` (docs/tensor-viewer.md, section 2).
+ * @typedef {{ axes: (number|null)[], index: (number|null)[], rows: number, cols: number,
+ *   region: number[][], height: number, width: number, step: number[], reduce: string,
+ *   values: string, mask: string, min: number, max: number, signed: boolean }} Slice
+ */
+/** @typedef {{ kind: 'sequential' | 'diverging', lo: number, hi: number }} Scale */
+
+(function (root, factory) {
+  const core = factory();
+  if (typeof module !== 'undefined' && module.exports) module.exports = core;
+  else /** @type {any} */ (root).TfViewerCore = core;
+})(typeof self !== 'undefined' ? self : globalThis, function () {
+  // matplotlib's viridis at 10 evenly spaced points; linear in between.
+  /** @type {RGB[]} */
+  const VIRIDIS = ['#440154', '#482878', '#3e4989', '#31688e', '#26828e', '#1f9e89', '#35b779', '#6ece58', '#b5de2b', '#fde725'].map(hexToRgb);
+  // ColorBrewer RdBu (9 classes) reversed: blue for negative, near-white at 0, red for positive.
+  /** @type {RGB[]} */
+  const DIVERGING = ['#2166ac', '#4393c3', '#92c5de', '#d1e5f0', '#f7f7f7', '#fddbc7', '#f4a582', '#d6604d', '#b2182b'].map(hexToRgb);
+  /** Colours of their own for the non-finite cells: in neither scale. Index = mask code. */
+  const SPECIAL = {
+    nan: /** @type {RGB} */ ([255, 0, 255]),
+    posinf: /** @type {RGB} */ ([0, 255, 0]),
+    neginf: /** @type {RGB} */ ([0, 255, 255]),
+  };
+  const MASK = { finite: 0, nan: 1, posinf: 2, neginf: 3 };
+
+  /** @param {string} hex @returns {RGB} */
+  function hexToRgb(hex) {
+    const n = parseInt(hex.slice(1), 16);
+    return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  }
+
+  /** @param {RGB} c */
+  function rgbToCss(c) {
+    return `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
+  }
+
+  const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const B64_INDEX = new Int16Array(128).fill(-1);
+  for (let i = 0; i < B64.length; i++) B64_INDEX[B64.charCodeAt(i)] = i;
+
+  /**
+   * Standard base64 (with or without padding) to bytes; throws on a foreign character.
+   * @param {string} text
+   * @returns {Uint8Array}
+   */
+  function decodeBase64(text) {
+    const s = text.replace(/=+$/, '');
+    if (s.length % 4 === 1) throw new Error('base64 of a wrong length');
+    const out = new Uint8Array(Math.floor((s.length * 3) / 4));
+    let bits = 0;
+    let nbits = 0;
+    let o = 0;
+    for (let i = 0; i < s.length; i++) {
+      const code = s.charCodeAt(i);
+      const v = code < 128 ? B64_INDEX[code] : -1;
+      if (v < 0) throw new Error(`not base64 at character ${i}`);
+      bits = ((bits << 6) | v) & 0xffffff;
+      nbits += 6;
+      if (nbits >= 8) {
+        nbits -= 8;
+        out[o++] = (bits >> nbits) & 255;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The slice's cells: float32 little-endian values and the uint8 mask, both height*width.
+   * @param {Slice} slice
+   * @returns {{ values: Float32Array, mask: Uint8Array }}
+   */
+  function decodeSlice(slice) {
+    const n = slice.height * slice.width;
+    const bytes = decodeBase64(slice.values || '');
+    if (bytes.length !== n * 4) throw new Error(`slice values: ${bytes.length} bytes for ${n} cells`);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const values = new Float32Array(n);
+    for (let i = 0; i < n; i++) values[i] = view.getFloat32(i * 4, true);
+    const mask = slice.mask ? decodeBase64(slice.mask) : new Uint8Array(n);
+    if (mask.length !== n) throw new Error(`slice mask: ${mask.length} bytes for ${n} cells`);
+    return { values, mask };
+  }
+
+  /**
+   * The colour scale of a slice: diverging and symmetric around 0 when the data is signed,
+   * sequential over [min, max] otherwise; `choice` overrides the kind.
+   * @param {{ min: number, max: number, signed: boolean }} slice
+   * @param {'auto' | 'sequential' | 'diverging'} [choice]
+   * @returns {Scale}
+   */
+  function scaleFor(slice, choice = 'auto') {
+    const kind = choice === 'auto' ? (slice.signed ? 'diverging' : 'sequential') : choice;
+    const lo = Number.isFinite(slice.min) ? slice.min : 0;
+    const hi = Number.isFinite(slice.max) ? slice.max : 0;
+    if (kind === 'diverging') {
+      const m = Math.max(Math.abs(lo), Math.abs(hi));
+      return { kind, lo: -m, hi: m };
+    }
+    return { kind, lo, hi };
+  }
+
+  /**
+   * Position of v in the scale, in [0, 1] (0.5 for a flat scale).
+   * @param {Scale} scale @param {number} v
+   */
+  function scalePosition(scale, v) {
+    if (!(scale.hi > scale.lo)) return 0.5;
+    const t = (v - scale.lo) / (scale.hi - scale.lo);
+    return t < 0 ? 0 : t > 1 ? 1 : t;
+  }
+
+  /** @param {RGB[]} stops @param {number} t in [0, 1] @returns {RGB} */
+  function interpolate(stops, t) {
+    const x = t * (stops.length - 1);
+    const i = Math.min(Math.floor(x), stops.length - 2);
+    const f = x - i;
+    const a = stops[i];
+    const b = stops[i + 1];
+    return [Math.round(a[0] + (b[0] - a[0]) * f), Math.round(a[1] + (b[1] - a[1]) * f), Math.round(a[2] + (b[2] - a[2]) * f)];
+  }
+
+  /** Colour at position t in [0, 1] of a scale kind. @param {Scale['kind']} kind @param {number} t */
+  function colourAt(kind, t) {
+    return interpolate(kind === 'diverging' ? DIVERGING : VIRIDIS, t);
+  }
+
+  /**
+   * The colour of one cell.
+   * @param {Scale} scale @param {number} value @param {number} [maskCode] 0 finite, 1 NaN, 2 +Inf, 3 -Inf
+   * @returns {RGB}
+   */
+  function cellColour(scale, value, maskCode = 0) {
+    if (maskCode === MASK.nan || (maskCode === 0 && Number.isNaN(value))) return SPECIAL.nan;
+    if (maskCode === MASK.posinf || (maskCode === 0 && value === Infinity)) return SPECIAL.posinf;
+    if (maskCode === MASK.neginf || (maskCode === 0 && value === -Infinity)) return SPECIAL.neginf;
+    return colourAt(scale.kind, scalePosition(scale, value));
+  }
+
+  /**
+   * RGBA bytes, one pixel per cell, for an ImageData of width x height.
+   * @param {Float32Array} values @param {Uint8Array} mask @param {Scale} scale
+   * @returns {Uint8ClampedArray}
+   */
+  function cellPixels(values, mask, scale) {
+    const out = new Uint8ClampedArray(values.length * 4);
+    for (let i = 0; i < values.length; i++) {
+      const c = cellColour(scale, values[i], mask[i]);
+      out[i * 4] = c[0];
+      out[i * 4 + 1] = c[1];
+      out[i * 4 + 2] = c[2];
+      out[i * 4 + 3] = 255;
+    }
+    return out;
+  }
+
+  /**
+   * The cells of a view reduced to outH x outW pixels, for views with more cells than pixels:
+   * each pixel the mean of the finite cells it covers, or NaN if any is NaN, else +Inf / -Inf if
+   * any (the payload's own block rule), so that no NaN or Inf cell vanishes from the picture.
+   * @param {Float32Array} values @param {Uint8Array} mask @param {number} width cells per slice row
+   * @param {{ r0: number, r1: number, c0: number, c1: number }} view @param {number} outW @param {number} outH
+   * @returns {{ values: Float32Array, mask: Uint8Array }}
+   */
+  function reduceCells(values, mask, width, view, outW, outH) {
+    const rows = view.r1 - view.r0;
+    const cols = view.c1 - view.c0;
+    const ov = new Float32Array(outW * outH);
+    const om = new Uint8Array(outW * outH);
+    for (let oy = 0; oy < outH; oy++) {
+      const ra = view.r0 + Math.floor((oy * rows) / outH);
+      const rb = Math.max(view.r0 + Math.floor(((oy + 1) * rows) / outH), ra + 1);
+      for (let ox = 0; ox < outW; ox++) {
+        const ca = view.c0 + Math.floor((ox * cols) / outW);
+        const cb = Math.max(view.c0 + Math.floor(((ox + 1) * cols) / outW), ca + 1);
+        let sum = 0;
+        let n = 0;
+        let code = 0;
+        for (let r = ra; r < rb; r++) {
+          for (let c = ca; c < cb; c++) {
+            const i = r * width + c;
+            const m = mask[i];
+            if (m === MASK.finite) {
+              sum += values[i];
+              n++;
+            } else if (m === MASK.nan || code === 0 || (m === MASK.posinf && code === MASK.neginf)) code = m;
+          }
+        }
+        const o = oy * outW + ox;
+        om[o] = code;
+        ov[o] = n ? sum / n : 0;
+      }
+    }
+    return { values: ov, mask: om };
+  }
+
+  /** @param {number} axis @param {number} rank */
+  function normaliseAxis(axis, rank) {
+    return axis < 0 ? axis + rank : axis;
+  }
+
+  /**
+   * The shown axes of a value of this rank, as non-negative ints: [row, col]. A 1-D value is one
+   * row (row axis null), a 0-D value one cell (both null).
+   * @param {(number|null)[] | null | undefined} axes @param {number} rank
+   * @returns {[number|null, number|null]}
+   */
+  function shownAxes(axes, rank) {
+    if (rank === 0) return [null, null];
+    if (rank === 1) return [null, 0];
+    const a = axes && axes.length === 2 ? axes : [-2, -1];
+    const r = a[0] == null ? rank - 2 : normaliseAxis(a[0], rank);
+    const c = a[1] == null ? rank - 1 : normaliseAxis(a[1], rank);
+    return [r, c];
+  }
+
+  /**
+   * Where cell (row, col) of the slice lies in the full value: for each axis a half-open range
+   * [start, stop) (one element wide on the non-shown axes, and on shown axes when step is 1).
+   * @param {Slice} slice @param {number[]} shape @param {number} row @param {number} col
+   * @returns {{ ranges: [number, number][], block: [number, number] }}
+   */
+  function cellRanges(slice, shape, row, col) {
+    const rank = shape.length;
+    const [ra, ca] = shownAxes(slice.axes, rank);
+    const region = slice.region || [[0, slice.rows], [0, slice.cols]];
+    const step = slice.step || [1, 1];
+    const r0 = region[0][0] + row * step[0];
+    const r1 = Math.min(r0 + step[0], region[0][1]);
+    const c0 = region[1][0] + col * step[1];
+    const c1 = Math.min(c0 + step[1], region[1][1]);
+    /** @type {[number, number][]} */
+    const ranges = [];
+    for (let axis = 0; axis < rank; axis++) {
+      if (axis === ra) ranges.push([r0, r1]);
+      else if (axis === ca) ranges.push([c0, c1]);
+      else {
+        const i = (slice.index && slice.index[axis]) || 0;
+        ranges.push([i, i + 1]);
+      }
+    }
+    return { ranges, block: [r1 - r0, c1 - c0] };
+  }
+
+  /**
+   * "[2, 3]" for one element, "[0, 4:8, 12:16]" for a block.
+   * @param {[number, number][]} ranges
+   */
+  function formatIndex(ranges) {
+    return '[' + ranges.map(([a, b]) => (b - a > 1 ? `${a}:${b}` : `${a}`)).join(', ') + ']';
+  }
+
+  /**
+   * A cell's value as the dtype shows it: exact ints, True/False, float32 to 7 significant digits.
+   * @param {number} v @param {number} maskCode @param {string} dtype @param {boolean} [isMean]
+   */
+  function formatValue(v, maskCode, dtype, isMean = false) {
+    if (maskCode === MASK.nan) return 'nan';
+    if (maskCode === MASK.posinf) return '+inf';
+    if (maskCode === MASK.neginf) return '-inf';
+    if (!isMean && dtype === 'bool') return v ? 'True' : 'False';
+    if (!isMean && /^u?int/.test(dtype)) return String(Math.round(v));
+    return formatNumber(v, 7);
+  }
+
+  /** @param {number} v @param {number} [digits] significant digits */
+  function formatNumber(v, digits = 4) {
+    if (Number.isNaN(v)) return 'nan';
+    if (!Number.isFinite(v)) return v > 0 ? '+inf' : '-inf';
+    if (v === 0) return '0';
+    const a = Math.abs(v);
+    if (a >= 1e-4 && a < 1e6) return trimZeros(v.toPrecision(digits));
+    return trimExponent(v.toExponential(Math.max(digits - 1, 1)));
+  }
+
+  /** @param {string} s */
+  function trimZeros(s) {
+    return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
+  }
+
+  /** @param {string} s */
+  function trimExponent(s) {
+    const [m, e] = s.split('e');
+    return `${trimZeros(m)}e${e}`;
+  }
+
+  /**
+   * Round tick positions inside [lo, hi]: multiples of 1, 2 or 5 x 10^k, about `target` of them.
+   * @param {number} lo @param {number} hi @param {number} [target]
+   * @returns {{ ticks: number[], step: number }}
+   */
+  function niceTicks(lo, hi, target = 5) {
+    if (!Number.isFinite(lo) || !Number.isFinite(hi)) return { ticks: [], step: 0 };
+    if (hi < lo) [lo, hi] = [hi, lo];
+    if (hi === lo) return { ticks: [lo], step: 0 };
+    const raw = (hi - lo) / Math.max(target, 1);
+    const mag = Math.pow(10, Math.floor(Math.log10(raw)));
+    const f = raw / mag;
+    const step = (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
+    const ticks = [];
+    const eps = step * 1e-9;
+    for (let k = Math.ceil((lo - eps) / step); k * step <= hi + eps; k++) {
+      const t = k * step;
+      ticks.push(Math.abs(t) < eps ? 0 : t);
+    }
+    return { ticks, step };
+  }
+
+  /**
+   * A tick label with just the digits its step needs.
+   * @param {number} v @param {number} step
+   */
+  function formatTick(v, step) {
+    if (v === 0) return '0';
+    const a = Math.abs(v);
+    if (a >= 1e5 || a < 1e-3) return trimExponent(v.toExponential(2));
+    const decimals = step > 0 ? Math.max(0, -Math.floor(Math.log10(step) + 1e-9)) : 3;
+    return v.toFixed(Math.min(decimals, 10));
+  }
+
+  /**
+   * Bar heights in pixels, linear or log (log10(1 + count)) against the tallest bar.
+   * @param {number[]} counts @param {boolean} log @param {number} maxPx
+   */
+  function barHeights(counts, log, maxPx) {
+    const f = log ? (/** @type {number} */ c) => Math.log10(1 + c) : (/** @type {number} */ c) => c;
+    const top = Math.max(0, ...counts.map(f));
+    return counts.map((c) => (top > 0 ? (f(c) / top) * maxPx : 0));
+  }
+
+  /**
+   * The part of the slice a client-side zoom window of cells covers, as a payload `region`
+   * (rows and columns of the 2-D slice, half-open), for refetching it at full resolution.
+   * @param {Slice} slice @param {{ r0: number, r1: number, c0: number, c1: number }} view cells
+   * @returns {[[number, number], [number, number]]}
+   */
+  function viewToRegion(slice, view) {
+    const region = slice.region || [[0, slice.rows], [0, slice.cols]];
+    const step = slice.step || [1, 1];
+    const rs = region[0][0] + view.r0 * step[0];
+    const re = Math.min(region[0][0] + view.r1 * step[0], region[0][1]);
+    const cs = region[1][0] + view.c0 * step[1];
+    const ce = Math.min(region[1][0] + view.c1 * step[1], region[1][1]);
+    return [
+      [rs, Math.max(re, rs + 1)],
+      [cs, Math.max(ce, cs + 1)],
+    ];
+  }
+
+  /** Whether the slice shows all of its 2-D plane. @param {Slice} slice */
+  function isWholeRegion(slice) {
+    const r = slice.region;
+    return !r || (r[0][0] === 0 && r[0][1] === slice.rows && r[1][0] === 0 && r[1][1] === slice.cols);
+  }
+
+  return {
+    VIRIDIS,
+    DIVERGING,
+    SPECIAL,
+    MASK,
+    hexToRgb,
+    rgbToCss,
+    decodeBase64,
+    decodeSlice,
+    scaleFor,
+    scalePosition,
+    colourAt,
+    cellColour,
+    cellPixels,
+    reduceCells,
+    shownAxes,
+    cellRanges,
+    formatIndex,
+    formatValue,
+    formatNumber,
+    niceTicks,
+    formatTick,
+    barHeights,
+    viewToRegion,
+    isWholeRegion,
+  };
+});

@@ -1,0 +1,115 @@
+// @ts-check
+'use strict';
+/**
+ * The tensor viewer page (media/viewer/) as the HTML of a webview: a strict Content-Security-Policy
+ * (no network, no inline code; scripts only with this page's nonce), the stylesheet, the pure-logic
+ * module viewerCore.js and viewer.js. The page is driven by postMessage (docs/tensor-viewer.md, 3).
+ */
+
+/** @typedef {string | { toString(): string }} UriLike  a string or a vscode.Uri (webview.asWebviewUri) */
+
+/** @param {string} s */
+function escapeAttr(s) {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * viewerCore.js beside viewer.js: the script's URI with its last path segment replaced.
+ * @param {string} scriptUri
+ */
+function siblingCoreUri(scriptUri) {
+  return scriptUri.replace(/[^/]*(?=[?#]|$)/, 'viewerCore.js');
+}
+
+/**
+ * @param {{ scriptUri: UriLike, styleUri: UriLike, cspSource: string, nonce: string, coreUri?: UriLike }} opts
+ *   scriptUri: media/viewer/viewer.js as the webview sees it; styleUri: media/viewer/viewer.css;
+ *   cspSource: webview.cspSource; nonce: fresh per page (letters and digits); coreUri: viewerCore.js
+ *   (default: beside scriptUri).
+ * @returns {string}
+ */
+function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
+  if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(nonce)) throw new Error('viewerHtml: the nonce must be 16+ letters or digits');
+  const script = escapeAttr(String(scriptUri));
+  const core = escapeAttr(coreUri ? String(coreUri) : siblingCoreUri(String(scriptUri)));
+  const style = escapeAttr(String(styleUri));
+  const csp = [
+    "default-src 'none'",
+    `img-src ${cspSource} data: blob:`,
+    `style-src ${cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style}">
+<title>Tensor viewer</title>
+</head>
+<body>
+<header class="header">
+  <div class="title-row">
+    <h1 id="title" class="title">Tensor viewer</h1>
+    <span id="badges" class="badges"></span>
+  </div>
+  <div id="summary" class="summary"></div>
+</header>
+<div class="toolbar" role="toolbar" aria-label="Viewer actions">
+  <div class="tabs" role="tablist">
+    <button type="button" role="tab" id="tab-heatmap" data-tab="heatmap" aria-selected="true">Heatmap</button>
+    <button type="button" role="tab" id="tab-image" data-tab="image" aria-selected="false" hidden>Image</button>
+    <button type="button" role="tab" id="tab-histogram" data-tab="histogram" aria-selected="false">Histogram</button>
+  </div>
+  <span class="spacer"></span>
+  <button type="button" id="pin" aria-pressed="false" title="Refresh this view at every stop of the session">Pin</button>
+  <button type="button" id="refresh" title="Fetch the value again">Refresh</button>
+  <button type="button" id="save" title="Save the whole value as a .npy file">Save as .npy</button>
+  <button type="button" id="compare" title="Open another expression beside this one">Compare…</button>
+</div>
+<div id="slice-controls" class="slice-controls" hidden></div>
+<div id="banner" class="banner" role="status" hidden></div>
+<main id="content" class="content">
+  <section id="panel-heatmap" class="panel" role="tabpanel" aria-labelledby="tab-heatmap" hidden>
+    <div class="view-tools">
+      <label>Colours <select id="scale">
+        <option value="auto">auto</option>
+        <option value="sequential">sequential</option>
+        <option value="diverging">diverging</option>
+      </select></label>
+      <button type="button" id="reset-zoom" title="Show the whole slice (Escape). Wheel or drag on the picture to zoom; Shift+drag or arrow keys to pan">Reset zoom</button>
+      <span id="zoom-info" class="muted"></span>
+    </div>
+    <div class="figure">
+      <div id="heatmap-box" class="heatmap-box"><canvas id="heatmap" aria-label="heatmap"></canvas><div id="cell-highlight" class="cell-highlight" hidden></div><div id="selection" class="selection" hidden></div></div>
+      <canvas id="colourbar" class="colourbar" aria-label="colour bar"></canvas>
+    </div>
+    <div id="legend" class="legend"></div>
+    <div id="hover" class="hover-line muted">Hover a cell for its index and value; wheel or drag to zoom.</div>
+  </section>
+  <section id="panel-image" class="panel" role="tabpanel" aria-labelledby="tab-image" hidden>
+    <div class="figure"><canvas id="image" aria-label="image"></canvas></div>
+    <div id="image-info" class="hover-line muted"></div>
+  </section>
+  <section id="panel-histogram" class="panel" role="tabpanel" aria-labelledby="tab-histogram" hidden>
+    <div class="view-tools">
+      <label><input type="checkbox" id="log"> Log scale</label>
+      <span id="hist-note" class="muted"></span>
+    </div>
+    <div class="figure"><canvas id="histogram" aria-label="histogram"></canvas></div>
+    <div id="hist-hover" class="hover-line muted"></div>
+    <dl id="stats" class="stats"></dl>
+  </section>
+  <div id="message" class="message" hidden></div>
+  <div id="overlay" class="overlay"><span class="spinner"></span><span>Loading…</span></div>
+  <div id="tooltip" class="tooltip" hidden></div>
+</main>
+<script nonce="${nonce}" src="${core}"></script>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>
+`;
+}
+
+module.exports = { viewerHtml };

@@ -1,0 +1,89 @@
+// @ts-check
+'use strict';
+/**
+ * Which rows of the Variables pane "View Tensor" is offered on. VS Code reads a variable's
+ * (undeclared) `__vscodeVariableMenuContext` into the `debugProtocolVariableMenuContext` context
+ * key of the Variables pane's context menu; a debug adapter tracker sets it on the rows of
+ * `variables` responses whose `type` is a TensorFlow or numpy array type. The Watch pane reads
+ * no such key, only the row's type (`variableType`), so its when-clause matches WATCH_TYPE_PATTERN.
+ *
+ * The type strings are what debugpy reports (the class name, never qualified), as seen in a real
+ * session with the plugin: tensors, variables of every family, the plugin's gradient child and
+ * numpy arrays.
+ */
+
+/** The value of debugProtocolVariableMenuContext on rows "View Tensor" applies to. */
+const MENU_CONTEXT = 'tfDebugRepr.tensor';
+
+/**
+ * Class names that are always array-like TF or numpy values.
+ * EagerTensor: tf.constant and every eager op result. ResourceVariable / UninitializedVariable:
+ * tf.Variable. MirroredVariable / SyncOnReadVariable / DistributedVariable: tf.distribute.
+ * PerReplica: a value per replica (strategy.run's result). AutoCastVariable: tf-keras mixed
+ * precision. IndexedSlices: sparse gradients (embeddings). SymbolicTensor: a tensor inside a
+ * tf.function trace, which has no values there; its view says how to get them (eager mode).
+ * GradientInfo: the plugin's "∇ gradient" child. ndarray: numpy arrays (each variable's "numpy" child).
+ */
+const VIEWABLE_TYPES = Object.freeze([
+  'EagerTensor',
+  'ResourceVariable',
+  'UninitializedVariable',
+  'MirroredVariable',
+  'SyncOnReadVariable',
+  'DistributedVariable',
+  'PerReplica',
+  'AutoCastVariable',
+  'IndexedSlices',
+  'SymbolicTensor',
+  'GradientInfo',
+  'ndarray',
+]);
+
+/**
+ * Keras 3's variable class is plainly `Variable`, a name other libraries use too: it counts
+ * only when its value reads like a variable's (the plugin's summary "Variable 'dense/kernel' …",
+ * or Keras's own repr "<Variable path=dense/kernel, …>").
+ */
+const AMBIGUOUS_TYPES = Object.freeze({ Variable: /^<?Variable[ ']/ });
+
+/** The Watch pane's when-clause regex (a when-clause cannot look at the value). */
+const WATCH_TYPE_PATTERN = `^(${[...VIEWABLE_TYPES, ...Object.keys(AMBIGUOUS_TYPES)].join('|')})$`;
+
+/**
+ * The menu context for one DAP variable: MENU_CONTEXT when "View Tensor" applies, else undefined.
+ * @param {{ type?: string, value?: string }} variable
+ * @returns {string | undefined}
+ */
+function menuContextFor(variable) {
+  const type = variable?.type;
+  if (typeof type !== 'string') return undefined;
+  if (VIEWABLE_TYPES.includes(type)) return MENU_CONTEXT;
+  const valuePattern = /** @type {{ [k: string]: RegExp }} */ (AMBIGUOUS_TYPES)[type];
+  if (valuePattern && typeof variable.value === 'string' && valuePattern.test(variable.value)) return MENU_CONTEXT;
+  return undefined;
+}
+
+/**
+ * Tags the rows of a successful `variables` response in place (VS Code reads the same object
+ * after the tracker has seen it) and returns how many were tagged. Any other message is left
+ * alone. A menu context the adapter set itself is kept.
+ * @param {any} message a DAP message as a DebugAdapterTracker's onDidSendMessage receives it
+ * @returns {number}
+ */
+function tagVariables(message) {
+  if (!message || message.type !== 'response' || message.command !== 'variables' || !message.success) return 0;
+  const variables = message.body?.variables;
+  if (!Array.isArray(variables)) return 0;
+  let tagged = 0;
+  for (const v of variables) {
+    if (!v || v.__vscodeVariableMenuContext) continue;
+    const context = menuContextFor(v);
+    if (context) {
+      v.__vscodeVariableMenuContext = context;
+      tagged++;
+    }
+  }
+  return tagged;
+}
+
+module.exports = { MENU_CONTEXT, VIEWABLE_TYPES, AMBIGUOUS_TYPES, WATCH_TYPE_PATTERN, menuContextFor, tagVariables };

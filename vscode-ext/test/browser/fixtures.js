@@ -1,0 +1,121 @@
+// @ts-check
+'use strict';
+/**
+ * Payloads (docs/tensor-viewer.md, section 2) built from known numbers, for the page tests: the
+ * slice's float32 values and mask are encoded here exactly as the payload builder encodes them.
+ */
+
+/**
+ * base64 of float32 little-endian values, and the mask (0 finite, 1 NaN, 2 +Inf, 3 -Inf).
+ * @param {number[]} flat
+ */
+function encodeCells(flat) {
+  const buf = Buffer.alloc(flat.length * 4);
+  const mask = Buffer.alloc(flat.length);
+  flat.forEach((v, i) => {
+    const finite = Number.isFinite(v);
+    buf.writeFloatLE(finite ? v : 0, i * 4);
+    mask[i] = finite ? 0 : Number.isNaN(v) ? 1 : v > 0 ? 2 : 3;
+  });
+  return { values: buf.toString('base64'), mask: mask.toString('base64') };
+}
+
+/**
+ * A payload of one 2-D slice of cells (rows of numbers; NaN/Infinity allowed).
+ * @param {number[][]} grid the cells sent (height x width)
+ * @param {{ dtype?: string, shape?: number[], axes?: (number|null)[], index?: (number|null)[],
+ *   rows?: number, cols?: number, region?: number[][], step?: number[], signed?: boolean,
+ *   part?: string | null, image?: any, stats?: any, bins?: number, summary?: string }} [o]
+ */
+function payloadOf(grid, o = {}) {
+  const height = grid.length;
+  const width = grid[0].length;
+  const flat = grid.flat();
+  const finite = flat.filter(Number.isFinite);
+  const min = finite.length ? Math.min(...finite) : 0;
+  const max = finite.length ? Math.max(...finite) : 0;
+  const shape = o.shape ?? [height, width];
+  const rank = shape.length;
+  const step = o.step ?? [1, 1];
+  const rows = o.rows ?? height * step[0];
+  const cols = o.cols ?? width * step[1];
+  const n = shape.reduce((a, b) => a * b, 1);
+  const mean = finite.reduce((a, b) => a + b, 0) / Math.max(finite.length, 1);
+  const std = Math.sqrt(finite.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(finite.length, 1));
+  const bins = o.bins ?? 8;
+  const edges = Array.from({ length: bins + 1 }, (_, i) => min + ((max - min) * i) / bins);
+  const counts = new Array(bins).fill(0);
+  for (const v of finite) counts[Math.min(Math.floor(((v - min) / (max - min || 1)) * bins), bins - 1)]++;
+  const dtype = o.dtype ?? 'float32';
+  return {
+    version: 1,
+    error: null,
+    kind: 'tensor',
+    summary: o.summary ?? `${dtype}[${shape.join(', ')}] n=${n}`,
+    dtype,
+    shape,
+    device: '/job:localhost/replica:0/task:0/device:CPU:0',
+    part: o.part ?? null,
+    stats: o.stats ?? {
+      n,
+      min,
+      max,
+      mean,
+      std,
+      nan: flat.filter(Number.isNaN).length,
+      posinf: flat.filter((v) => v === Infinity).length,
+      neginf: flat.filter((v) => v === -Infinity).length,
+      zeros: flat.filter((v) => v === 0).length,
+      sampled: false,
+    },
+    histogram: { edges, counts, sampled: false },
+    slice: {
+      axes: o.axes ?? (rank === 1 ? [null, 0] : [rank - 2, rank - 1]),
+      index: o.index ?? shape.map(() => null),
+      rows,
+      cols,
+      region: o.region ?? [
+        [0, rows],
+        [0, cols],
+      ],
+      height,
+      width,
+      step,
+      reduce: step[0] > 1 || step[1] > 1 ? 'mean' : 'none',
+      ...encodeCells(flat),
+      min,
+      max,
+      signed: o.signed ?? (min < 0 && max > 0),
+    },
+    image: o.image ?? null,
+  };
+}
+
+/**
+ * The message the extension sends with a payload.
+ * @param {any} payload @param {{ expression?: string, pinned?: boolean, request?: any }} [o]
+ */
+function payloadMessage(payload, o = {}) {
+  const s = payload.slice;
+  return {
+    type: 'payload',
+    expression: o.expression ?? 'x',
+    title: o.expression ?? 'x',
+    payload,
+    pinned: o.pinned ?? false,
+    request: o.request ?? { axes: s ? s.axes : null, index: s ? s.index : null, region: null, part: payload.part },
+  };
+}
+
+/** A 4 x 5 float32 matrix 0..19 (unsigned: sequential scale) with NaN, +Inf and -Inf cells. */
+function matrixWithSpecials() {
+  const grid = [
+    [0, 1, 2, 3, 4],
+    [5, NaN, 7, 8, 9],
+    [10, 11, Infinity, 13, 14],
+    [15, 16, 17, -Infinity, 19],
+  ];
+  return payloadOf(grid);
+}
+
+module.exports = { encodeCells, payloadOf, payloadMessage, matrixWithSpecials };

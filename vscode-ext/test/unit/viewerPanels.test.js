@@ -1,0 +1,209 @@
+// @ts-check
+'use strict';
+/**
+ * The panels' side of the page protocol (docs/tensor-viewer.md §3), run against a recording
+ * stand-in for the `vscode` module and a debug session that answers like debugpy does (the
+ * real adapter is driven in test/e2e/viewer.test.js): what each page message makes the extension
+ * evaluate, and what it posts back.
+ */
+const assert = require('node:assert/strict');
+const Module = require('node:module');
+const path = require('node:path');
+const { test } = require('node:test');
+
+const SRC = path.resolve(__dirname, '..', '..', 'src');
+
+/** An evaluate answer holding a payload, as debugpy sends a returned str. @param {object} payload */
+function answer(payload) {
+  return { result: `'${Buffer.from(JSON.stringify(payload)).toString('base64')}'`, type: 'str', variablesReference: 0 };
+}
+
+function world() {
+  /** @type {any[]} */
+  const panels = [];
+  const ui = { inputs: /** @type {any[]} */ ([]), inputAnswers: /** @type {(string | undefined)[]} */ ([]), saveAnswer: /** @type {any} */ (undefined), infos: /** @type {string[]} */ ([]), errors: /** @type {string[]} */ ([]) };
+  const vscode = {
+    ViewColumn: { Active: -1, Beside: -2 },
+    Uri: {
+      joinPath: (/** @type {any} */ base, /** @type {string[]} */ ...parts) => ({ fsPath: path.join(base.fsPath, ...parts), toString: () => path.join(base.fsPath, ...parts) }),
+    },
+    debug: {
+      activeStackItem: /** @type {any} */ (undefined),
+      activeDebugSession: /** @type {any} */ (undefined),
+      registerDebugAdapterTrackerFactory: () => ({ dispose() {} }),
+      onDidTerminateDebugSession: () => ({ dispose() {} }),
+    },
+    workspace: { workspaceFolders: [{ uri: { fsPath: '/ws' } }] },
+    window: {
+      activeTextEditor: undefined,
+      createWebviewPanel: (/** @type {string} */ viewType, /** @type {string} */ title, /** @type {any} */ show, /** @type {any} */ options) => {
+        const p = {
+          viewType, title, show, options, posted: /** @type {any[]} */ ([]), onMessage: /** @type {Function | undefined} */ (undefined), disposed: false, revealed: 0,
+          webview: {
+            html: '',
+            cspSource: 'vscode-webview://x',
+            asWebviewUri: (/** @type {any} */ u) => ({ toString: () => `webview:${u.fsPath}` }),
+            postMessage: (/** @type {any} */ m) => (p.posted.push(m), Promise.resolve(true)),
+            onDidReceiveMessage: (/** @type {Function} */ f) => ((p.onMessage = f), { dispose() {} }),
+          },
+          onDidDispose: () => ({ dispose() {} }),
+          reveal: () => p.revealed++,
+          dispose: () => (p.disposed = true),
+        };
+        panels.push(p);
+        return p;
+      },
+      showInputBox: async (/** @type {any} */ o) => (ui.inputs.push(o), ui.inputAnswers.shift()),
+      showSaveDialog: async (/** @type {any} */ o) => (ui.inputs.push(o), ui.saveAnswer),
+      showInformationMessage: (/** @type {string} */ m) => (ui.infos.push(m), Promise.resolve(undefined)),
+      showErrorMessage: (/** @type {string} */ m) => (ui.errors.push(m), Promise.resolve(undefined)),
+    },
+    commands: { registerCommand: () => ({ dispose() {} }) },
+  };
+  const load = /** @type {any} */ (Module)._load;
+  /** @type {any} */ (Module)._load = function (/** @type {string} */ request, /** @type {any[]} */ ...rest) {
+    return request === 'vscode' ? vscode : load.call(this, request, ...rest);
+  };
+  let mods;
+  try {
+    for (const key of Object.keys(require.cache)) if (key.startsWith(SRC + path.sep)) delete require.cache[key];
+    mods = { ...require('../../src/viewerPanels'), ...require('../../src/viewerSessions') };
+  } finally {
+    /** @type {any} */ (Module)._load = load;
+  }
+  /** What the debuggee is asked, and how it answers (frames 100 + thread id; payload values by expression). */
+  const requests = /** @type {{ command: string, args: any }[]} */ ([]);
+  let weight = 1;
+  const session = {
+    id: 's1',
+    configuration: { request: 'launch' },
+    customRequest: async (/** @type {string} */ command, /** @type {any} */ args) => {
+      requests.push({ command, args });
+      if (command === 'stackTrace') return { stackFrames: [{ id: 100 + args.threadId }] };
+      if (command === 'evaluate' && args.expression.includes('save_npy')) return { result: "'saved float32[2] to /ws/w.npy'", type: 'str' };
+      if (command === 'evaluate' && args.expression.includes('nope')) return { result: 'NameError("name \'nope\' is not defined")', type: 'NameError' };
+      if (command === 'evaluate') return answer({ version: 1, error: null, summary: `w=${weight}`, shape: [2] });
+      throw new Error(`unexpected ${command}`);
+    },
+  };
+  const sessions = new mods.ViewerSessions();
+  const tracker = sessions.trackerFactory().createDebugAdapterTracker(session);
+  const viewer = new mods.TensorViewer(/** @type {any} */ ({ fsPath: '/ext' }), sessions);
+  const disposables = viewer.register();
+  const state = /** @type {any} */ (sessions.get('s1'));
+  const stop = (/** @type {number} */ threadId) => tracker.onDidSendMessage({ type: 'event', event: 'stopped', body: { reason: 'breakpoint', threadId } });
+  return { vscode, ui, panels, session, requests, sessions, tracker, viewer, state, stop, disposables, setWeight: (/** @type {number} */ w) => (weight = w) };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 10));
+const evaluations = (/** @type {any[]} */ requests) => requests.filter((r) => r.command === 'evaluate').map((r) => [r.args.expression, r.args.frameId, r.args.context]);
+
+test('View Tensor from a Variables row: a panel titled by the expression, evaluated in the selected frame', async () => {
+  const w = world();
+  w.stop(1);
+  w.vscode.debug.activeStackItem = { session: w.session, threadId: 1, frameId: 7 };
+  await w.viewer.view({ sessionId: 's1', container: {}, variable: { name: '∇ gradient', evaluateName: "__import__('tf_debug_repr').gradient_info(w)", variablesReference: 3 } }, false);
+  assert.equal(w.panels.length, 1);
+  const p = w.panels[0];
+  assert.equal(p.title, '∇ w');
+  assert.deepEqual(p.options.localResourceRoots.map((/** @type {any} */ u) => u.fsPath), [path.join('/ext', 'media', 'viewer')]);
+  assert.equal(p.options.enableScripts, true);
+  assert.equal(p.options.retainContextWhenHidden, false);
+  assert.match(p.webview.html, /Content-Security-Policy/);
+  assert.deepEqual(evaluations(w.requests), [["__import__('tf_debug_repr').view_payload((__import__('tf_debug_repr').gradient_of(w)), axes=None, index=None, region=None, part=None)", 7, 'clipboard']]);
+  assert.deepEqual(p.posted.map((/** @type {any} */ m) => m.type), ['loading', 'payload']);
+  const payload = p.posted[1];
+  assert.equal(payload.expression, "__import__('tf_debug_repr').gradient_of(w)");
+  assert.equal(payload.payload.summary, 'w=1');
+  assert.deepEqual(payload.request, { axes: null, index: null, region: null, part: null });
+  assert.equal(payload.pinned, false);
+});
+
+test('page messages: request refetches in the same frame; ready re-sends; a bad request is an error message', async () => {
+  const w = world();
+  w.stop(2);
+  await w.viewer.open({ expression: 'w', state: w.state, column: w.vscode.ViewColumn.Active });
+  const p = w.panels[0];
+  assert.equal(w.requests[0].command, 'stackTrace', 'no frame selected: the top frame of the stopped thread');
+  await p.onMessage({ type: 'request', axes: [1, 0], index: [0, null], region: null, part: 'real' });
+  assert.deepEqual(evaluations(w.requests)[1], ["__import__('tf_debug_repr').view_payload((w), axes=[1, 0], index=[0, None], region=None, part=\"real\")", 102, 'clipboard']);
+  assert.equal(w.requests.filter((r) => r.command === 'stackTrace').length, 1, 'the frame is reused while the program has not moved');
+  p.posted.length = 0;
+  await p.onMessage({ type: 'ready' });
+  assert.deepEqual(p.posted.map((/** @type {any} */ m) => m.type), ['payload']);
+  assert.deepEqual(p.posted[0].request, { axes: [1, 0], index: [0, null], region: null, part: 'real' });
+  await p.onMessage({ type: 'request', axes: [0, 'x'] });
+  assert.deepEqual(p.posted.at(-1).type, 'error');
+  assert.match(p.posted.at(-1).message, /Bad request: an axis must be an integer/);
+});
+
+test('a pinned view refreshes at each stop in the stopped thread\'s top frame; running and ended make views stale', async () => {
+  const w = world();
+  w.stop(1);
+  await w.viewer.open({ expression: 'w', state: w.state, column: w.vscode.ViewColumn.Active });
+  await w.viewer.open({ expression: 'b', state: w.state, column: w.vscode.ViewColumn.Beside });
+  const [pinned, other] = w.panels;
+  await pinned.onMessage({ type: 'pin', pinned: true });
+  w.tracker.onWillReceiveMessage({ type: 'request', command: 'continue', arguments: { threadId: 1 } });
+  assert.deepEqual(pinned.posted.at(-1), { type: 'stale', reason: 'the program is running; this view refreshes at the next stop' });
+  assert.deepEqual(other.posted.at(-1), { type: 'stale', reason: 'the program is running; Refresh at the next stop' });
+  w.setWeight(2);
+  const before = evaluations(w.requests).length;
+  w.stop(3);
+  await settle();
+  const after = evaluations(w.requests).slice(before);
+  assert.deepEqual(after, [["__import__('tf_debug_repr').view_payload((w), axes=None, index=None, region=None, part=None)", 103, 'clipboard']], 'only the pinned view, in thread 3\'s top frame');
+  assert.equal(pinned.posted.at(-1).payload.summary, 'w=2');
+  assert.equal(pinned.posted.at(-1).pinned, true);
+  assert.equal(other.posted.at(-1).type, 'stale', 'the unpinned view keeps its picture, greyed');
+  w.tracker.onDidSendMessage({ type: 'event', event: 'terminated', body: {} });
+  assert.deepEqual(pinned.posted.at(-1), { type: 'stale', reason: 'the debug session has ended' });
+  await other.onMessage({ type: 'request', axes: null });
+  assert.match(other.posted.at(-1).message, /session has ended/);
+});
+
+test('compare opens the gradient (or what the user types) beside; saveNpy asks where and reports', async () => {
+  const w = world();
+  w.stop(1);
+  await w.viewer.open({ expression: 'model.w', state: w.state, column: w.vscode.ViewColumn.Active });
+  const p = w.panels[0];
+  w.ui.inputAnswers.push("__import__('tf_debug_repr').gradient_of(model.w)");
+  await p.onMessage({ type: 'compare' });
+  assert.equal(w.ui.inputs[0].value, "__import__('tf_debug_repr').gradient_of(model.w)", 'prefilled with the gradient');
+  assert.equal(w.panels.length, 2);
+  assert.equal(w.panels[1].show.viewColumn, w.vscode.ViewColumn.Beside);
+  assert.equal(w.panels[1].title, '∇ model.w');
+  w.ui.inputAnswers.push(undefined); // cancelled: nothing opens
+  await p.onMessage({ type: 'compare' });
+  assert.equal(w.panels.length, 2);
+
+  w.ui.saveAnswer = { fsPath: "/ws/it's.npy" };
+  await p.onMessage({ type: 'saveNpy' });
+  const save = w.ui.inputs.at(-1);
+  assert.equal(save.defaultUri.fsPath, path.join('/ws', 'model.w.npy'));
+  assert.deepEqual(save.filters, { 'NumPy array': ['npy'] });
+  assert.deepEqual(evaluations(w.requests).at(-1), ["__import__('tf_debug_repr').save_npy((model.w), \"/ws/it's.npy\")", 101, 'clipboard']);
+  assert.deepEqual(w.ui.infos, ['saved float32[2] to /ws/w.npy']);
+  // Attach sessions: a path in the program's own file system, typed in.
+  w.session.configuration.request = 'attach';
+  w.ui.inputAnswers.push('/tmp/in-container.npy');
+  await p.onMessage({ type: 'saveNpy' });
+  assert.match(w.ui.inputs.at(-1).prompt, /debugged program's file system/);
+  assert.match(evaluations(w.requests).at(-1)?.[0], /save_npy\(\(model\.w\), "\/tmp\/in-container\.npy"\)$/);
+});
+
+test('messages for a name missing in the frame, a running program, and no session', async () => {
+  const w = world();
+  w.stop(1);
+  await w.viewer.open({ expression: 'nope', state: w.state, column: w.vscode.ViewColumn.Active });
+  assert.match(w.panels[0].posted.at(-1).message, /name 'nope' is not defined in the selected frame/);
+  w.tracker.onWillReceiveMessage({ type: 'request', command: 'next', arguments: { threadId: 1 } });
+  w.vscode.debug.activeDebugSession = w.session;
+  await w.viewer.view({ sessionId: 's1', variable: { name: 'w', evaluateName: 'w' } }, false);
+  assert.match(w.ui.errors.at(-1) ?? '', /program is running/);
+  await w.viewer.view({ sessionId: 'gone', variable: { name: 'w', evaluateName: 'w' } }, false);
+  assert.match(w.ui.errors.at(-1) ?? '', /program is running/, 'an unknown session id falls back to the active session');
+  w.vscode.debug.activeDebugSession = undefined;
+  await w.viewer.view(undefined, false);
+  assert.match(w.ui.errors.at(-1) ?? '', /no paused Python debug session/);
+});
