@@ -55,6 +55,25 @@ async function main() {
     await ui.expand('∇ gradient', 3);
     await ui.shotVariables('gradient-child', { name: '‖g‖ history', level: 4, extra: 3 });
     await ui.collapse('kernel');
+
+    // 5-6. The tensor viewer, opened from the Variables pane's context menu.
+    await ui.page.setViewportSize({ width: 1200, height: 820 });
+    await ui.setPanel(false);
+    await ui.viewTensor('confusion_rates');
+    await ui.hoverHeatmap(0, { row: 1.5 / 10, col: 3.5 / 10 }); // a NaN row: class 1 is not in the batch
+    await ui.shotEditor('viewer-heatmap', { keepHover: true });
+    await ui.closeViewers();
+    await ui.viewTensor('batch');
+    await ui.viewerTab(0, 'image');
+    await ui.shotEditor('viewer-image-batch');
+    await ui.closeViewers();
+    await ui.viewTensor('kernel');
+    await ui.expand('kernel');
+    await ui.viewTensor('∇ gradient', 3, 'View Tensor Beside');
+    await ui.collapse('kernel');
+    await ui.shotEditor('viewer-weight-and-gradient');
+    await ui.closeViewers();
+
     await ui.debugConsole(['per_class_accuracy', 'kernel']);
     await ui.shotPanel('debug-console');
     await ui.stopDebugging();
@@ -174,9 +193,75 @@ class Workbench {
     await sleep(800);
   }
 
+  async setSidebar(visible) {
+    if ((await this.page.locator('.part.sidebar').isVisible()) !== visible) {
+      await this.command('View: Toggle Primary Side Bar Visibility');
+      await sleep(1000);
+    }
+  }
+
+  async setPanel(visible) {
+    if ((await this.page.locator('.part.panel').isVisible()) !== visible) {
+      await this.command(visible ? 'View: Toggle Panel Visibility' : 'View: Hide Panel');
+      await sleep(1000);
+    }
+  }
+
+  /** Right-click a row of the Variables pane, choose `item`, wait for the viewer to draw. */
+  async viewTensor(name, level = 2, item = 'View Tensor') {
+    await this.setSidebar(true);
+    const before = await this.page.locator('iframe.webview').count();
+    await this.row(name, level).click({ button: 'right' });
+    const entry = this.page.locator('.context-view .monaco-menu .action-label', { hasText: new RegExp(`^${item}$`) });
+    await entry.waitFor({ timeout: 10000 });
+    await sleep(700); // a menu ignores a click that comes too soon after it opened
+    await entry.hover();
+    await entry.click();
+    await this.page.waitForFunction((n) => document.querySelectorAll('iframe.webview').length > n, before, { timeout: 30000 });
+    const page = this.viewer(before);
+    await page.locator('#summary').filter({ hasText: /\S/ }).waitFor({ timeout: 60000 });
+    await page.locator('#overlay').waitFor({ state: 'hidden', timeout: 60000 });
+    await sleep(1500);
+  }
+
+  /** The page inside the n-th webview (VS Code nests it in two iframes). */
+  viewer(n) {
+    return this.page.frameLocator('iframe.webview').nth(n).frameLocator('#active-frame');
+  }
+
+  async viewerTab(n, tab) {
+    const button = this.viewer(n).locator(`#tab-${tab}`);
+    if ((await button.getAttribute('aria-selected')) !== 'true') await button.click();
+    await sleep(1000);
+  }
+
+  /** Hover the heatmap at a fraction of its height and width (the page shows index and value). */
+  async hoverHeatmap(n, at) {
+    await this.setSidebar(false);
+    await sleep(1500);
+    const box = await this.viewer(n).locator('#heatmap').boundingBox();
+    await this.page.mouse.move(box.x + box.width * at.col, box.y + box.height * at.row, { steps: 5 });
+    await sleep(800);
+  }
+
+  async closeViewers() {
+    await this.command('View: Close All Editors');
+    await sleep(1000);
+  }
+
+  /** The editor area (its tabs and webviews), without the sidebar. */
+  async shotEditor(name, { keepHover = false } = {}) {
+    await this.setSidebar(false);
+    await this.command('View: Reset Editor Group Sizes'); // side-by-side views get half each
+    // the bottom right corner, blank in the viewer: no hover in the picture
+    if (!keepHover) await this.page.mouse.move(this.page.viewportSize().width - 20, this.page.viewportSize().height - 40);
+    await sleep(1500);
+    await this.clip(name, await this.page.locator('.part.editor').boundingBox());
+  }
+
   /** The Debug Console alone, as wide as a reader's screen. */
   async debugConsole(expressions) {
-    await this.command('View: Toggle Primary Side Bar Visibility');
+    await this.setSidebar(false);
     await this.page.setViewportSize({ width: 1100, height: 900 });
     await this.command('Debug: Focus on Debug Console View');
     await this.command('View: Toggle Maximized Panel');

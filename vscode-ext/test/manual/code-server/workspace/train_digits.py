@@ -48,11 +48,11 @@ def main():
         grads = tape.gradient(loss, model.trainable_variables)
         optimizer.apply_gradients(zip(grads, model.trainable_variables, strict=True))
 
-    # Accuracy per class on the last batch: a class missing from it is 0 / 0 = NaN.
+    # Confusion on the last batch, rows normalised: a class missing from it is 0 / 0 = NaN.
     predictions = tf.argmax(logits, axis=-1, output_type=tf.int32)
-    hits = tf.math.unsorted_segment_sum(tf.cast(predictions == labels, tf.float32), labels, 10)
-    counts = tf.math.unsorted_segment_sum(tf.ones_like(predictions, tf.float32), labels, 10)
-    per_class_accuracy = hits / counts
+    confusion = tf.cast(tf.math.confusion_matrix(labels, predictions, num_classes=10), tf.float32)
+    confusion_rates = confusion / tf.reduce_sum(confusion, axis=1, keepdims=True)
+    per_class_accuracy = tf.linalg.diag_part(confusion_rates)
     kernel = model.layers[-1].kernel
     norm = float(tf.norm(kernel))
     print(f"step {step}: loss {float(loss):.4f}, kernel norm {norm:.4f}")  # breakpoint here
