@@ -31,8 +31,8 @@ DIVERGING = np.array(
 )
 
 NAN_COLOUR = (255, 0, 255)  # magenta
-POSINF_COLOUR = (0, 0, 0)  # black
-NEGINF_COLOUR = (128, 128, 128)  # grey
+POSINF_COLOUR = (0, 255, 0)  # lime, as the VS Code viewer page (docs/tensor-viewer.md, 4)
+NEGINF_COLOUR = (0, 255, 255)  # cyan, as the page
 # mask codes of the payload (docs/tensor-viewer.md): 0 finite, 1 NaN, 2 +Inf, 3 -Inf
 MASK_COLOURS = {1: NAN_COLOUR, 2: POSINF_COLOUR, 3: NEGINF_COLOUR}
 MASK_LEGEND = (("NaN", NAN_COLOUR), ("+Inf", POSINF_COLOUR), ("-Inf", NEGINF_COLOUR))

@@ -208,7 +208,9 @@ def _check_int(value: Any, what: str, least: int) -> int:
 def _fill(
     payload: dict, value: Any, axes: Any, index: Any, region: Any, part: Any, budget: Any, bins: Any
 ) -> None:
-    from . import histograms, tensor_images, tensor_slices
+    """Fill ``payload`` in order (what the value is, its figures, then the picture), so
+    that a failure leaves everything before it in place."""
+    from . import tensor_images, tensor_slices
     from .guards import harmless
 
     budget = _check_int(budget, "budget", CELL_BYTES)
@@ -218,9 +220,8 @@ def _fill(
     payload["kind"] = source.kind
     payload["summary"] = _summary(source)
     payload["dtype"] = _dtype_name(source)
-    payload["shape"] = [int(d) for d in values.shape]
+    payload["shape"] = shape = [int(d) for d in values.shape]
     payload["device"] = "host (numpy)" if source.is_array else str(values.device)
-    shape = tuple(payload["shape"])
     category = _category(source)
     if category == "string":
         raise PayloadError("strings: no numbers to draw")
@@ -231,24 +232,14 @@ def _fill(
         if part not in PARTS:
             raise PayloadError(f"part must be one of {', '.join(PARTS)}, not {part!r}")
         payload["part"] = part
+        category = "float"  # the part drawn is real
     else:
         part = None
-    layout = tensor_images.layout_of(shape, "float" if category == "complex" else category)
-    if axes is None and layout:  # an image's height and width, not its width and channels
-        axes = tensor_images.SPATIAL_AXES[layout]
-    spec = tensor_slices.resolve(shape, axes, index, region)
-    device = None if source.is_array else values.device
-    with harmless(device):
+    with harmless(None if source.is_array else values.device):
         tensor = _numeric(source, part)
         figures = _figures(source, tensor, part)
-        category = "float" if category == "complex" else category
-        histogram = None
-        if figures.min is not None or category == "bool":
-            lo, hi = (0, 1) if category == "bool" else (figures.min, figures.max)
-            integral = category in ("int", "bool")
-            histogram = histograms.histogram(
-                tensor, lo, hi, integral, bins, _may_be_bad(figures, category)
-            )
+        histogram = _histogram(tensor, figures, category, bins)
+        if histogram is not None:
             payload["histogram"] = {
                 "edges": [_finite(e) for e in histogram.edges],
                 "counts": histogram.counts,
@@ -256,15 +247,35 @@ def _fill(
             }
         payload["stats"] = _stats_dict(figures, histogram)
         if math.prod(shape) == 0:
-            raise PayloadError(f"empty (shape {list(shape)}): nothing to draw")
+            raise PayloadError(f"empty (shape {shape}): nothing to draw")
+        layout = tensor_images.layout_of(tuple(shape), category)
+        if axes is None and layout:  # an image's height and width, not its width and channels
+            axes = tensor_images.SPATIAL_AXES[layout]
+        spec = tensor_slices.resolve(tuple(shape), axes, index, region)
         slice_budget = budget // 2 if layout else budget
         payload["slice"] = _slice(tensor, spec, slice_budget, figures, category)
         if layout:
-            unit = category == "float" and figures.min is not None and figures.min >= 0
-            unit = unit and figures.max <= 1
+            unit = figures.min is not None and figures.min >= 0 and figures.max <= 1
             payload["image"] = tensor_images.image(
-                tensor, layout, payload["dtype"] == "uint8", unit, budget - slice_budget
+                tensor,
+                layout,
+                payload["dtype"] == "uint8",
+                category == "float" and unit,
+                budget - slice_budget,
             )
+
+
+def _histogram(tensor: Any, figures: Any, category: str, bins: int) -> Any:
+    """Over the finite range the figures found; None when there is none."""
+    from . import histograms
+
+    if category == "bool":
+        return histograms.histogram(tensor, 0, 1, True, bins, False)
+    if figures.min is None:
+        return None
+    integral = category == "int"
+    bad = _may_be_bad(figures, category)
+    return histograms.histogram(tensor, figures.min, figures.max, integral, bins, bad)
 
 
 def _summary(source: Source) -> str:

@@ -116,14 +116,14 @@ def test_load_ext_gives_tf_values_summary_nan_warning_and_picture_then_unload_re
     assert "float32[2, 3]" in bundle["text/plain"].splitlines()[0] and "kv" in bundle["text/plain"]
     assert picture_of(bundle).shape[0] > 2 * M
 
-    # 1-D: a histogram, the +Inf count as a black bar of its own
+    # 1-D: a histogram, the +Inf count as a bar of its own, in the +Inf colour
     bundle = run_cell(kernel, "h")
     assert (
         "histogram of the finite values" in bundle["text/html"] and "+Inf×1" in bundle["text/html"]
     )
     pixels = picture_of(bundle)
-    black = (pixels[:, :, :3] == colour_maps.POSINF_COLOUR).all(axis=2)
-    assert black.sum() >= 4
+    posinf = (pixels[:, :, :3] == colour_maps.POSINF_COLOUR).all(axis=2)
+    assert posinf.sum() >= 4
 
     # an HWC uint8 image: its own pixels, enlarged
     bundle = run_cell(kernel, "img")

@@ -239,6 +239,7 @@ def test_a_bad_request_becomes_the_error_and_keeps_the_figures(request_, message
     p = payload(tf.zeros([2, 3, 4, 5]), **request_)
     assert message in p["error"]
     assert p["summary"].startswith("float32[2, 3, 4, 5]") and p["slice"] is None
+    assert p["stats"]["n"] == 120 and p["histogram"]["counts"] == [120]
 
 
 def test_empty_values_have_figures_but_nothing_to_draw():
@@ -432,12 +433,14 @@ def test_inside_a_trace_no_op_is_added_to_the_graph():
         found["captured"] = payload(captured)
         found["variable"] = payload(w)
         found["symbolic"] = payload(a)
+        found["numpy"] = payload(np.ones((8, 8, 3), np.float32))
         found["added"] = len(graph.get_operations()) - before
         return a * 2
 
     step(tf.constant(1.0))
     assert found["added"] == 0
     assert found["captured"]["error"] is None and found["variable"]["error"] is None
+    assert found["numpy"]["image"]["layout"] == "HWC"
     assert "TF_DEBUG_REPR_EAGER=1" in found["symbolic"]["error"]
     assert found["captured"]["stats"]["n"] == 64 * 64
 
@@ -533,3 +536,20 @@ def test_any_value_gives_a_bounded_payload_of_finite_json():
             assert len(p["histogram"]["edges"]) == len(counts) + 1 and min(counts) >= 0
 
     check()
+
+
+def test_figures_reduced_on_the_device_give_the_same_payload(monkeypatch):
+    """A GPU tensor's figures come from ``stats.device_stats`` (reduced where it lives):
+    forced here on CPU tensors, the payload is the one the host path gives."""
+    from tf_debug_repr import stats
+
+    values = np.random.default_rng(4).normal(size=(50, 60)).astype(np.float32)
+    values[3, 3], values[7, 9] = np.nan, -np.inf
+    ints = (np.nan_to_num(values, nan=0.0, neginf=0.0) * 10).astype(np.int32)[:5]
+    tensors = [tf.constant(values), tf.constant(ints)]
+    on_host = [payload(tf.identity(t)) for t in tensors]  # fresh tensors: no cached figures
+    monkeypatch.setattr(stats, "is_on_host", lambda tensor: False)
+    on_device = [payload(tf.identity(t)) for t in tensors]
+    for a, b in zip(on_host, on_device, strict=True):
+        assert a["slice"] == b["slice"] and a["histogram"] == b["histogram"]
+        assert a["stats"] == pytest.approx(b["stats"])

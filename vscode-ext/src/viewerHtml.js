@@ -18,7 +18,7 @@ function escapeAttr(s) {
  * @param {string} scriptUri
  */
 function siblingCoreUri(scriptUri) {
-  return scriptUri.replace(/[^/]*(?=[?#]|$)/, 'viewerCore.js');
+  return scriptUri.replace(/[^/?#]*(?=[?#]|$)/, 'viewerCore.js');
 }
 
 /**

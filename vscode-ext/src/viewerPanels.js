@@ -64,7 +64,13 @@ class ViewerPanel {
     });
     this.panel.webview.html = this.html();
     this.panel.webview.onDidReceiveMessage((m) => this.onMessage(m));
-    this.panel.onDidDispose(() => viewer.panels.delete(this));
+    this.panel.onDidChangeViewState((e) => {
+      if (e.webviewPanel.active) viewer.lastPanel = this;
+    });
+    this.panel.onDidDispose(() => {
+      viewer.panels.delete(this);
+      if (viewer.lastPanel === this) viewer.lastPanel = undefined;
+    });
   }
 
   html() {
@@ -206,7 +212,7 @@ class ViewerPanel {
       value: gradientOfExpression(this.expression),
     });
     if (!expression?.trim()) return;
-    await this.viewer.open({ expression, state: this.state, frame: this.frame, column: vscode.ViewColumn.Beside });
+    await this.viewer.open({ expression, state: this.state, frame: this.frame, beside: true });
   }
 }
 
@@ -217,6 +223,8 @@ class TensorViewer {
     this.sessions = sessions;
     /** @type {Set<ViewerPanel>} */
     this.panels = new Set();
+    /** The view shown or focused last: new views go to its column. @type {ViewerPanel | undefined} */
+    this.lastPanel = undefined;
   }
 
   /** Everything to dispose with the extension. */
@@ -266,24 +274,45 @@ class TensorViewer {
       return;
     }
     if (!expression) return;
-    await this.open({ expression, state, column: beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active });
+    await this.open({ expression, state, beside });
   }
 
   /**
-   * Shows a view: the panel already showing this expression of this session (not for Beside),
+   * Where a new view goes. Views share one editor group, beside the source (which stays in
+   * sight while stepping); "beside" puts the new view in the group next to the last view's, so
+   * a weight and its gradient sit side by side.
+   * @param {boolean} beside
+   * @returns {vscode.ViewColumn}
+   */
+  columnFor(beside) {
+    const last = this.lastPanel?.panel.viewColumn;
+    if (last === undefined) return vscode.ViewColumn.Beside;
+    return beside ? /** @type {vscode.ViewColumn} */ (Math.min(last + 1, 9)) : last;
+  }
+
+  /**
+   * Shows a view: the panel already showing this expression of this session (not for beside),
    * else a new one.
-   * @param {{ expression: string, state: SessionState, frame?: FrameRef, column: vscode.ViewColumn }} o
+   * @param {{ expression: string, state: SessionState, frame?: FrameRef, beside?: boolean }} o
    */
   async open(o) {
-    const same = o.column === vscode.ViewColumn.Beside ? undefined : [...this.panels].find((p) => p.state === o.state && p.expression === o.expression.trim());
+    const beside = !!o.beside;
+    const column = this.columnFor(beside);
+    // The same expression of the same session already on view: that panel (for beside, only when
+    // it already sits in the group it would open in).
+    const same = [...this.panels].find(
+      (p) => p.state === o.state && p.expression === o.expression.trim() && (!beside || p.panel.viewColumn === column),
+    );
     if (same) {
       same.panel.reveal(undefined, false);
+      this.lastPanel = same;
       same.frame = undefined; // the frame the user has selected now
       await same.fetch();
       return same;
     }
-    const panel = new ViewerPanel(this, o);
+    const panel = new ViewerPanel(this, { ...o, column });
     this.panels.add(panel);
+    this.lastPanel = panel;
     await panel.fetch({}, o.frame && o.frame.generation === o.state.generation ? o.frame : undefined);
     return panel;
   }

@@ -1033,14 +1033,12 @@
     ctx.textBaseline = 'middle';
     /** @type {number[]} */
     let yTicks;
-    let yStep = 1;
     if (state.log) {
       yTicks = [0];
       for (let d = 1; d <= maxCount; d *= 10) yTicks.push(d);
     } else {
       const yt = core.niceTicks(0, maxCount, 4);
       yTicks = yt.ticks.filter((v) => Number.isInteger(v));
-      yStep = yt.step;
     }
     const yOf = (/** @type {number} */ c) => T + plotH - core.barHeights([c, maxCount], state.log, plotH)[0];
     ctx.strokeStyle = t.grid;
@@ -1050,7 +1048,7 @@
       ctx.moveTo(L, y);
       ctx.lineTo(L + plotW, y);
       ctx.stroke();
-      ctx.fillText(state.log ? String(c) : core.formatTick(c, yStep), L - 6, y);
+      ctx.fillText(core.formatCount(c), L - 6, y);
     }
     ctx.fillStyle = t.bar;
     counts.forEach((_, i) => {
@@ -1092,7 +1090,7 @@
       const rect = el.histogram.getBoundingClientRect();
       const i = Math.floor((e.clientX - rect.left - L) / bw);
       if (i < 0 || i >= counts.length) return hideTooltip();
-      const text = `[${core.formatNumber(edges[i])}, ${core.formatNumber(edges[i + 1])}${i === counts.length - 1 ? ']' : ')'}: ${counts[i]}`;
+      const text = `[${core.formatNumber(edges[i])}, ${core.formatNumber(edges[i + 1])}${i === counts.length - 1 ? ']' : ')'}: ${core.formatInt(counts[i])}`;
       el.histHover.textContent = text;
       showTooltip(text, e);
     };
@@ -1106,15 +1104,15 @@
     const mark = s.sampled ? ' (sampled)' : '';
     /** @type {[string, string][]} */
     const rows = [
-      ['n', String(s.n ?? '—')],
+      ['n', s.n == null ? '—' : core.formatInt(s.n)],
       ['min', s.min == null ? '—' : core.formatNumber(s.min, 7) + mark],
       ['max', s.max == null ? '—' : core.formatNumber(s.max, 7) + mark],
       ['mean', s.mean == null ? '—' : core.formatNumber(s.mean, 7) + mark],
       ['std', s.std == null ? '—' : core.formatNumber(s.std, 7) + mark],
-      ['NaN', String(s.nan ?? 0) + mark],
-      ['+Inf', String(s.posinf ?? 0) + mark],
-      ['−Inf', String(s.neginf ?? 0) + mark],
-      ['zeros', String(s.zeros ?? 0) + mark],
+      ['NaN', core.formatInt(s.nan ?? 0) + mark],
+      ['+Inf', core.formatInt(s.posinf ?? 0) + mark],
+      ['−Inf', core.formatInt(s.neginf ?? 0) + mark],
+      ['zeros', core.formatInt(s.zeros ?? 0) + mark],
     ];
     for (const [k, v] of rows) {
       const item = document.createElement('div');

@@ -328,6 +328,23 @@
   }
 
   /**
+   * A count on an axis: 950, 20k, 1.5M (counts are whole numbers).
+   * @param {number} n
+   */
+  function formatCount(n) {
+    const a = Math.abs(n);
+    if (a < 1e4) return String(Math.round(n));
+    if (a < 1e6) return `${trimZeros((n / 1e3).toPrecision(3))}k`;
+    if (a < 1e9) return `${trimZeros((n / 1e6).toPrecision(3))}M`;
+    return `${trimZeros((n / 1e9).toPrecision(3))}G`;
+  }
+
+  /** An exact count with thousands separators: 2,097,152. @param {number} n */
+  function formatInt(n) {
+    return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  }
+
+  /**
    * Bar heights in pixels, linear or log (log10(1 + count)) against the tallest bar.
    * @param {number[]} counts @param {boolean} log @param {number} maxPx
    */
@@ -384,6 +401,8 @@
     formatNumber,
     niceTicks,
     formatTick,
+    formatCount,
+    formatInt,
     barHeights,
     viewToRegion,
     isWholeRegion,

@@ -20,6 +20,8 @@ const MEDIA = path.join(EXT_ROOT, 'media', 'viewer');
 const CHROMIUM = process.env.TFDR_CHROMIUM || '/usr/bin/chromium';
 const NONCE = 'testNonce0123456789abcdef';
 const CSP_SOURCE = 'file:';
+/** Device pixel ratio of the test page (2 checks a HiDPI screen). */
+const DPR = Number(process.env.TFDR_TEST_DPR || 1);
 const CHROMIUM_FLAGS = [
   '--headless',
   '--no-sandbox',
@@ -47,7 +49,7 @@ async function launch() {
     executablePath: CHROMIUM,
     headless: false, // --headless is in the flags, as given; puppeteer adds no mode of its own
     args: [...CHROMIUM_FLAGS, `--user-data-dir=${userDataDir}`],
-    defaultViewport: { width: 1000, height: 760, deviceScaleFactor: 1 },
+    defaultViewport: { width: 1000, height: 760, deviceScaleFactor: DPR },
   });
   browser.once('disconnected', () => {
     // Chromium may still be writing its profile as it exits: best effort, a temp folder.
@@ -73,11 +75,13 @@ function writePage() {
 /**
  * Opens the viewer page in a new tab.
  * @param {import('puppeteer-core').Browser} browser
- * @param {{ state?: any, viewport?: { width: number, height: number }, theme?: Record<string, string> }} [opts]
+ * @param {{ state?: any, viewport?: { width: number, height: number }, dpr?: number, theme?: Record<string, string> }} [opts]
  */
 async function openViewer(browser, opts = {}) {
   const page = await browser.newPage();
-  if (opts.viewport) await page.setViewport({ ...opts.viewport, deviceScaleFactor: 1 });
+  if (opts.viewport || opts.dpr) {
+    await page.setViewport({ ...(opts.viewport ?? { width: 1000, height: 760 }), deviceScaleFactor: opts.dpr ?? DPR });
+  }
   /** @type {string[]} */
   const requests = [];
   /** @type {string[]} */

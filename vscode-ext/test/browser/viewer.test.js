@@ -139,6 +139,18 @@ test('a sequential matrix: known cells in viridis, NaN/+Inf/-Inf in their own co
   await v.page.close();
 });
 
+test('on a HiDPI screen (device pixel ratio 2) cells keep their colours and the canvas its resolution', async () => {
+  const v = await openViewer(browser, { dpr: 2 });
+  await v.send(payloadMessage(matrixWithSpecials()));
+  const size = await v.page.$eval('#heatmap', (e) => [/** @type {HTMLCanvasElement} */ (e).width, e.getBoundingClientRect().width]);
+  assert.equal(size[0], 2 * size[1]);
+  assertColour(await cellColourOnPage(v, 0, 0), [0x44, 0x01, 0x54], 'the minimum');
+  assertColour(await cellColourOnPage(v, 3, 4), [0xfd, 0xe7, 0x25], 'the maximum');
+  assertColour(await cellColourOnPage(v, 1, 1), [255, 0, 255], 'NaN');
+  assert.equal(await hover(v, 2, 3), '[2, 3] = 13');
+  await v.page.close();
+});
+
 test('signed data gets the diverging scale, symmetric around 0', async () => {
   const v = await openViewer(browser);
   await v.send(payloadMessage(payloadOf([
@@ -174,7 +186,8 @@ test('a slice with more cells than pixels keeps its single NaN cell visible; a t
   assert.ok(layout.cellH < 0.5, `rows are thinner than a pixel (${layout.cellH})`);
   const found = await v.page.evaluate((x) => {
     const c = /** @type {HTMLCanvasElement} */ (document.getElementById('heatmap'));
-    const d = /** @type {CanvasRenderingContext2D} */ (c.getContext('2d')).getImageData(Math.floor(x), 0, 1, c.height).data;
+    const dpr = c.width / c.getBoundingClientRect().width;
+    const d = /** @type {CanvasRenderingContext2D} */ (c.getContext('2d')).getImageData(Math.floor(x * dpr), 0, 1, c.height).data;
     const hits = [];
     for (let y = 0; y < c.height; y++) if (d[y * 4] === 255 && d[y * 4 + 1] === 0 && d[y * 4 + 2] === 255) hits.push(y);
     return { hits, height: c.height };
@@ -297,7 +310,7 @@ test('the histogram: summary figures, bars, and the log toggle changes bar heigh
   assert.equal(await v.isHidden('#panel-heatmap'), true);
   /** @param {string} k */
   const stat = (k) => v.page.$eval(`dd[data-stat="${k}"]`, (e) => /** @type {HTMLElement} */ (e).innerText);
-  assert.equal(await stat('n'), '1011');
+  assert.equal(await stat('n'), '1,011');
   assert.equal(await stat('mean'), '0.5');
   assert.equal(await stat('NaN'), '3');
   assert.equal(await stat('+Inf'), '2');
@@ -309,18 +322,19 @@ test('the histogram: summary figures, bars, and the log toggle changes bar heigh
     v.page.evaluate((bin) => {
       const c = /** @type {HTMLCanvasElement} */ (document.getElementById('histogram'));
       const plot = JSON.parse(c.dataset.plot || '{}');
+      const dpr = c.width / c.getBoundingClientRect().width; // plot is in CSS px, pixels are device px
       const ctx = /** @type {CanvasRenderingContext2D} */ (c.getContext('2d'));
-      const x = Math.floor(plot.left + (bin + 0.5) * (plot.width / plot.bins));
-      const bottom = plot.top + plot.height - 1;
-      const colour = [...ctx.getImageData(x, Math.floor(plot.top + plot.height - 1), 1, 1).data].slice(0, 3);
+      const x = Math.floor((plot.left + (bin + 0.5) * (plot.width / plot.bins)) * dpr);
+      const bottom = Math.floor((plot.top + plot.height) * dpr) - 1;
+      const colour = [...ctx.getImageData(x, bottom, 1, 1).data].slice(0, 3);
       const bar = getComputedStyle(document.body).getPropertyValue('--tv-bar').trim();
       let h = 0;
-      for (let y = bottom; y >= plot.top; y--) {
+      for (let y = bottom; y >= plot.top * dpr; y--) {
         const d = ctx.getImageData(x, y, 1, 1).data;
         if (Math.abs(d[0] - colour[0]) + Math.abs(d[1] - colour[1]) + Math.abs(d[2] - colour[2]) > 30) break;
         h++;
       }
-      return { h, colour, bar, plotH: plot.height };
+      return { h: h / dpr, colour, bar, plotH: plot.height };
     }, i);
   const lin0 = await barHeight(0);
   const lin1 = await barHeight(1);

@@ -78,11 +78,23 @@ test('the .vsix exists and carries the extension, its dependency and the bundled
     assert.ok(read, `${entry} in the vsix`);
     assert.ok(read().equals(fs.readFileSync(file)), `${entry} matches the bundled file`);
   }
+  // The extension's code and the viewer page (its script, core and style), byte for byte.
+  for (const dir of ['src', 'media/viewer']) {
+    const root = path.join(EXT_ROOT, dir);
+    const files = filesUnder(root);
+    assert.ok(files.length > 0, `${dir} has files`);
+    for (const file of files) {
+      const entry = `extension/${dir}/` + path.relative(root, file).split(path.sep).join('/');
+      const read = zip.get(entry);
+      assert.ok(read, `${entry} in the vsix`);
+      assert.ok(read().equals(fs.readFileSync(file)), `${entry} matches the repository's`);
+    }
+  }
   // PEP 420 portion: no __init__.py in pydevd_plugins/ or pydevd_plugins/extensions/.
   assert.ok(!names.includes('extension/python/pydevd_plugins/__init__.py'));
   assert.ok(!names.includes('extension/python/pydevd_plugins/extensions/__init__.py'));
   // Nothing that belongs to development only.
-  const stray = names.filter((n) => /__pycache__|\.pyc$|^extension\/test\/|^extension\/scripts\/|\.vsix$|node_modules\/@vscode\//.test(n));
+  const stray = names.filter((n) => /__pycache__|\.pyc$|^extension\/test\/|^extension\/scripts\/|\.vsix$|node_modules\/(@vscode|puppeteer-core)\//.test(n));
   assert.deepEqual(stray, []);
   // The manifest inside is the one in the repository.
   const manifest = JSON.parse(zip.get('extension/package.json')?.().toString('utf8') ?? '{}');
@@ -90,3 +102,33 @@ test('the .vsix exists and carries the extension, its dependency and the bundled
   assert.equal(manifest.version, here.version);
   assert.deepEqual(manifest.extensionDependencies, ['ms-python.debugpy']);
 });
+
+test('the .vsix carries every module the extension requires and the viewer page it loads', () => {
+  const zip = readZip(fs.readFileSync(VSIX));
+  /** Relative requires of a module, followed through the source tree. @param {string} rel @param {Set<string>} seen */
+  const walk = (rel, seen) => {
+    if (seen.has(rel)) return seen;
+    seen.add(rel);
+    const text = fs.readFileSync(path.join(EXT_ROOT, rel), 'utf8');
+    for (const m of text.matchAll(/require\('(\.{1,2}\/[^']+)'\)/g)) {
+      walk(path.posix.normalize(path.posix.join(path.posix.dirname(rel), m[1])) + (m[1].endsWith('.js') ? '' : '.js'), seen);
+    }
+    return seen;
+  };
+  const modules = [...walk('src/extension.js', new Set())];
+  assert.ok(modules.includes('src/viewerPanels.js') && modules.includes('src/viewerHtml.js'), modules.join(', '));
+  for (const rel of modules) assert.ok(zip.get(`extension/${rel}`), `${rel} in the vsix`);
+  const { PAGE_SCRIPT, PAGE_STYLE } = readPageNames();
+  for (const file of [PAGE_SCRIPT, PAGE_STYLE, 'viewerCore.js']) {
+    const entry = zip.get(`extension/media/viewer/${file}`);
+    assert.ok(entry, `media/viewer/${file} in the vsix`);
+    assert.ok(entry().equals(fs.readFileSync(path.join(EXT_ROOT, 'media', 'viewer', file))), `media/viewer/${file} as in the repository`);
+  }
+});
+
+/** The page's file names as viewerPanels.js names them (read from the source: it needs `vscode`). */
+function readPageNames() {
+  const text = fs.readFileSync(path.join(EXT_ROOT, 'src', 'viewerPanels.js'), 'utf8');
+  const get = (/** @type {string} */ name) => /** @type {string} */ (new RegExp(`const ${name} = '([^']+)'`).exec(text)?.[1]);
+  return { PAGE_SCRIPT: get('PAGE_SCRIPT'), PAGE_STYLE: get('PAGE_STYLE') };
+}

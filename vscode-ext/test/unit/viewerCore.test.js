@@ -140,3 +140,8 @@ test('reduceCells: block means of finite cells; NaN, else +Inf/-Inf, wins a pixe
   const r = core.reduceCells(tall, tallMask, 1, { r0: 0, r1: 4000, c0: 0, c1: 1 }, 1, 300);
   assert.equal(r.mask.filter((m) => m === 1).length, 1);
 });
+
+test('counts: compact on axes, exact with separators in the figures', () => {
+  assert.deepEqual([0, 950, 9999, 20000, 100000, 1500000, 2e9].map(core.formatCount), ['0', '950', '9999', '20k', '100k', '1.5M', '2G']);
+  assert.deepEqual([0, 999, 1011, 2097152].map(core.formatInt), ['0', '999', '1,011', '2,097,152']);
+});

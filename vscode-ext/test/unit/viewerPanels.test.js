@@ -37,8 +37,10 @@ function world() {
     window: {
       activeTextEditor: undefined,
       createWebviewPanel: (/** @type {string} */ viewType, /** @type {string} */ title, /** @type {any} */ show, /** @type {any} */ options) => {
+        // Beside: the group after the active editor's (the source, group 1 here).
+        const viewColumn = show.viewColumn === -2 ? 2 : show.viewColumn === -1 ? 1 : show.viewColumn;
         const p = {
-          viewType, title, show, options, posted: /** @type {any[]} */ ([]), onMessage: /** @type {Function | undefined} */ (undefined), disposed: false, revealed: 0,
+          viewType, title, show, options, viewColumn, posted: /** @type {any[]} */ ([]), onMessage: /** @type {Function | undefined} */ (undefined), disposed: false, revealed: 0,
           webview: {
             html: '',
             cspSource: 'vscode-webview://x',
@@ -47,6 +49,7 @@ function world() {
             onDidReceiveMessage: (/** @type {Function} */ f) => ((p.onMessage = f), { dispose() {} }),
           },
           onDidDispose: () => ({ dispose() {} }),
+          onDidChangeViewState: () => ({ dispose() {} }),
           reveal: () => p.revealed++,
           dispose: () => (p.disposed = true),
         };
@@ -117,12 +120,26 @@ test('View Tensor from a Variables row: a panel titled by the expression, evalua
   assert.equal(payload.payload.summary, 'w=1');
   assert.deepEqual(payload.request, { axes: null, index: null, region: null, part: null });
   assert.equal(payload.pinned, false);
+  // Views share the group beside the source; the same expression again reuses its view.
+  assert.equal(p.viewColumn, 2);
+  await w.viewer.view({ sessionId: 's1', variable: { name: 'x', evaluateName: 'x', variablesReference: 0 } }, false);
+  assert.equal(w.panels[1].viewColumn, 2);
+  await w.viewer.view({ sessionId: 's1', variable: { name: 'x', evaluateName: 'x', variablesReference: 0 } }, false);
+  assert.equal(w.panels.length, 2);
+  assert.equal(w.panels[1].revealed, 1);
+  await w.viewer.view({ sessionId: 's1', variable: { name: 'x', evaluateName: 'x', variablesReference: 0 } }, true);
+  assert.equal(w.panels[2].viewColumn, 3, 'View Tensor Beside: the next group');
+  // The same again beside, from the view in group 2: already there, revealed, not doubled.
+  w.viewer.lastPanel = w.viewer.panels.values().next().value;
+  await w.viewer.view({ sessionId: 's1', variable: { name: 'x', evaluateName: 'x', variablesReference: 0 } }, true);
+  assert.equal(w.panels.length, 3);
+  assert.equal(w.panels[2].revealed, 1);
 });
 
 test('page messages: request refetches in the same frame; ready re-sends; a bad request is an error message', async () => {
   const w = world();
   w.stop(2);
-  await w.viewer.open({ expression: 'w', state: w.state, column: w.vscode.ViewColumn.Active });
+  await w.viewer.open({ expression: 'w', state: w.state });
   const p = w.panels[0];
   assert.equal(w.requests[0].command, 'stackTrace', 'no frame selected: the top frame of the stopped thread');
   await p.onMessage({ type: 'request', axes: [1, 0], index: [0, null], region: null, part: 'real' });
@@ -140,8 +157,8 @@ test('page messages: request refetches in the same frame; ready re-sends; a bad 
 test('a pinned view refreshes at each stop in the stopped thread\'s top frame; running and ended make views stale', async () => {
   const w = world();
   w.stop(1);
-  await w.viewer.open({ expression: 'w', state: w.state, column: w.vscode.ViewColumn.Active });
-  await w.viewer.open({ expression: 'b', state: w.state, column: w.vscode.ViewColumn.Beside });
+  await w.viewer.open({ expression: 'w', state: w.state });
+  await w.viewer.open({ expression: 'b', state: w.state, beside: true });
   const [pinned, other] = w.panels;
   await pinned.onMessage({ type: 'pin', pinned: true });
   w.tracker.onWillReceiveMessage({ type: 'request', command: 'continue', arguments: { threadId: 1 } });
@@ -165,13 +182,14 @@ test('a pinned view refreshes at each stop in the stopped thread\'s top frame; r
 test('compare opens the gradient (or what the user types) beside; saveNpy asks where and reports', async () => {
   const w = world();
   w.stop(1);
-  await w.viewer.open({ expression: 'model.w', state: w.state, column: w.vscode.ViewColumn.Active });
+  await w.viewer.open({ expression: 'model.w', state: w.state });
+  assert.equal(w.panels[0].viewColumn, 2, 'the first view beside the source');
   const p = w.panels[0];
   w.ui.inputAnswers.push("__import__('tf_debug_repr').gradient_of(model.w)");
   await p.onMessage({ type: 'compare' });
   assert.equal(w.ui.inputs[0].value, "__import__('tf_debug_repr').gradient_of(model.w)", 'prefilled with the gradient');
   assert.equal(w.panels.length, 2);
-  assert.equal(w.panels[1].show.viewColumn, w.vscode.ViewColumn.Beside);
+  assert.equal(w.panels[1].viewColumn, 3, 'compared: in the group next to the view');
   assert.equal(w.panels[1].title, '∇ model.w');
   w.ui.inputAnswers.push(undefined); // cancelled: nothing opens
   await p.onMessage({ type: 'compare' });
@@ -195,7 +213,7 @@ test('compare opens the gradient (or what the user types) beside; saveNpy asks w
 test('messages for a name missing in the frame, a running program, and no session', async () => {
   const w = world();
   w.stop(1);
-  await w.viewer.open({ expression: 'nope', state: w.state, column: w.vscode.ViewColumn.Active });
+  await w.viewer.open({ expression: 'nope', state: w.state });
   assert.match(w.panels[0].posted.at(-1).message, /name 'nope' is not defined in the selected frame/);
   w.tracker.onWillReceiveMessage({ type: 'request', command: 'next', arguments: { threadId: 1 } });
   w.vscode.debug.activeDebugSession = w.session;

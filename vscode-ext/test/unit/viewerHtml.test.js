@@ -1,0 +1,34 @@
+// @ts-check
+'use strict';
+/** The viewer page's HTML (src/viewerHtml.js): its CSP, its scripts and their nonce. */
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+const { viewerHtml } = require('../../src/viewerHtml.js');
+
+const base = 'https://file%2B.vscode-resource.vscode-cdn.net/ext/media/viewer';
+const opts = { scriptUri: `${base}/viewer.js`, styleUri: `${base}/viewer.css`, cspSource: 'https://*.vscode-cdn.net', nonce: 'q1w2e3r4t5y6u7i8o9p0+/==' };
+
+test('the page has the strict CSP: nothing by default, styles and images from the webview, scripts by nonce', () => {
+  const html = viewerHtml(opts);
+  const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html);
+  assert.ok(csp);
+  assert.equal(csp[1], "default-src 'none'; img-src https://*.vscode-cdn.net data: blob:; style-src https://*.vscode-cdn.net; script-src 'nonce-q1w2e3r4t5y6u7i8o9p0+/=='");
+  assert.doesNotMatch(html, /unsafe-inline|unsafe-eval|style="/);
+  // viewerCore.js (beside viewer.js) first, then viewer.js, both with the nonce; no inline script.
+  const scripts = [...html.matchAll(/<script([^>]*)>([^<]*)<\/script>/g)];
+  assert.deepEqual(
+    scripts.map((m) => m[1].trim()),
+    [`nonce="${opts.nonce}" src="${base}/viewerCore.js"`, `nonce="${opts.nonce}" src="${base}/viewer.js"`],
+  );
+  assert.ok(scripts.every((m) => m[2] === ''));
+  assert.match(html, new RegExp(`<link rel="stylesheet" href="${base}/viewer.css">`));
+});
+
+test('a vscode.Uri-like object works for the URIs, an explicit coreUri wins, attributes are escaped', () => {
+  const uri = (/** @type {string} */ s) => ({ toString: () => s });
+  const html = viewerHtml({ ...opts, scriptUri: uri(`${base}/viewer.js?v="1"`), styleUri: uri(`${base}/viewer.css`) });
+  assert.match(html, /src="https:\/\/file%2B\.vscode-resource\.vscode-cdn\.net\/ext\/media\/viewer\/viewerCore\.js\?v=&quot;1&quot;"/);
+  assert.match(viewerHtml({ ...opts, coreUri: 'https://x/core.js' }), /src="https:\/\/x\/core\.js"/);
+  assert.throws(() => viewerHtml({ ...opts, nonce: 'short' }), /nonce/);
+  assert.throws(() => viewerHtml({ ...opts, nonce: 'abc"def0123456789xyz' }), /nonce/);
+});
