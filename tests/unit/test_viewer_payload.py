@@ -574,3 +574,17 @@ def test_a_region_is_reduced_in_bands_of_whole_blocks_with_the_same_result(monke
         assert marks(b).tolist() == marks(a).tolist()
         same = ("axes", "index", "rows", "cols", "region", "height", "width", "step", "reduce")
         assert [b["slice"][k] for k in same] == [a["slice"][k] for k in same]
+
+
+def test_images_are_drawn_a_few_at_a_time_with_the_same_grid(monkeypatch):
+    from tf_debug_repr import tensor_images
+
+    values = np.random.default_rng(6).normal(size=(9, 3, 20, 30)).astype(np.float32) * 4
+    values[2, :, 5, 5] = np.nan  # a NaN pixel is black, whatever the scale
+    requests = [{"budget": 2 * 9 * 4 * 20 * 30 * 2}, {"budget": 4000}]  # full size, downsampled
+    whole = [payload(tf.constant(values), **r)["image"] for r in requests]
+    monkeypatch.setattr(tensor_images, "BAND_ELEMENTS", 3 * 20 * 30 * 2)  # two images at a time
+    chunked = [payload(tf.constant(values), **r)["image"] for r in requests]
+    assert chunked == whole and whole[0]["scale"] == "normalised" and whole[0]["tile"] == [20, 30]
+    grid = rgba({"image": whole[0]})
+    assert grid[5, 2 * 30 + 5].tolist() == [0, 0, 0, 255]  # tile 2: row 0, column 2
