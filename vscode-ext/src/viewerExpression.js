@@ -61,7 +61,8 @@ function checkRequest(request = {}) {
   const { axes = null, index = null, region = null, part = null } = request ?? {};
   if (axes !== null) {
     if (!Array.isArray(axes) || axes.length !== 2) throw new TypeError('axes must be [row_axis, col_axis]');
-    axes.forEach((a) => checkInt(a, 'an axis'));
+    // null keeps that axis's default (a 1-D value's payload says [null, 0], and the page sends it back)
+    axes.forEach((a) => a === null || checkInt(a, 'an axis'));
   }
   if (index !== null) {
     if (!Array.isArray(index)) throw new TypeError('index must be a list');

@@ -113,10 +113,13 @@ class ViewerPanel {
       if (seq !== this.seq) return;
       this.frame = f;
       this.request = checked;
-      this.stale = undefined;
       this.lastError = undefined;
       this.lastPayload = { type: 'payload', expression: this.expression, title: this.title, payload, pinned: this.pinned, request: checked };
       this.post(this.lastPayload);
+      // Still a true picture of the stop it was asked in; if the program moved on meanwhile,
+      // the page is told again that it is stale.
+      if (f.generation === this.state.generation) this.stale = undefined;
+      else if (this.stale) this.post(this.stale);
     } catch (e) {
       if (seq !== this.seq) return;
       this.lastError = { type: 'error', expression: this.expression, message: messageOf(e, this.state) };
@@ -164,7 +167,6 @@ class ViewerPanel {
 
   /** @param {'running' | 'ended'} why */
   markStale(why) {
-    this.seq++; // an answer still on its way belongs to a stop that is over
     // The page shows the reason as it is ("Stale: …").
     const reason = why === 'ended' ? 'the debug session has ended' : this.pinned ? 'the program is running; this view refreshes at the next stop' : 'the program is running; Refresh at the next stop';
     this.stale = { type: 'stale', reason };

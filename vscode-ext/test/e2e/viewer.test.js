@@ -131,7 +131,11 @@ test('View Tensor end to end: rows tagged, payloads of a tensor, a variable and 
     assert.deepEqual(cells(gradient.payload), [2, -4, 6, 1], 'd/dw sum(w*w) = 2w');
 
     assert.deepEqual(cells((await view(locals.kernel)).payload).length, 6, 'a Keras variable');
-    assert.deepEqual(cells((await view(locals.mirrored)).payload), [1, 2, 3], 'a MirroredVariable');
+    const mirrored = (await view(locals.mirrored)).payload;
+    assert.deepEqual(cells(mirrored), [1, 2, 3], 'a MirroredVariable');
+    // A 1-D value's axes come back from the page as the payload gave them ([null, 0]).
+    assert.deepEqual(mirrored.slice.axes, [null, 0]);
+    assert.deepEqual(cells((await view(locals.mirrored, { axes: mirrored.slice.axes, region: [[0, 1], [1, 3]] })).payload), [2, 3]);
     const array = (await view(locals.array)).payload;
     assert.equal(array.kind, 'numpy');
     assert.deepEqual(cells(array), [0, 1, 2, 3, 4, 5]);

@@ -32,6 +32,8 @@ test('view_payload expression: the contract form, defaults as None', () => {
     `${P}.view_payload((model.layers[0].kernel), axes=[0, 1], index=[0, 0, 3], region=[[0, 64], [2, 10]], part="angle")`,
   );
   assert.equal(x.viewPayloadExpression('x', { axes: [-2, -1], index: [null, 4, null] }), `${P}.view_payload((x), axes=[-2, -1], index=[None, 4, None], region=None, part=None)`);
+  // What a 1-D value's payload says of its axes comes back from the page as it is.
+  assert.equal(x.viewPayloadExpression('v', { axes: [null, 0], region: [[0, 1], [10, 20]] }), `${P}.view_payload((v), axes=[None, 0], index=None, region=[[0, 1], [10, 20]], part=None)`);
 });
 
 test('the user expression: precedence kept, a trailing comment or line break cannot swallow the rest', () => {

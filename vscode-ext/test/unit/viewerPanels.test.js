@@ -179,6 +179,27 @@ test('a pinned view refreshes at each stop in the stopped thread\'s top frame; r
   assert.match(other.posted.at(-1).message, /session has ended/);
 });
 
+test('an answer that arrives after the program resumed is shown, then marked stale again', async () => {
+  const w = world();
+  w.stop(1);
+  await w.viewer.open({ expression: 'w', state: w.state });
+  const p = w.panels[0];
+  /** @type {(v: any) => void} */
+  let release = () => {};
+  const original = w.session.customRequest;
+  w.session.customRequest = async (command, args) => {
+    if (command === 'evaluate') await new Promise((r) => (release = r));
+    return original(command, args);
+  };
+  const pending = p.onMessage({ type: 'request', axes: [0, 1] });
+  await settle();
+  w.tracker.onWillReceiveMessage({ type: 'request', command: 'continue', arguments: { threadId: 1 } });
+  release(undefined);
+  await pending;
+  assert.deepEqual(p.posted.slice(-3).map((/** @type {any} */ m) => m.type), ['stale', 'payload', 'stale']);
+  assert.deepEqual(p.posted.at(-2).request.axes, [0, 1]);
+});
+
 test('compare opens the gradient (or what the user types) beside; saveNpy asks where and reports', async () => {
   const w = world();
   w.stop(1);

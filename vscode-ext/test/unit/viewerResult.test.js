@@ -63,6 +63,8 @@ test('save_npy answers: the report, or the error', () => {
 
 test('failed requests: ended session, program running again, other', () => {
   assert.match(r.describeRequestError(new Error('whatever'), { ended: true }), /session has ended/);
+  // What debugpy 1.8.22 answers an evaluate sent while the program runs:
+  assert.match(r.describeRequestError(new Error('Unable to find thread for evaluation.')), /not paused/);
   assert.match(r.describeRequestError(new Error('Unable to find thread to evaluate variable reference.')), /not paused/);
   assert.match(r.describeRequestError(new Error('Thread 1 is not suspended')), /not paused/);
   assert.match(r.describeRequestError(new Error('Request evaluate was cancelled')), /cancelled/);

@@ -1,11 +1,12 @@
 const vscode = require('vscode');
 const PY = process.env.STANDIN_PYTHON || '/work/main/.venv/bin/python';
+const LOG_DIR = process.env.STANDIN_LOG_DIR || '/tmp/vscode-smoke/logs/debugpy';
 function activate(context) {
   const out = vscode.window.createOutputChannel('debugpy stand-in');
   context.subscriptions.push(vscode.debug.registerDebugAdapterDescriptorFactory('debugpy', {
     createDebugAdapterDescriptor(session) {
       out.appendLine('starting adapter for ' + JSON.stringify(session.configuration));
-      return new vscode.DebugAdapterExecutable(PY, ['-m', 'debugpy.adapter', '--log-dir', '/tmp/vscode-smoke/logs/debugpy']);
+      return new vscode.DebugAdapterExecutable(PY, ['-m', 'debugpy.adapter', '--log-dir', LOG_DIR]);
     },
   }));
   context.subscriptions.push(vscode.debug.registerDebugConfigurationProvider('debugpy', {
