@@ -158,6 +158,16 @@ def test_dcgan_gradient_row_viewed_as_the_gradient(debug_session):
     assert (p["stats"]["min"], p["stats"]["max"]) == pytest.approx((low, high), rel=1e-6)
     weight = viewer_walk.fetch(s, "generator.trainable_weights[0]")
     assert weight["stats"]["min"] != p["stats"]["min"]
+    # The model's own "∇ gradients" table: its first row is that same gradient.
+    model = s.evaluate("generator")
+    table = {r.name: r for r in s.client.variables(model["variablesReference"])}["∇ gradients"]
+    first = s.children(table)[0]
+    assert viewer_walk.is_tagged(first)
+    expression = viewer_walk.viewable_expression(first.evaluate_name)
+    row_payload = viewer_walk.fetch(s, expression)
+    assert not viewer_walk.check_payload(s, first, expression, row_payload), row_payload["error"]
+    for part in ("stats", "histogram", "slice"):
+        assert row_payload[part] == same[part], part
 
 
 def test_transformer_block_build_pass_and_real_call(debug_session):

@@ -113,6 +113,7 @@ _DTYPE_SHAPE = re.compile(r"(?<![\w'])([a-z]+[0-9]*(?:_[a-z0-9]+)?)\[([0-9?, Non
 # Rows whose value has no numbers here: the viewer answers them with an explanation.
 _VALUELESS = re.compile(
     r"symbolic|no value yet|uninitiali[sz]ed|\bstring\[|\bresource\[|\bvariant\["
+    r"|^∇ (no gradient recorded|not available|.* None: |.* values not kept)"
 )
 # An explanation is a sentence, not an exception's ``TypeError: …`` passed through.
 _RAW_EXCEPTION = re.compile(r"^[\w.]*(Error|Exception|Warning)\b|Traceback|<error")
@@ -157,7 +158,7 @@ def check_payload(session: Any, row: Variable, expression: str, p: dict) -> list
         return problems
     if row.type == "SymbolicTensor":
         problems.append("a symbolic tensor got a picture")
-    shown = row_dtype_shape(row) if row.type not in ("ndarray", "GradientInfo") else None
+    shown = row_dtype_shape(row) if row.type != "ndarray" else None
     truth = shown or _ground_truth(session, expression)
     if truth is None:
         problems.append(f"no dtype/shape to compare with (row {row.value[:80]!r})")
