@@ -96,6 +96,8 @@ def source_of(value: Any) -> Source:
         raise PayloadError(str(symbolic_views.KERAS_HINT))
     if kind is not None:
         raise PayloadError(f"a {kind.value} has no tensor values to draw")
+    if _is_gradient_info(value):
+        return _gradient(value)
     if value is None:
         raise PayloadError("None: no value to draw (no gradient kept, or nothing assigned)")
     if isinstance(value, (np.ndarray, np.generic, bool, int, float, complex, list, tuple)):
@@ -109,6 +111,20 @@ def source_of(value: Any) -> Source:
     raise PayloadError(
         f"{type(value).__name__} is not a tensor, variable or array: nothing to draw"
     )
+
+
+def _is_gradient_info(value: Any) -> bool:
+    from .gradient_views import GradientInfo
+
+    return isinstance(value, GradientInfo)
+
+
+def _gradient(info: Any) -> Source:
+    """A "∇ gradient" row (a variable's, or a model's gradient table's) holds the record
+    of a gradient: what is drawn is the gradient itself; without one, its summary says why."""
+    if info.gradient is None:
+        raise PayloadError(info.summary())
+    return source_of(info.gradient)
 
 
 def _dense_shape(s: Any) -> str:

@@ -4,7 +4,8 @@ where their users stop, with everything they hold walked as VS Code would walk i
 At each stop every local is expanded a few levels deep; every row must be free of the
 plugin's ``<error: …>`` placeholder, and every row that carries an ``evaluateName``
 ("Add to Watch", "Copy as Expression") must evaluate in the frame to the very value
-the row shows.
+the row shows. Every row the extension offers "View Tensor" on is then viewed as the
+extension views it (``viewer_walk``): its payload must describe that row's value.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import numpy as np
 import pytest
 
 from tf_debug_repr.dap_client import DapError, Variable
+
+from . import viewer_walk
 
 pytestmark = pytest.mark.e2e
 
@@ -24,6 +27,7 @@ WIDTH = 6  # rows looked at per level (the first ones, as a person scrolls)
 STOCK_TYPES = ("module", "Generator")
 NARROW_FLOATS = ("float32", "float16", "bfloat16")
 GROUPS = ("special variables", "function variables", "class variables", "protected variables")
+PAYLOADS_PER_STOP = 120  # "View Tensor" payloads checked per stop (about 5 ms each)
 
 
 def same_value(row: Variable, result: str) -> bool:
@@ -57,14 +61,24 @@ def same_count(session, row: Variable) -> bool:
         return False
 
 
-def walk(session, rows: list[Variable], path: str, depth: int, problems: list[str]) -> int:
-    """Expand ``rows`` ``depth`` levels deep; returns the number of rows checked."""
+def walk(
+    session,
+    rows: list[Variable],
+    path: str,
+    depth: int,
+    problems: list[str],
+    seen: list[tuple[str, Variable]] | None = None,
+) -> int:
+    """Expand ``rows`` ``depth`` levels deep; returns the number of rows checked. Each
+    row checked is added to ``seen`` with its path."""
     checked = 0
     for row in rows[:WIDTH]:
         if row.name in GROUPS:
             continue
         checked += 1
         where = f"{path}/{row.name}"
+        if seen is not None:
+            seen.append((where, row))
         if "<error" in row.value:
             problems.append(f"{where}: shows {row.value!r}")
         if row.evaluate_name:
@@ -79,22 +93,31 @@ def walk(session, rows: list[Variable], path: str, depth: int, problems: list[st
                         f"the row shows {row.value[:160]!r}"
                     )
         if row.reference and depth > 0:
-            checked += walk(session, session.children(row), where, depth - 1, problems)
+            checked += walk(session, session.children(row), where, depth - 1, problems, seen)
     return checked
 
 
-def walk_locals(session) -> tuple[int, list[str]]:
+def walk_locals(session, seen: list[tuple[str, Variable]] | None = None) -> tuple[int, list[str]]:
     problems: list[str] = []
     rows = [v for v in session.locals().values() if v.type not in STOCK_TYPES]
     checked = 0
     for row in rows:  # every local, however many
-        checked += walk(session, [row], "", DEPTH, problems)
+        checked += walk(session, [row], "", DEPTH, problems, seen)
     return checked, problems
+
+
+def view_all(session, seen: list[tuple[str, Variable]], least: int) -> None:
+    """View Tensor on every tagged row of the walk: at least ``least`` payloads, each
+    describing its row's value."""
+    viewed, problems = viewer_walk.check_rows(session, seen, PAYLOADS_PER_STOP)
+    assert viewed >= least, f"only {viewed} rows offer View Tensor"
+    assert not problems, "\n".join(problems)
 
 
 def test_dcgan_loop_two_tapes_two_optimizers(debug_session):
     s = debug_session("real/dcgan_loop.py")
-    checked, problems = walk_locals(s)
+    seen: list[tuple[str, Variable]] = []
+    checked, problems = walk_locals(s, seen)
     assert checked > 50
     assert not problems, "\n".join(problems)
     # The globals hold both models and both optimizers: walk them from the module frame's view.
@@ -103,21 +126,71 @@ def test_dcgan_loop_two_tapes_two_optimizers(debug_session):
             name, s.evaluate(name)["result"], "", s.evaluate(name)["variablesReference"], name, {}
         )
         problems = []
-        walk(s, [row], "", DEPTH, problems)
+        walk(s, [row], "", DEPTH, problems, seen)
         assert not problems, "\n".join(problems)
+    # Tensors, tf.Variables, Keras 3 Variables, numpy arrays: each one's payload.
+    view_all(s, seen, 100)
+    assert {"EagerTensor", "ResourceVariable", "Variable", "ndarray"} <= {
+        row.type for _, row in seen if viewer_walk.is_tagged(row)
+    }
+    batch = viewer_walk.fetch(s, "real_images")
+    assert batch["image"]["layout"] == "NHWC" and batch["image"]["count"] == 8
+    assert batch["slice"]["axes"] == [1, 2]  # one image's height x width, not width x channels
+
+
+def test_dcgan_gradient_row_viewed_as_the_gradient(debug_session):
+    s = debug_session("real/dcgan_loop.py")
+    kernel = s.evaluate("generator.trainable_weights[0]")
+    rows = {r.name: r for r in s.client.variables(kernel["variablesReference"])}
+    gradient = rows["∇ gradient"]
+    assert viewer_walk.is_tagged(gradient)
+    expression = viewer_walk.viewable_expression(gradient.evaluate_name)
+    assert expression.startswith("__import__('tf_debug_repr').gradient_of(")
+    p = viewer_walk.fetch(s, expression)
+    assert not viewer_walk.check_payload(s, gradient, expression, p), p["error"]
+    assert p["kind"] == "tensor" and p["shape"] == [16, 7 * 7 * 16]
+    # The very gradient the step applied (its own list holds it), not the weight.
+    same = viewer_walk.fetch(s, "g_grads[0]")
+    for part in ("stats", "histogram", "slice"):
+        assert p[part] == same[part], part
+    low = float(s.evaluate("float(g_grads[0].numpy().min())")["result"])
+    high = float(s.evaluate("float(g_grads[0].numpy().max())")["result"])
+    assert (p["stats"]["min"], p["stats"]["max"]) == pytest.approx((low, high), rel=1e-6)
+    weight = viewer_walk.fetch(s, "generator.trainable_weights[0]")
+    assert weight["stats"]["min"] != p["stats"]["min"]
+    # The model's own "∇ gradients" table: its first row is that same gradient.
+    model = s.evaluate("generator")
+    table = {r.name: r for r in s.client.variables(model["variablesReference"])}["∇ gradients"]
+    first = s.children(table)[0]
+    assert viewer_walk.is_tagged(first)
+    expression = viewer_walk.viewable_expression(first.evaluate_name)
+    row_payload = viewer_walk.fetch(s, expression)
+    assert not viewer_walk.check_payload(s, first, expression, row_payload), row_payload["error"]
+    for part in ("stats", "histogram", "slice"):
+        assert row_payload[part] == same[part], part
 
 
 def test_transformer_block_build_pass_and_real_call(debug_session):
     s = debug_session("real/transformer_block.py")
     # First stop: Keras's symbolic build pass (or the functional model's construction).
-    checked, problems = walk_locals(s)
+    # Its tensors and not yet initialised weights are viewed as an explanation.
+    seen: list[tuple[str, Variable]] = []
+    checked, problems = walk_locals(s, seen)
     assert checked > 20
     assert not problems, "\n".join(problems)
-    # Then the first of fit's eager calls: real values.
-    s.resume_to_next_stop()
-    checked, problems = walk_locals(s)
-    assert checked > 20
-    assert not problems, "\n".join(problems)
+    view_all(s, seen, 4)
+    assert viewer_walk.fetch(s, "inputs")["error"].startswith("no value")
+    # Keras traces call() symbolically once more, then fit's first eager call: real values.
+    for _ in range(3):
+        s.resume_to_next_stop()
+        seen = []
+        checked, problems = walk_locals(s, seen)
+        assert checked > 20
+        assert not problems, "\n".join(problems)
+        if s.locals()["inputs"].type == "EagerTensor":
+            break
+    assert s.locals()["inputs"].type == "EagerTensor"
+    view_all(s, seen, 100)
 
 
 def test_quickstart_outer_loop(debug_session):
@@ -125,9 +198,11 @@ def test_quickstart_outer_loop(debug_session):
     # is the epoch line.
     s = debug_session("real/quickstart_expert.py", markers=["TRACE_BREAKPOINT", "EPOCH_BREAKPOINT"])
     assert "epoch" in s.locals()
-    checked, problems = walk_locals(s)
+    seen: list[tuple[str, Variable]] = []
+    checked, problems = walk_locals(s, seen)
     assert checked > 30
     assert not problems, "\n".join(problems)
+    view_all(s, seen, 50)
 
 
 def test_quickstart_inside_the_step_run_eagerly(debug_session):
@@ -135,6 +210,8 @@ def test_quickstart_inside_the_step_run_eagerly(debug_session):
         "real/quickstart_expert.py", marker="TRACE_BREAKPOINT", env={"TF_DEBUG_REPR_EAGER": "1"}
     )
     assert {"tape", "loss", "predictions"} <= set(s.locals())
-    checked, problems = walk_locals(s)
+    seen: list[tuple[str, Variable]] = []
+    checked, problems = walk_locals(s, seen)
     assert checked > 30
     assert not problems, "\n".join(problems)
+    view_all(s, seen, 40)
