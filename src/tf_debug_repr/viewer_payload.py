@@ -417,24 +417,26 @@ def _slice(tensor: Any, spec: Any, budget: int, figures: Any, category: str) -> 
     step = tensor_slices.choose_step(r1 - r0, c1 - c0, budget // CELL_BYTES)
     dtype = tf.float64 if tensor.dtype.name in _WIDE else tf.float32
     may_be_bad = _may_be_bad(figures, category)
-    # Bands of whole blocks, so that the copies and temporaries on the device stay small
-    # whatever the region's size (a matrix filling a GPU must not need twice its memory).
-    band = max(1, tensor_slices.BAND_ELEMENTS // (c1 - c0) // step[0]) * step[0]
-    bands = [
-        tensor_slices.reduce_blocks(
-            tensor_slices.take(
-                tensor, replace(spec, region=((a, min(a + band, r1)), (c0, c1))), dtype
-            ),
-            step,
-            may_be_bad,
+    # Tiles of whole blocks, so that the copies and temporaries on the device stay small
+    # whatever the region's size (a matrix filling a GPU must not need twice its memory):
+    # bands of rows, each cut into columns where one row is long (a vector, a [1, 10^8]).
+    width = c1 - c0
+    tile_cols = min(width, max(1, tensor_slices.BAND_ELEMENTS // step[0] // step[1]) * step[1])
+    band = max(1, tensor_slices.BAND_ELEMENTS // tile_cols // step[0]) * step[0]
+
+    def tile(a: int, b: int) -> Any:
+        rows, cols = (a, min(a + band, r1)), (b, min(b + tile_cols, c1))
+        piece = tensor_slices.take(tensor, replace(spec, region=(rows, cols)), dtype)
+        return tensor_slices.reduce_blocks(piece, step, may_be_bad)
+
+    tiles = [[tile(a, b) for b in range(c0, c1, tile_cols)] for a in range(r0, r1, band)]
+
+    def joined(field: str) -> np.ndarray:
+        return np.concatenate(
+            [np.concatenate([getattr(t, field) for t in row], 1) for row in tiles]
         )
-        for a in range(r0, r1, band)
-    ]
-    cells = tensor_slices.Cells(
-        np.concatenate([b.values for b in bands]),
-        np.concatenate([b.mask for b in bands]),
-        np.concatenate([b.filled for b in bands]),
-    )
+
+    cells = tensor_slices.Cells(joined("values"), joined("mask"), joined("filled"))
     shown = cells.values[cells.filled]
     low = float(shown.min()) if shown.size else 0.0
     high = float(shown.max()) if shown.size else 0.0

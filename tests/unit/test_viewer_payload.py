@@ -588,3 +588,37 @@ def test_images_are_drawn_a_few_at_a_time_with_the_same_grid(monkeypatch):
     assert chunked == whole and whole[0]["scale"] == "normalised" and whole[0]["tile"] == [20, 30]
     grid = rgba({"image": whole[0]})
     assert grid[5, 2 * 30 + 5].tolist() == [0, 0, 0, 255]  # tile 2: row 0, column 2
+
+
+def test_a_long_row_is_cut_into_tiles_too_with_the_same_result(monkeypatch):
+    """A vector or a [1, N] value is one row: banding rows alone cut all of it at once
+    (a 2^28 int8 vector took 2 GiB of float32 temporaries)."""
+    from tf_debug_repr import tensor_slices
+
+    values = np.random.default_rng(7).normal(size=(3, 1000)).astype(np.float32)
+    values[1, 500], values[2, 999] = np.nan, np.inf
+    requests = [
+        (values[0], {"budget": 5 * 1000}),  # a vector at full resolution
+        (values[0], {"budget": 5 * 70}),  # a vector in blocks
+        (values, {"budget": 5 * 200}),  # a thin matrix
+        (values, {"region": [[1, 3], [13, 997]], "budget": 5 * 3000}),
+    ]
+    whole = [payload(tf.constant(v), **r) for v, r in requests]
+    cut = []
+    take = tensor_slices.take
+
+    def counting_take(tensor, spec, dtype):
+        piece = take(tensor, spec, dtype)
+        cut.append(int(piece.shape.num_elements()))
+        return piece
+
+    monkeypatch.setattr(tensor_slices, "BAND_ELEMENTS", 150)
+    monkeypatch.setattr(tensor_slices, "take", counting_take)
+    tiled = [payload(tf.constant(v), **r) for v, r in requests]
+    assert cut and max(cut) <= 150 * 2  # a tile: at most the band, or two blocks past it
+    for a, b in zip(whole, tiled, strict=True):
+        np.testing.assert_allclose(cells(b), cells(a), rtol=1e-5, atol=1e-6)
+        assert marks(b).tolist() == marks(a).tolist()
+        assert {k: v for k, v in b["slice"].items() if k not in ("values", "min", "max")} == {
+            k: v for k, v in a["slice"].items() if k not in ("values", "min", "max")
+        }
