@@ -20,6 +20,8 @@ CELL_BYTES = 5
 BAND_ELEMENTS = 1 << 24
 # Mask codes, as the page reads them.
 FINITE, NAN, POSINF, NEGINF = 0, 1, 2, 3
+# The most axes TF's StridedSlice kernel handles ("Unhandled input dimensions 9").
+_STRIDED_SLICE_RANK = 8
 
 
 class PayloadError(ValueError):
@@ -139,6 +141,15 @@ def take(tensor: Any, spec: SliceSpec, compute_dtype: Any) -> Any:
     rank = len(spec.index)
     if rank == 0:
         return tf.reshape(tf.cast(tensor, compute_dtype), [1, 1])
+    index = list(spec.index)
+    # TF's strided slice takes at most 8 axes: past them, fixed axes are taken out one by
+    # one (a gather of one index: a copy of 1/size of the value, the largest axis first).
+    while rank > _STRIDED_SLICE_RANK:
+        axis = max((a for a in range(rank) if index[a] is not None), key=lambda a: tensor.shape[a])
+        tensor = tf.gather(tensor, index.pop(axis), axis=axis)
+        row_axis -= row_axis > axis
+        col_axis -= col_axis > axis
+        rank -= 1
     key: list[Any] = []
     for axis in range(rank):
         if axis == row_axis:
@@ -146,7 +157,7 @@ def take(tensor: Any, spec: SliceSpec, compute_dtype: Any) -> Any:
         elif axis == col_axis:
             key.append(slice(c0, c1))
         else:
-            key.append(spec.index[axis])
+            key.append(index[axis])
     part = tf.cast(tensor[tuple(key)], compute_dtype)
     if rank == 1:
         return tf.reshape(part, [1, -1])

@@ -622,3 +622,21 @@ def test_a_long_row_is_cut_into_tiles_too_with_the_same_result(monkeypatch):
         assert {k: v for k, v in b["slice"].items() if k not in ("values", "min", "max")} == {
             k: v for k, v in a["slice"].items() if k not in ("values", "min", "max")
         }
+
+
+@pytest.mark.parametrize("rank", [9, 11])
+def test_a_slice_of_a_value_of_more_than_8_axes(rank):
+    """TF's strided slice stops at 8 axes ("Unhandled input dimensions 9")."""
+    shape = [2, 3] * (rank // 2) + [2] * (rank % 2)
+    values = np.random.default_rng(8).normal(size=shape).astype(np.float32)
+    index = [1, 2] * (rank // 2) + [1] * (rank % 2)
+    for axes in ([-2, -1], [3, 0], [1, rank - 1]):
+        p = payload(tf.constant(values), axes=axes, index=index)
+        assert p["error"] is None
+        key = tuple(
+            slice(None) if a in [x % rank for x in axes] else i for a, i in enumerate(index)
+        )
+        expected = values[key]
+        if axes[0] % rank > axes[1] % rank:
+            expected = expected.T
+        np.testing.assert_array_equal(cells(p), expected)
