@@ -404,6 +404,15 @@ def _may_be_bad(figures: Any, category: str) -> bool:
     return category == "float" and (figures.bad > 0 or figures.extremes_sampled)
 
 
+def _sum_may_overflow(figures: Any, step: tuple[int, int]) -> bool:
+    """Could a block's float32 sum pass float32's range (values near 3e38, a value about
+    to overflow)? Then its mean would show as the largest float32, not the mean."""
+    if figures.min is None or figures.max is None:
+        return False
+    largest = max(abs(float(figures.min)), abs(float(figures.max)))
+    return largest * step[0] * step[1] >= float(np.finfo(np.float32).max) / 2
+
+
 def _b64(array: np.ndarray) -> str:
     return base64.b64encode(np.ascontiguousarray(array).tobytes()).decode("ascii")
 
@@ -415,7 +424,8 @@ def _slice(tensor: Any, spec: Any, budget: int, figures: Any, category: str) -> 
 
     (r0, r1), (c0, c1) = spec.region
     step = tensor_slices.choose_step(r1 - r0, c1 - c0, budget // CELL_BYTES)
-    dtype = tf.float64 if tensor.dtype.name in _WIDE else tf.float32
+    wide = tensor.dtype.name in _WIDE or _sum_may_overflow(figures, step)
+    dtype = tf.float64 if wide else tf.float32
     may_be_bad = _may_be_bad(figures, category)
     # Tiles of whole blocks, so that the copies and temporaries on the device stay small
     # whatever the region's size (a matrix filling a GPU must not need twice its memory):

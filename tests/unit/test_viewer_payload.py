@@ -640,3 +640,13 @@ def test_a_slice_of_a_value_of_more_than_8_axes(rank):
         if axes[0] % rank > axes[1] % rank:
             expected = expected.T
         np.testing.assert_array_equal(cells(p), expected)
+
+
+def test_block_means_of_values_near_the_float32_limit_are_their_means():
+    """A float32 block sum of values near 3e38 overflows: the mean showed as 3.4e38."""
+    values = np.full([100, 100], 3e38, np.float32)
+    values[::2] = -1e38
+    p = payload(tf.constant(values), budget=5 * 100)
+    assert p["slice"]["step"] == [10, 10]
+    np.testing.assert_allclose(cells(p), 1e38, rtol=1e-6)
+    assert marks(p).max() == 0
