@@ -201,7 +201,10 @@ class ViewerPanel {
         frameId: frame.frameId,
         context: 'clipboard',
       });
-      vscode.window.showInformationMessage(decodeSaveResult(body, this.expression));
+      const report = decodeSaveResult(body, this.expression);
+      // save_npy reports a failure ("not saved: PermissionError: …") instead of raising.
+      if (report.startsWith('not saved')) vscode.window.showErrorMessage(`Save as .npy: ${report}`);
+      else vscode.window.showInformationMessage(report);
     } catch (e) {
       vscode.window.showErrorMessage(`Save as .npy: ${messageOf(e, this.state)}`);
     }

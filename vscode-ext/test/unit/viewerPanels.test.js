@@ -246,3 +246,18 @@ test('messages for a name missing in the frame, a running program, and no sessio
   await w.viewer.view(undefined, false);
   assert.match(w.ui.errors.at(-1) ?? '', /no paused Python debug session/);
 });
+
+test('a save the debuggee could not make is shown as an error, not as information', async () => {
+  const w = world();
+  w.stop(1);
+  await w.viewer.open({ expression: 'model.w', state: w.state });
+  const answers = w.session.customRequest;
+  w.session.customRequest = async (/** @type {string} */ command, /** @type {any} */ args) =>
+    command === 'evaluate' && args.expression.includes('save_npy')
+      ? { result: "'not saved: PermissionError: [Errno 13] Permission denied: \\'/ro/w.npy\\''", type: 'str' }
+      : answers(command, args);
+  w.ui.saveAnswer = { fsPath: '/ro/w.npy' };
+  await w.panels[0].onMessage({ type: 'saveNpy' });
+  assert.deepEqual(w.ui.infos, []);
+  assert.deepEqual(w.ui.errors, ["Save as .npy: not saved: PermissionError: [Errno 13] Permission denied: '/ro/w.npy'"]);
+});
