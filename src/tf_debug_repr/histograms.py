@@ -7,8 +7,11 @@ drawn) and say so. Integers spanning fewer values than bins get one bin per valu
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 EXACT_LIMIT = 1 << 24
 
@@ -34,16 +37,22 @@ def bin_edges(lo: float, hi: float, integral: bool, bins: int) -> tuple[float, f
 def histogram(
     tensor: Any, lo: float, hi: float, integral: bool, bins: int, may_be_bad: bool = True
 ) -> Histogram:
-    """Counts of the finite values of ``tensor`` (any real or bool dtype TF can cast) in
-    ``bins`` equal bins over ``[lo, hi]``; call under ``guards.harmless``. ``may_be_bad=False``
-    (the value's figures show no NaN/Inf) skips looking for them."""
+    """Counts of the finite values of ``tensor`` (a tensor or a host array of any real or
+    bool dtype TF can cast) in ``bins`` equal bins over ``[lo, hi]``; call under
+    ``guards.harmless``. ``may_be_bad=False`` (the value's figures show no NaN/Inf) skips
+    looking for them."""
     import tensorflow as tf
 
-    size = int(tensor.shape.num_elements() or 0)
+    size = math.prod(int(d) for d in tensor.shape)
     stride = 1 if size <= EXACT_LIMIT else -(-size // EXACT_LIMIT)
-    flat = tf.reshape(tensor, [-1])
-    if stride > 1:
-        flat = flat[::stride]
+    if isinstance(tensor, np.ndarray):  # only the sample goes to TF (``flat`` copies no more)
+        flat = tf.constant(
+            tensor.reshape(-1)[::stride] if tensor.flags.c_contiguous else tensor.flat[::stride]
+        )
+    else:
+        flat = tf.reshape(tensor, [-1])
+        if stride > 1:
+            flat = flat[::stride]
     # Counted in the value's own float type where TF can (no full-size copy); else in a
     # float wide enough to hold every value exactly.
     if flat.dtype in (tf.float32, tf.float64):

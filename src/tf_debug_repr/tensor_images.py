@@ -46,7 +46,8 @@ def image(tensor: Any, layout: str, is_uint8: bool, unit: bool, budget: int) -> 
     stretched over the finite range of the images shown."""
     import tensorflow as tf
 
-    batch = tensor if layout.startswith("N") else tf.expand_dims(tensor, 0)
+    # A host array stays one: each chunk of images is converted as it is cut.
+    batch = tensor if layout.startswith("N") else tensor[None]
     count = min(int(batch.shape[0]), MAX_IMAGES)
     dims = [int(d) for d in batch.shape[1:]]
     height, width, channels = dims[1:] + dims[:1] if layout.endswith("CHW") else dims

@@ -146,7 +146,11 @@ def take(tensor: Any, spec: SliceSpec, compute_dtype: Any) -> Any:
     # one (a gather of one index: a copy of 1/size of the value, the largest axis first).
     while rank > _STRIDED_SLICE_RANK:
         axis = max((a for a in range(rank) if index[a] is not None), key=lambda a: tensor.shape[a])
-        tensor = tf.gather(tensor, index.pop(axis), axis=axis)
+        at = index.pop(axis)
+        if isinstance(tensor, np.ndarray):  # a host array: a view
+            tensor = tensor[(slice(None),) * axis + (at,)]
+        else:
+            tensor = tf.gather(tensor, at, axis=axis)
         row_axis -= row_axis > axis
         col_axis -= col_axis > axis
         rank -= 1

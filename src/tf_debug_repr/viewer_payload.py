@@ -328,9 +328,9 @@ def _category(source: Source) -> str:
 
 
 def _numeric(source: Source, part: str | None) -> Any:
-    """The values as a tensor TF can slice, cast and count: numpy arrays and the dtypes
-    TF has no kernels for (int4, the fnuz float8s…) go through a host array; a complex
-    value becomes the part shown."""
+    """The values as a tensor TF can slice, cast and count, or a host array (numpy arrays
+    and the dtypes TF has no kernels for: int4, the fnuz float8s…); a complex value
+    becomes the part shown."""
     import tensorflow as tf
 
     from .guards import host_view, is_on_host
@@ -345,7 +345,11 @@ def _numeric(source: Source, part: str | None) -> Any:
     if array is not None:
         if array.dtype.kind == "V":  # ml_dtypes (bfloat16, float8, int4…): widen on the host
             array = array.astype(np.float32)
-        values = tf.constant(array)
+        # Left as numpy: the slice, the histogram's sample and the images convert only the
+        # pieces they cut (tf.constant of the whole array took twice its size).
+        if part is None:
+            return array
+        return {"abs": np.abs, "angle": np.angle, "real": np.real, "imag": np.imag}[part](array)
     if part is None:
         return values
     return {"abs": tf.abs, "angle": tf.math.angle, "real": tf.math.real, "imag": tf.math.imag}[
@@ -359,7 +363,7 @@ def _figures(source: Source, tensor: Any, part: str | None) -> Any:
     from .stats import array_stats, tensor_stats
 
     if part not in (None, "abs"):
-        return tensor_stats(tensor)
+        return array_stats(tensor) if isinstance(tensor, np.ndarray) else tensor_stats(tensor)
     if source.is_array:
         return array_stats(source.values)
     return tensor_stats(source.values)

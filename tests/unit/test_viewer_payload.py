@@ -650,3 +650,48 @@ def test_block_means_of_values_near_the_float32_limit_are_their_means():
     assert p["slice"]["step"] == [10, 10]
     np.testing.assert_allclose(cells(p), 1e38, rtol=1e-6)
     assert marks(p).max() == 0
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: np.random.default_rng(9).normal(size=(40, 30)).astype(np.float32),
+        lambda: np.asfortranarray(np.arange(1200, dtype=np.int16).reshape(40, 30)),
+        lambda: np.random.default_rng(9).random((2, 3, 20, 30)).astype(np.float32),  # NCHW
+        lambda: (np.arange(600) % 7 == 0).reshape(20, 30),
+        lambda: np.arange(512, dtype=np.float64).reshape([2] * 9),
+        lambda: ((np.arange(12.0) - 5) * (3 + 4j)).reshape(3, 4),  # |z| exact: 5|k|
+    ],
+)
+def test_a_numpy_array_gives_the_payload_of_the_same_tensor(make):
+    array = make()
+    for request in ({}, {"budget": 5 * 50}, {"part": "angle"}):
+        if "part" in request and array.dtype.kind != "c":
+            continue
+        a, t = payload(array, **request), payload(tf.constant(array), **request)
+        assert a["error"] is None and t["error"] is None
+        for key in ("slice", "histogram", "image"):
+            assert a[key] == t[key], key
+        assert a["stats"] == pytest.approx(t["stats"])
+
+
+def test_a_big_numpy_array_is_not_copied_whole(tmp_path):
+    """tf.constant of the whole array took twice its size (a 256 MiB array: 519 MiB
+    more at the peak); now only bands, the histogram's sample and images are converted."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "peak.py"
+    script.write_text(
+        "import numpy as np, tf_debug_repr\n"
+        "def peak():\n"
+        "    return int([l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]) * 1024\n"
+        "tf_debug_repr.view_payload(np.ones((4, 4), np.float32))\n"
+        "array = np.random.default_rng(0).random((1 << 14, 1 << 13), np.float32)\n"
+        "before = peak()\n"
+        "assert tf_debug_repr.view_payload(array)\n"
+        "print((peak() - before) / array.nbytes)\n"
+    )
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True)
+    share = float(out.stdout.split()[-1])
+    assert share < 0.5, f"view_payload of a 512 MiB array took {share:.2f} of its size more"
