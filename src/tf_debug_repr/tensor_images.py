@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .tensor_slices import choose_step
+from .tensor_slices import BAND_ELEMENTS, choose_step
 
 MAX_IMAGES = 64
 MIN_SIDE = 2  # a "picture" one pixel wide is a vector, not an image
@@ -48,30 +48,44 @@ def image(tensor: Any, layout: str, is_uint8: bool, unit: bool, budget: int) -> 
 
     batch = tensor if layout.startswith("N") else tf.expand_dims(tensor, 0)
     count = min(int(batch.shape[0]), MAX_IMAGES)
-    batch = tf.cast(batch[:count], tf.float32)
-    if layout.endswith("CHW"):
-        batch = tf.transpose(batch, [0, 2, 3, 1])
-    _, height, width, channels = (int(d) for d in batch.shape)
-    finite = tf.math.is_finite(batch)
-    batch = tf.where(finite, batch, tf.zeros_like(batch))  # NaN/Inf pixels: black
+    dims = [int(d) for d in batch.shape[1:]]
+    height, width, channels = dims[1:] + dims[:1] if layout.endswith("CHW") else dims
+    # Images a few at a time, so that the device holds at most BAND_ELEMENTS more.
+    chunk = max(1, BAND_ELEMENTS // (height * width * channels))
+
+    def images(a: int) -> tuple[Any, Any]:
+        part = tf.cast(batch[a : min(a + chunk, count)], tf.float32)
+        if layout.endswith("CHW"):
+            part = tf.transpose(part, [0, 2, 3, 1])
+        return part, tf.math.is_finite(part)
+
+    low, factor = 0.0, 1.0
     if is_uint8:
         scale = "uint8"
     elif unit:
-        scale, batch = "unit", batch * 255.0
+        scale, factor = "unit", 255.0
     else:
-        big = tf.constant(np.inf, tf.float32)
-        low = tf.reduce_min(tf.where(finite, batch, big))
-        high = tf.reduce_max(tf.where(finite, batch, -big))
-        span = tf.maximum(high - low, 1e-30)
-        scale, batch = "normalised", (batch - low) / span * 255.0
+        scale, lows, highs = "normalised", [], []
+        for a in range(0, count, chunk):
+            part, finite = images(a)
+            lows.append(float(tf.reduce_min(tf.where(finite, part, np.inf))))
+            highs.append(float(tf.reduce_max(tf.where(finite, part, -np.inf))))
+        if math.isfinite(min(lows)):
+            low = min(lows)
+            factor = 255.0 / max(max(highs) - low, 1e-30)
     columns = math.ceil(math.sqrt(count))
     grid_rows = math.ceil(count / columns)
     per_tile = max(1, budget // 4 // (columns * grid_rows))
     sr, sc = choose_step(height, width, per_tile)
     tile_h, tile_w = -(-height // sr), -(-width // sc)
-    if (sr, sc) != (1, 1):
-        batch = _block_mean(tf, batch, sr, sc, tile_h, tile_w)
-    pixels = tf.cast(tf.clip_by_value(tf.round(batch), 0.0, 255.0), tf.uint8)
+    tiles = []
+    for a in range(0, count, chunk):
+        part, finite = images(a)
+        part = tf.where(finite, (part - low) * factor, 0.0)  # NaN/Inf pixels: black
+        if (sr, sc) != (1, 1):
+            part = _block_mean(tf, part, sr, sc, tile_h, tile_w)
+        tiles.append(tf.cast(tf.clip_by_value(tf.round(part), 0.0, 255.0), tf.uint8))
+    pixels = tf.concat(tiles, 0)
     if channels == 1:
         pixels = tf.concat([pixels] * 3, axis=-1)
     if channels in (1, 3):

@@ -15,6 +15,9 @@ import numpy as np
 
 # Bytes per cell sent: a float32 value and a uint8 mask.
 CELL_BYTES = 5
+# Elements of the region cut and reduced at once (a band of whole blocks): bounds what
+# the device holds besides the value, 64 MiB of float32.
+BAND_ELEMENTS = 1 << 24
 # Mask codes, as the page reads them.
 FINITE, NAN, POSINF, NEGINF = 0, 1, 2, 3
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import json
 import math
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -414,9 +415,26 @@ def _slice(tensor: Any, spec: Any, budget: int, figures: Any, category: str) -> 
 
     (r0, r1), (c0, c1) = spec.region
     step = tensor_slices.choose_step(r1 - r0, c1 - c0, budget // CELL_BYTES)
-    wide = tensor.dtype.name in _WIDE
-    region = tensor_slices.take(tensor, spec, tf.float64 if wide else tf.float32)
-    cells = tensor_slices.reduce_blocks(region, step, _may_be_bad(figures, category))
+    dtype = tf.float64 if tensor.dtype.name in _WIDE else tf.float32
+    may_be_bad = _may_be_bad(figures, category)
+    # Bands of whole blocks, so that the copies and temporaries on the device stay small
+    # whatever the region's size (a matrix filling a GPU must not need twice its memory).
+    band = max(1, tensor_slices.BAND_ELEMENTS // (c1 - c0) // step[0]) * step[0]
+    bands = [
+        tensor_slices.reduce_blocks(
+            tensor_slices.take(
+                tensor, replace(spec, region=((a, min(a + band, r1)), (c0, c1))), dtype
+            ),
+            step,
+            may_be_bad,
+        )
+        for a in range(r0, r1, band)
+    ]
+    cells = tensor_slices.Cells(
+        np.concatenate([b.values for b in bands]),
+        np.concatenate([b.mask for b in bands]),
+        np.concatenate([b.filled for b in bands]),
+    )
     shown = cells.values[cells.filled]
     low = float(shown.min()) if shown.size else 0.0
     high = float(shown.max()) if shown.size else 0.0

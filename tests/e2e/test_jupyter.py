@@ -119,13 +119,6 @@ class Kernel:
         raise AssertionError(f"no {event} debug_event within {TIMEOUT} s")
 
 
-@pytest.fixture
-def kernel():
-    k = Kernel()
-    yield k
-    k.close()
-
-
 def test_kernel_without_debugger_installs_nothing_then_captures_once_attached(kernel):
     # (a) No debugger client: a Keras training step runs on TF's own functions.
     before = kernel.execute(SETUP, PROBES)

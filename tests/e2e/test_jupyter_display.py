@@ -72,13 +72,6 @@ def rgb(pixels: np.ndarray, row: int, col: int) -> tuple[int, ...]:
     return tuple(int(c) for c in pixels[row, col, :3])
 
 
-@pytest.fixture
-def kernel():
-    k = Kernel()
-    yield k
-    k.close()
-
-
 def test_load_ext_gives_tf_values_summary_nan_warning_and_picture_then_unload_restores(kernel):
     run_cell(kernel, VALUES)
     plain = run_cell(kernel, "x")

@@ -553,3 +553,38 @@ def test_figures_reduced_on_the_device_give_the_same_payload(monkeypatch):
     for a, b in zip(on_host, on_device, strict=True):
         assert a["slice"] == b["slice"] and a["histogram"] == b["histogram"]
         assert a["stats"] == pytest.approx(b["stats"])
+
+
+def test_a_region_is_reduced_in_bands_of_whole_blocks_with_the_same_result(monkeypatch):
+    from tf_debug_repr import tensor_slices
+
+    values = np.random.default_rng(5).normal(size=(203, 77)).astype(np.float32)
+    values[100, 5], values[150, 70], values[9, 9] = np.nan, np.inf, -np.inf
+    requests = [
+        {"budget": 5 * 400},  # blocks of several rows
+        {"budget": 5 * 30_000},  # full resolution
+        {"axes": [1, 0], "budget": 5 * 300},  # transposed
+        {"region": [[17, 190], [3, 70]], "budget": 5 * 500},
+    ]
+    whole = [payload(tf.constant(values), **r) for r in requests]
+    monkeypatch.setattr(tensor_slices, "BAND_ELEMENTS", 150)  # a band of 1 or 2 rows of cells
+    banded = [payload(tf.constant(values), **r) for r in requests]
+    for a, b in zip(whole, banded, strict=True):
+        np.testing.assert_allclose(cells(b), cells(a), rtol=1e-5, atol=1e-6)  # another sum order
+        assert marks(b).tolist() == marks(a).tolist()
+        same = ("axes", "index", "rows", "cols", "region", "height", "width", "step", "reduce")
+        assert [b["slice"][k] for k in same] == [a["slice"][k] for k in same]
+
+
+def test_images_are_drawn_a_few_at_a_time_with_the_same_grid(monkeypatch):
+    from tf_debug_repr import tensor_images
+
+    values = np.random.default_rng(6).normal(size=(9, 3, 20, 30)).astype(np.float32) * 4
+    values[2, :, 5, 5] = np.nan  # a NaN pixel is black, whatever the scale
+    requests = [{"budget": 2 * 9 * 4 * 20 * 30 * 2}, {"budget": 4000}]  # full size, downsampled
+    whole = [payload(tf.constant(values), **r)["image"] for r in requests]
+    monkeypatch.setattr(tensor_images, "BAND_ELEMENTS", 3 * 20 * 30 * 2)  # two images at a time
+    chunked = [payload(tf.constant(values), **r)["image"] for r in requests]
+    assert chunked == whole and whole[0]["scale"] == "normalised" and whole[0]["tile"] == [20, 30]
+    grid = rgba({"image": whole[0]})
+    assert grid[5, 2 * 30 + 5].tolist() == [0, 0, 0, 255]  # tile 2: row 0, column 2

@@ -69,9 +69,11 @@ function readNpy(file) {
   return { shape, values: Array.from(new Float32Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.length))) };
 }
 
-test('View Tensor end to end: rows tagged, payloads of a tensor, a variable and its gradient, save as .npy, a pinned refresh', { timeout: h.TIMEOUT * 3 }, async () => {
-  const config = h.resolveAsVSCode(getTemplate('currentFile').configurations[0], { file: PROGRAM });
-  const s = new h.Session();
+test('View Tensor end to end from the .vsix alone: rows tagged, payloads of a tensor, a variable and its gradient, save as .npy, a pinned refresh', { timeout: h.TIMEOUT * 3 }, async () => {
+  // A Python where tf-debug-repr is not installed: only the copy the extension bundles serves.
+  const { python } = envs.buildEnv('no-plugin');
+  const config = h.resolveAsVSCode(getTemplate('currentFile').configurations[0], { file: PROGRAM, python });
+  const s = new h.Session({ python });
   const sessions = new ViewerSessions();
   const { debugSession, state } = trackThrough(s, sessions);
   try {
@@ -79,6 +81,8 @@ test('View Tensor end to end: rows tagged, payloads of a tensor, a variable and 
     assert.equal(state.paused, true, 'the tracker saw the stop');
     const { top } = await s.topFrame(stopped.body.threadId);
     const active = { session: debugSession, threadId: stopped.body.threadId, frameId: top.id };
+    const served = await s.evaluate('str(getattr(__import__("sys").modules.get("tf_debug_repr"), "__file__", None))', top.id);
+    assert.ok(served.includes(path.join(h.BUNDLE_DIR, 'lib', 'tf_debug_repr')), `the bundled copy serves the viewer: ${served}`);
 
     // The Variables pane: TF and numpy rows tagged, the rest not.
     const locals = await s.locals(top.id);

@@ -124,7 +124,7 @@ take_shots() {
     --url "http://127.0.0.1:$PORT/?folder=$WORK/ws" --ws "$WORK/ws" --raw "$WORK/raw" --out "$REPO/docs/images" \
     --logs "$WORK/logs"
   stop_code_server
-  # palette PNGs: the same picture to the eye at a third of the bytes
+  # palette PNGs: the same picture to the eye at about half the bytes (467 KB -> 214 KB measured)
   pngquant --quality 80-100 --speed 1 --strip --force --ext .png "$REPO"/docs/images/*.png
   ls -l "$REPO/docs/images"
 }

@@ -237,8 +237,7 @@ class Workbench {
 
   /** Hover the heatmap at a fraction of its height and width (the page shows index and value). */
   async hoverHeatmap(n, at) {
-    await this.setSidebar(false);
-    await sleep(1500);
+    await this.editorOnly();
     const box = await this.viewer(n).locator('#heatmap').boundingBox();
     await this.page.mouse.move(box.x + box.width * at.col, box.y + box.height * at.row, { steps: 5 });
     await sleep(800);
@@ -250,12 +249,20 @@ class Workbench {
   }
 
   /** The editor area (its tabs and webviews), without the sidebar. */
-  async shotEditor(name, { keepHover = false } = {}) {
+  async editorOnly() {
     await this.setSidebar(false);
-    await this.command('View: Reset Editor Group Sizes'); // side-by-side views get half each
-    // the bottom right corner, blank in the viewer: no hover in the picture
-    if (!keepHover) await this.page.mouse.move(this.page.viewportSize().width - 20, this.page.viewportSize().height - 40);
+    await this.command('View: Reset Editor Group Sizes'); // side-by-side editors get half each
     await sleep(1500);
+  }
+
+  /** keepHover: the mouse stays where hoverHeatmap put it (after editorOnly). */
+  async shotEditor(name, { keepHover = false } = {}) {
+    if (!keepHover) {
+      await this.editorOnly();
+      // the bottom right corner, blank in the viewer: no hover in the picture
+      await this.page.mouse.move(this.page.viewportSize().width - 20, this.page.viewportSize().height - 40);
+      await sleep(1000);
+    }
     await this.clip(name, await this.page.locator('.part.editor').boundingBox());
   }
 
