@@ -112,7 +112,7 @@ def payload_expression(expression: str) -> str:
 _DTYPE_SHAPE = re.compile(r"(?<![\w'])([a-z]+[0-9]*(?:_[a-z0-9]+)?)\[([0-9?, None]*)\]")
 # Rows whose value has no numbers here: the viewer answers them with an explanation.
 _VALUELESS = re.compile(
-    r"symbolic|no value yet|uninitiali[sz]ed|\bstring\[|\bresource\[|\bvariant\["
+    r"symbolic|no value yet|uninitiali[sz]ed|\bstring\[|\bresource\[|\bvariant\[|\bempty\b"
     r"|^∇ (no gradient recorded|not available|.* None: |.* values not kept)"
 )
 # An explanation is a sentence, not an exception's ``TypeError: …`` passed through.
