@@ -29,7 +29,7 @@ if [ -f vscode-ext/package.json ]; then
   # downloads no browser).
   if [ ! -x /usr/bin/chromium ]; then
     SUDO=; if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
-    $SUDO apt-get update -q && $SUDO apt-get install -y -q chromium
+    $SUDO apt-get update -q && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
   fi
   echo "== vscode-ext"
   (cd vscode-ext && npm ci --no-audit --no-fund && echo "== vscode-ext type check" \

@@ -8,6 +8,7 @@ tells where a reduction may run on the host without copying a whole accelerator 
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -31,6 +32,17 @@ def harmless(device: str | None = None) -> Iterator[None]:
                 yield
         else:
             yield
+
+
+def building_graph() -> bool:
+    """Is a graph being built on this thread (a ``tf.function`` trace, Keras's scratch graph
+    in its build pass)? There an expression such as ``x[0]`` on an eager tensor becomes an
+    op of that graph instead of a value. Never imports TF."""
+    tf = sys.modules.get("tensorflow")
+    try:
+        return tf is not None and not tf.executing_eagerly()
+    except Exception:
+        return False
 
 
 def is_on_host(tensor: Any) -> bool:

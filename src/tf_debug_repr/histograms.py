@@ -59,7 +59,9 @@ def histogram(
         values = flat
     else:
         values = tf.cast(flat, tf.float64 if flat.dtype.size >= 4 else tf.float32)
-    zeros = tf.size(values, out_type=tf.int64) - tf.math.count_nonzero(values, dtype=tf.int64)
+    # Counted in int32 (at most EXACT_LIMIT elements are counted): count_nonzero's int64
+    # cast of every element cost as much as the histogram itself.
+    zeros = tf.cast(tf.reduce_sum(tf.cast(tf.equal(values, 0), tf.int32)), tf.int64)
     first, last, count = bin_edges(float(lo), float(hi), integral, bins)
     edge = tf.constant([first, last], values.dtype)
     bad = tf.zeros([], tf.int64)
@@ -67,7 +69,7 @@ def histogram(
         # NaN/Inf are counted at the first edge, then taken out of the first bin: cheaper
         # than gathering the finite values into a new tensor.
         finite = tf.math.is_finite(values)
-        bad = tf.size(values, out_type=tf.int64) - tf.math.count_nonzero(finite, dtype=tf.int64)
+        bad = tf.cast(tf.reduce_sum(tf.cast(tf.logical_not(finite), tf.int32)), tf.int64)
         values = tf.where(finite, values, edge[0])
     counts = tf.histogram_fixed_width(values, edge, nbins=count, dtype=tf.int64)
     counts -= tf.one_hot(0, count, on_value=bad, off_value=tf.zeros([], tf.int64), dtype=tf.int64)

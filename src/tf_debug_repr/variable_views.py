@@ -125,7 +125,7 @@ def variable_children(var: Any, kind: Kind) -> list[Child]:
             children.append(Child("note", BUILD_PASS_NOTE))
         for child in tensor_views.tensor_children(value):
             if build_pass and child.name not in ("shape", "dtype", "device"):
-                child = _outside_graph(child)
+                child = outside_graph(child)
             if child.name == "dtype":
                 child = _dtype_child(var, keras)
             elif child.name == "device" and keras:
@@ -140,13 +140,14 @@ def variable_children(var: Any, kind: Kind) -> list[Child]:
         children.append(Child("name", Note(str(var.name)), ".name"))
         if value is not None:
             read = Child("value", value, call("{}.value()"))
-            children.append(_outside_graph(read) if symbolic_views.in_keras_build_pass() else read)
+            children.append(outside_graph(read) if symbolic_views.in_keras_build_pass() else read)
     children.append(Child("trainable", bool(var.trainable), ".trainable"))
     return children
 
 
-def _outside_graph(child: Child) -> Child:
-    """The child with an expression that evaluates outside Keras's scratch graph:
+def outside_graph(child: Child) -> Child:
+    """The child with an expression that evaluates outside any graph being built (Keras's
+    scratch graph, a ``tf.function`` trace):
     ``eagerly(lambda v: v[0], w)`` (the lambda takes the parent as an argument: a lambda
     in evaluated code cannot see the frame's locals)."""
     inner = child.expression

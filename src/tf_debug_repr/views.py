@@ -19,7 +19,7 @@ from typing import Any
 
 from . import formatting as fmt
 from . import tensor_views, variable_views
-from .guards import harmless
+from .guards import building_graph, harmless
 from .tf_types import Kind, kind_of, kind_of_type
 from .view_model import Child, Node, Note, error_note
 
@@ -205,7 +205,15 @@ def children(obj: Any) -> list[Child]:
     if isinstance(obj, Node):
         return obj.children()
     view = _view_of(obj)
-    return view.children(obj) if view is not None else []
+    if view is None:
+        return []
+    rows = view.children(obj)
+    if kind_of(obj) is Kind.EAGER and building_graph():
+        # A real tensor seen while a graph is built (an eager input of a Keras layer in its
+        # build pass, a tensor a tf.function captures): its children's expressions must run
+        # outside that graph, or they would add ops to it and give symbolic tensors.
+        rows = [variable_views.outside_graph(row) for row in rows]
+    return rows
 
 
 # ------------------------------------------------------------------ lists of tensors

@@ -111,3 +111,32 @@ def test_real_call_shows_values_and_every_expression_gives_its_child(s):
     leaves = [c.value for c in s.children(row) if c.name.startswith("[")]
     real = s.evaluate("self.proj.kernel.numpy()[1].tolist()", "repl")["result"]
     assert [float(v) for v in leaves] == pytest.approx(eval(real.strip("'")), rel=1e-6)
+
+
+def test_eager_input_in_the_build_pass_expressions_add_no_op_and_give_values():
+    # A layer called on a real tensor for the first time: call() runs with that tensor while
+    # Keras's scratch graph is the default graph. ``x[0]`` evaluated there would be a new
+    # StridedSlice op of that graph, and a symbolic tensor instead of the row's value.
+    s = start_stopped("keras_build_eager_input.py", marker="BREAKPOINT in call")
+    try:
+        ops = "len(__import__('tensorflow').compat.v1.get_default_graph().get_operations())"
+        graph = s.evaluate("__import__('tensorflow').compat.v1.get_default_graph().name")
+        assert graph["result"] == "'scratch_graph'", graph
+        before = s.evaluate(ops)["result"]
+        value, children = expand(s, "x")
+        assert value.startswith("float32[2, 3] x∈[0, 5]"), value
+        checked = 0
+        for child in children:
+            assert "<error" not in child.value, (child.name, child.value)
+            shown = s.evaluate(child.evaluate_name, "watch")["result"]
+            assert "symbolic" not in shown, (child.evaluate_name, shown)
+            if child.type in ("EagerTensor", "Note"):
+                assert shown.strip("'\"") == child.value, (child.evaluate_name, shown)
+                checked += 1
+            elif child.type == "float32":  # a leaf; its expression gives a 0-d tensor
+                assert shown.split()[0] == child.value, (child.evaluate_name, shown)
+                checked += 1
+        assert checked >= 8, [c.name for c in children]
+        assert s.evaluate(ops)["result"] == before, "the expressions added ops to the graph"
+    finally:
+        s.client.close()

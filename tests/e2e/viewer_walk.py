@@ -112,7 +112,7 @@ def payload_expression(expression: str) -> str:
 _DTYPE_SHAPE = re.compile(r"(?<![\w'])([a-z]+[0-9]*(?:_[a-z0-9]+)?)\[([0-9?, None]*)\]")
 # Rows whose value has no numbers here: the viewer answers them with an explanation.
 _VALUELESS = re.compile(
-    r"symbolic|no value yet|uninitiali[sz]ed|\bstring\[|\bresource\[|\bvariant\["
+    r"symbolic|no value yet|uninitiali[sz]ed|\bstring\[|\bresource\[|\bvariant\[|\bempty\b"
     r"|^∇ (no gradient recorded|not available|.* None: |.* values not kept)"
 )
 # An explanation is a sentence, not an exception's ``TypeError: …`` passed through.
@@ -272,3 +272,60 @@ def spread(rows: list[tuple[str, Variable]], cap: int) -> list[tuple[str, Variab
             break
         chosen.setdefault(i, rows[i])
     return [chosen[i] for i in sorted(chosen)]
+
+
+# --------------------------------------------------------------------------- by hand
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Walk any program once, as the e2e tests walk theirs: stop at ``--marker`` (a
+    comment on the line), expand every local (and ``--globals``) as the tests do, view
+    every row the extension tags, print what was viewed and any problem.
+
+        .venv/bin/python -m tests.e2e.viewer_walk PROGRAM.py [--marker BREAKPOINT]
+            [--globals model,optimizer] [--stops 2] [--eager]
+    """
+    import argparse
+    import os
+    from collections import Counter
+
+    from tests.conftest import start_stopped
+    from tests.e2e.test_real_programs import DEPTH, STOCK_TYPES, walk
+
+    parser = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
+    parser.add_argument("program")
+    parser.add_argument("--marker", default="BREAKPOINT")
+    parser.add_argument("--globals", default="", help="names to walk besides the locals")
+    parser.add_argument("--stops", type=int, default=1)
+    parser.add_argument("--eager", action="store_true", help="TF_DEBUG_REPR_EAGER=1")
+    args = parser.parse_args(argv)
+    env = {"TF_DEBUG_REPR_EAGER": "1"} if args.eager else None
+    session = start_stopped(os.path.abspath(args.program), args.marker, env)
+    failed = 0
+    try:
+        for stop in range(args.stops):
+            if stop:
+                session.resume_to_next_stop()
+            seen: list[tuple[str, Variable]] = []
+            walk_problems: list[str] = []
+            rows = [v for v in session.locals().values() if v.type not in STOCK_TYPES]
+            for name in filter(None, args.globals.split(",")):
+                answer = session.evaluate(name)
+                rows.append(
+                    Variable(name, answer["result"], "", answer["variablesReference"], name, {})
+                )
+            for row in rows:
+                walk(session, [row], "", DEPTH, walk_problems, seen)
+            viewed, problems = check_rows(session, seen, None)
+            kinds = Counter(row.type for _, row in seen if is_tagged(row) and row.evaluate_name)
+            print(f"stop {stop}: {len(seen)} rows walked, {viewed} viewed {dict(kinds)}")
+            for line in walk_problems + problems:
+                print("  ", line)
+            failed += len(walk_problems) + len(problems)
+    finally:
+        session.client.close()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

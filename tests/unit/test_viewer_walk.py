@@ -152,6 +152,24 @@ def test_errors_allowed_only_as_explanations_of_valueless_rows():
     )
 
 
+@pytest.mark.parametrize(
+    "value",
+    [
+        np.array(["a", "bc"]),
+        np.zeros((2, 0), np.float32),
+    ],
+)
+def test_valueless_rows_of_real_payloads_pass(value):
+    import tensorflow as tf
+
+    from tf_debug_repr import views
+
+    tensor = tf.constant(value)
+    row = _row(views.summary(tensor))
+    p = build(tensor)
+    assert p["error"] and viewer_walk.check_payload(None, row, "v", p) == []
+
+
 def test_row_dtype_shape_reads_summaries():
     read = viewer_walk.row_dtype_shape
     assert read(_row("float32[8, 28, 28, 1] x∈[0, 1] n=6,272 CPU:0")) == ("float32", [8, 28, 28, 1])
