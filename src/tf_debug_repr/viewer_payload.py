@@ -137,6 +137,8 @@ def _dense_shape(s: Any) -> str:
 def _distributed(value: Any, shown: Any) -> Source:
     """A mirrored variable or value: its first replica; sync-on-read: the aggregate the
     program would read; per-replica: replica 0."""
+    import tensorflow as tf
+
     from . import distribute_views
     from . import formatting as fmt
     from .guards import harmless
@@ -147,6 +149,9 @@ def _distributed(value: Any, shown: Any) -> Source:
         with harmless():
             values = value.read_value()
         note = f"the {value.aggregation.name} of {len(replicas)} replicas"
+        # Stopped inside strategy.run: the read is this replica's own value.
+        if tf.distribute.has_strategy() and not tf.distribute.in_cross_replica_context():
+            note = f"this replica's own value (in a replica context: not {note})"
     else:
         values = distribute_views._eager_value(replicas[0])
         if values is None:
