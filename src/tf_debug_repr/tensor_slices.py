@@ -20,7 +20,8 @@ CELL_BYTES = 5
 BAND_ELEMENTS = 1 << 24
 # Mask codes, as the page reads them.
 FINITE, NAN, POSINF, NEGINF = 0, 1, 2, 3
-# The most axes TF's StridedSlice kernel handles ("Unhandled input dimensions 9").
+# The most axes TF's StridedSlice kernel handles ("Unhandled input dimensions 9"); a
+# host array is cut by numpy, which has no such limit.
 _STRIDED_SLICE_RANK = 8
 
 
@@ -142,18 +143,9 @@ def take(tensor: Any, spec: SliceSpec, compute_dtype: Any) -> Any:
     if rank == 0:
         return tf.reshape(tf.cast(tensor, compute_dtype), [1, 1])
     index = list(spec.index)
-    # TF's strided slice takes at most 8 axes: past them, fixed axes are taken out one by
-    # one (a gather of one index: a copy of 1/size of the value, the largest axis first).
-    while rank > _STRIDED_SLICE_RANK:
-        axis = max((a for a in range(rank) if index[a] is not None), key=lambda a: tensor.shape[a])
-        at = index.pop(axis)
-        if isinstance(tensor, np.ndarray):  # a host array: a view
-            tensor = tensor[(slice(None),) * axis + (at,)]
-        else:
-            tensor = tf.gather(tensor, at, axis=axis)
-        row_axis -= row_axis > axis
-        col_axis -= col_axis > axis
-        rank -= 1
+    if rank > _STRIDED_SLICE_RANK and not isinstance(tensor, np.ndarray):
+        tensor, index, row_axis, col_axis = _merge_fixed_axes(tf, tensor, index, row_axis, col_axis)
+        rank = len(index)
     key: list[Any] = []
     for axis in range(rank):
         if axis == row_axis:
@@ -166,6 +158,35 @@ def take(tensor: Any, spec: SliceSpec, compute_dtype: Any) -> Any:
     if rank == 1:
         return tf.reshape(part, [1, -1])
     return tf.transpose(part) if row_axis > col_axis else part
+
+
+def _merge_fixed_axes(tf: Any, tensor: Any, index: list, row_axis: int, col_axis: int):
+    """TF's strided slice takes at most 8 axes: each run of consecutive fixed axes becomes
+    one axis (a reshape: no copy, any dtype and device), its index the flat one; at most 5
+    axes are left."""
+    shape = [int(d) for d in tensor.shape]
+    merged_shape: list[int] = []
+    merged_index: list[int | None] = []
+    shown = {}
+    run: list[int] = []
+
+    def close_run() -> None:
+        if run:
+            dims = [shape[a] for a in run]
+            merged_shape.append(math.prod(dims))
+            merged_index.append(int(np.ravel_multi_index([index[a] for a in run], dims)))
+            run.clear()
+
+    for axis in range(len(shape)):
+        if axis in (row_axis, col_axis):
+            close_run()
+            shown[axis] = len(merged_shape)
+            merged_shape.append(shape[axis])
+            merged_index.append(None)
+        else:
+            run.append(axis)
+    close_run()
+    return tf.reshape(tensor, merged_shape), merged_index, shown[row_axis], shown[col_axis]
 
 
 @dataclass(frozen=True)
