@@ -751,3 +751,38 @@ def test_the_histogram_runs_only_ops_a_gpu_runs_in_device_memory():
             assert attrs["dtype"] == tf.int32.as_datatype_enum, attrs
         if op == "Sum":
             assert attrs["T"] != tf.int32.as_datatype_enum, attrs
+
+
+def test_figures_on_a_device_widen_a_chunk_at_a_time(monkeypatch):
+    """The device path cast the whole value to float64 for its min/max and NaN counts (a
+    float32 tensor filling half a GPU needed as much again); now at most a chunk, with the
+    same figures."""
+    from tf_debug_repr import stats
+
+    values = np.random.default_rng(11).normal(size=(300, 301)).astype(np.float32)
+    values[3, 4], values[50, 7], values[299, 300] = np.nan, np.inf, -np.inf
+    widened = []
+
+    def note(op_type, inputs, attrs, outputs, op_name=None, graph=None):
+        if op_type == "Cast" and outputs and outputs[0].dtype == tf.float64:
+            widened.append(int(outputs[0].shape.num_elements()))
+
+    exact = stats.device_stats(tf.constant(values))
+    monkeypatch.setattr(stats, "EXTREMES_CHUNK", 5000, raising=False)
+    op_callbacks.add_op_callback(note)
+    try:
+        chunked = stats.device_stats(tf.constant(values))
+    finally:
+        op_callbacks.remove_op_callback(note)
+    # Besides the chunks, only the moments' sample (at most SAMPLE_LIMIT elements) is widened.
+    assert widened and max(widened) <= stats.SAMPLE_LIMIT < values.size
+    assert max(n for n in widened if n != chunked.moments_sample) <= 5000
+    assert (chunked.min, chunked.max, chunked.nan, chunked.posinf, chunked.neginf) == (
+        exact.min,
+        exact.max,
+        1,
+        1,
+        1,
+    )
+    assert chunked.mean == pytest.approx(exact.mean) and chunked.std == pytest.approx(exact.std)
+    assert exact.min == float(np.nanmin(np.where(np.isfinite(values), values, np.nan)))
