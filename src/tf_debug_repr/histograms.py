@@ -59,9 +59,10 @@ def histogram(
         values = flat
     else:
         values = tf.cast(flat, tf.float64 if flat.dtype.size >= 4 else tf.float32)
-    # Counted in int32 (at most EXACT_LIMIT elements are counted): count_nonzero's int64
-    # cast of every element cost as much as the histogram itself.
-    zeros = tf.cast(tf.reduce_sum(tf.cast(tf.equal(values, 0), tf.int32)), tf.int64)
+    # Counted in float32, exact up to EXACT_LIMIT (2^24) elements: count_nonzero's int64
+    # cast of every element cost as much as the histogram itself, and an int32 Sum runs on
+    # the host on a GPU (its only GPU kernel keeps input and output in host memory).
+    zeros = tf.cast(tf.reduce_sum(tf.cast(tf.equal(values, 0), tf.float32)), tf.int64)
     first, last, count = bin_edges(float(lo), float(hi), integral, bins)
     edge = tf.constant([first, last], values.dtype)
     bad = tf.zeros([], tf.int64)
@@ -69,9 +70,11 @@ def histogram(
         # NaN/Inf are counted at the first edge, then taken out of the first bin: cheaper
         # than gathering the finite values into a new tensor.
         finite = tf.math.is_finite(values)
-        bad = tf.cast(tf.reduce_sum(tf.cast(tf.logical_not(finite), tf.int32)), tf.int64)
+        bad = tf.cast(tf.reduce_sum(tf.cast(tf.logical_not(finite), tf.float32)), tf.int64)
         values = tf.where(finite, values, edge[0])
-    counts = tf.histogram_fixed_width(values, edge, nbins=count, dtype=tf.int64)
+    # int32 counts: the only dtype HistogramFixedWidth has a GPU kernel for (int64 ran on
+    # the CPU, copying the values there); at most EXACT_LIMIT elements fit.
+    counts = tf.cast(tf.histogram_fixed_width(values, edge, nbins=count, dtype=tf.int32), tf.int64)
     counts -= tf.one_hot(0, count, on_value=bad, off_value=tf.zeros([], tf.int64), dtype=tf.int64)
     fetched = tf.concat([counts, tf.reshape(zeros, [1])], 0).numpy()
     width = (last - first) / count

@@ -242,21 +242,14 @@ def device_stats(tensor: Any) -> Stats:
         if category == "complex":
             extremes, moments = tf.abs(extremes), tf.abs(moments)
         wide = tf.float64
-        extremes64 = tf.cast(extremes, wide)
+        lo, hi, nan, posinf, neginf = _device_extremes(tf, extremes, wide)
         moments64 = tf.cast(moments, wide)
-        finite_e = tf.math.is_finite(extremes64)
         finite_m = tf.math.is_finite(moments64)
-        big = tf.constant(np.inf, wide)
-        lo = tf.reduce_min(tf.where(finite_e, extremes64, big))
-        hi = tf.reduce_max(tf.where(finite_e, extremes64, -big))
         count_m = tf.reduce_sum(tf.cast(finite_m, wide))
         clean_m = tf.where(finite_m, moments64, tf.zeros_like(moments64))
         mean = tf.reduce_sum(clean_m) / tf.maximum(count_m, 1.0)
         centred = tf.where(finite_m, moments64 - mean, tf.zeros_like(moments64))
         std = tf.sqrt(tf.reduce_sum(centred * centred) / tf.maximum(count_m, 1.0))
-        nan = tf.reduce_sum(tf.cast(tf.math.is_nan(extremes64), wide))
-        posinf = tf.reduce_sum(tf.cast(tf.equal(extremes64, big), wide))
-        neginf = tf.reduce_sum(tf.cast(tf.equal(extremes64, -big), wide))
         values = tf.stack([lo, hi, mean, std, nan, posinf, neginf, count_m]).numpy()
     lo_v, hi_v, mean_v, std_v, nan_v, pos_v, neg_v, count_v = (float(v) for v in values)
     has_finite = math.isfinite(lo_v)
@@ -270,6 +263,42 @@ def device_stats(tensor: Any) -> Stats:
         posinf=int(pos_v) * extremes_stride,
         neginf=int(neg_v) * extremes_stride,
         **common,
+    )
+
+
+# Elements of a device tensor widened to float64 at once for its min/max and NaN/Inf
+# counts: the device holds at most this many float64 temporaries besides the value (a
+# float32 tensor of 2^27 elements widened whole took 1 GiB more, on a GPU maybe full).
+EXTREMES_CHUNK = 1 << 24
+
+
+def _device_extremes(tf: Any, extremes: Any, wide: Any) -> tuple[Any, ...]:
+    """min and max of the finite values, NaN, +Inf and -Inf counts of the 1-D ``extremes``,
+    widened and reduced a chunk at a time on its device."""
+    big = tf.constant(np.inf, wide)
+    size = int(extremes.shape[0])
+    parts = []
+    for a in range(0, size, EXTREMES_CHUNK):
+        chunk = tf.cast(extremes[a : a + EXTREMES_CHUNK], wide)
+        finite = tf.math.is_finite(chunk)
+        parts.append(
+            tf.stack(
+                [
+                    tf.reduce_min(tf.where(finite, chunk, big)),
+                    tf.reduce_max(tf.where(finite, chunk, -big)),
+                    tf.reduce_sum(tf.cast(tf.math.is_nan(chunk), wide)),
+                    tf.reduce_sum(tf.cast(tf.equal(chunk, big), wide)),
+                    tf.reduce_sum(tf.cast(tf.equal(chunk, -big), wide)),
+                ]
+            )
+        )
+    table = tf.stack(parts)
+    return (
+        tf.reduce_min(table[:, 0]),
+        tf.reduce_max(table[:, 1]),
+        tf.reduce_sum(table[:, 2]),
+        tf.reduce_sum(table[:, 3]),
+        tf.reduce_sum(table[:, 4]),
     )
 
 

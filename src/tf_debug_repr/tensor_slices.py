@@ -203,7 +203,11 @@ def _block_sum(tf: Any, x: Any, step: tuple[int, int], size: tuple[int, int]) ->
     sr, sc = step
     height, width = size
     rows, cols = x.shape
-    padded = tf.pad(x, [[0, height * sr - rows], [0, width * sc - cols]])
+    padded = (
+        x
+        if (height * sr, width * sc) == (rows, cols)
+        else tf.pad(x, [[0, height * sr - rows], [0, width * sc - cols]])
+    )
     # The inner (contiguous) axis first, then the rows: twice as fast as both at once.
     blocks = tf.reshape(padded, [height, sr, width, sc])
     return tf.reduce_sum(tf.reduce_sum(blocks, axis=3), axis=1)

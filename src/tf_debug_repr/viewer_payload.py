@@ -439,16 +439,22 @@ def _slice(tensor: Any, spec: Any, budget: int, figures: Any, category: str) -> 
     # Tiles of whole blocks, so that the copies and temporaries on the device stay small
     # whatever the region's size (a matrix filling a GPU must not need twice its memory):
     # bands of rows, each cut into columns where one row is long (a vector, a [1, 10^8]).
-    width = c1 - c0
-    tile_cols = min(width, max(1, tensor_slices.BAND_ELEMENTS // step[0] // step[1]) * step[1])
-    band = max(1, tensor_slices.BAND_ELEMENTS // tile_cols // step[0]) * step[0]
+    # The last partial block of each side is a tile of its own: the others need no padding
+    # (padding copied each tile: a third of the time).
+    tile_cols = max(1, tensor_slices.BAND_ELEMENTS // step[0] // step[1]) * step[1]
+    band = max(1, tensor_slices.BAND_ELEMENTS // min(tile_cols, c1 - c0) // step[0]) * step[0]
 
-    def tile(a: int, b: int) -> Any:
-        rows, cols = (a, min(a + band, r1)), (b, min(b + tile_cols, c1))
+    def cuts(start: int, stop: int, size: int, block: int) -> list[tuple[int, int]]:
+        whole = start + (stop - start) // block * block
+        pieces = [(a, min(a + size, whole)) for a in range(start, whole, size)]
+        return pieces + [(whole, stop)] if whole < stop else pieces
+
+    def tile(rows: tuple[int, int], cols: tuple[int, int]) -> Any:
         piece = tensor_slices.take(tensor, replace(spec, region=(rows, cols)), dtype)
         return tensor_slices.reduce_blocks(piece, step, may_be_bad)
 
-    tiles = [[tile(a, b) for b in range(c0, c1, tile_cols)] for a in range(r0, r1, band)]
+    column_cuts = cuts(c0, c1, tile_cols, step[1])
+    tiles = [[tile(rows, cols) for cols in column_cuts] for rows in cuts(r0, r1, band, step[0])]
 
     def joined(field: str) -> np.ndarray:
         return np.concatenate(

@@ -724,3 +724,65 @@ def test_a_sync_on_read_variable_in_a_replica_context_says_it_is_the_replicas_ow
     inside, inside_max, outside, outside_max = eval(out.stdout.strip().splitlines()[-1])
     assert inside_max == 2.0 and "this replica's own value" in inside and "SUM of 2" in inside
     assert outside_max == 4.0 and outside.endswith("showing the SUM of 2 replicas")
+
+
+def test_the_histogram_runs_only_ops_a_gpu_runs_in_device_memory():
+    """On a GPU, HistogramFixedWidth has kernels for int32 counts only, and Sum of int32
+    keeps its input in host memory (tensorflow/core/kernels/histogram_op.cc,
+    reduction_ops_sum.cc): either would copy the values to the host."""
+    ran = []
+
+    def note(op_type, inputs, attrs, outputs, op_name=None, graph=None):
+        ran.append((op_type, dict(zip(attrs[::2], attrs[1::2], strict=True)) if attrs else {}))
+
+    values = np.random.default_rng(10).normal(size=(300, 200)).astype(np.float32)
+    values[0, 0], values[1, 1] = np.nan, 0.0
+    for value in (values, np.nan_to_num(values * 100).astype(np.int16)):
+        t = tf.constant(value)
+        lo, hi = float(np.nanmin(value)), float(np.nanmax(value))
+        op_callbacks.add_op_callback(note)
+        try:
+            histograms.histogram(t, lo, hi, value.dtype.kind == "i", 64, True)
+        finally:
+            op_callbacks.remove_op_callback(note)
+    assert any(op == "HistogramFixedWidth" for op, _ in ran)
+    for op, attrs in ran:
+        if op == "HistogramFixedWidth":
+            assert attrs["dtype"] == tf.int32.as_datatype_enum, attrs
+        if op == "Sum":
+            assert attrs["T"] != tf.int32.as_datatype_enum, attrs
+
+
+def test_figures_on_a_device_widen_a_chunk_at_a_time(monkeypatch):
+    """The device path cast the whole value to float64 for its min/max and NaN counts (a
+    float32 tensor filling half a GPU needed as much again); now at most a chunk, with the
+    same figures."""
+    from tf_debug_repr import stats
+
+    values = np.random.default_rng(11).normal(size=(300, 301)).astype(np.float32)
+    values[3, 4], values[50, 7], values[299, 300] = np.nan, np.inf, -np.inf
+    widened = []
+
+    def note(op_type, inputs, attrs, outputs, op_name=None, graph=None):
+        if op_type == "Cast" and outputs and outputs[0].dtype == tf.float64:
+            widened.append(int(outputs[0].shape.num_elements()))
+
+    exact = stats.device_stats(tf.constant(values))
+    monkeypatch.setattr(stats, "EXTREMES_CHUNK", 5000, raising=False)
+    op_callbacks.add_op_callback(note)
+    try:
+        chunked = stats.device_stats(tf.constant(values))
+    finally:
+        op_callbacks.remove_op_callback(note)
+    # Besides the chunks, only the moments' sample (at most SAMPLE_LIMIT elements) is widened.
+    assert widened and max(widened) <= stats.SAMPLE_LIMIT < values.size
+    assert max(n for n in widened if n != chunked.moments_sample) <= 5000
+    assert (chunked.min, chunked.max, chunked.nan, chunked.posinf, chunked.neginf) == (
+        exact.min,
+        exact.max,
+        1,
+        1,
+        1,
+    )
+    assert chunked.mean == pytest.approx(exact.mean) and chunked.std == pytest.approx(exact.std)
+    assert exact.min == float(np.nanmin(np.where(np.isfinite(values), values, np.nan)))
