@@ -89,7 +89,7 @@ def view_payload(
 
 def save_npy(value, path: str) -> str:
     """Write the whole value to ``path`` with ``numpy.save`` (copies it to the host: you
-    asked for it); returns ``"saved float32[64, 10] (2.5 KB) to /path"`` or why not."""
+    asked for it); returns ``"saved float32[64, 10] (2.5 KiB) to /path"`` or why not."""
     from . import npy_export
 
     return npy_export.save_npy(value, path)

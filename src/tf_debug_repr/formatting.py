@@ -244,3 +244,12 @@ def sparkline(values: Sequence[float]) -> str:
                 SPARK_BARS[min(len(SPARK_BARS) - 1, int((v - lo) / span * len(SPARK_BARS)))]
             )
     return "".join(bars)
+
+
+def bytes_text(n: float) -> str:
+    """``512 B``, ``4.0 KiB``, ``1.25 GiB``."""
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if abs(n) < 1024 or unit == "TiB":
+            return f"{int(n)} {unit}" if unit == "B" else f"{n:.3g} {unit}"
+        n /= 1024
+    return f"{n} B"  # unreachable

@@ -23,6 +23,7 @@ from typing import Any
 
 from . import formatting as fmt
 from . import variable_views
+from .formatting import bytes_text
 from .tf_types import Kind, kind_of
 from .view_model import Child, Node, Note, call
 
@@ -34,15 +35,6 @@ _TENSOR_KINDS = (Kind.EAGER, Kind.VARIABLE, Kind.KERAS_VARIABLE)
 _OWNER_KINDS = (Kind.KERAS_LAYER, Kind.TF_MODULE, Kind.OPTIMIZER)
 _DISTRIBUTED_KINDS = (Kind.MIRRORED, Kind.SYNC_ON_READ, Kind.PER_REPLICA, Kind.DISTRIBUTED)
 _DEBUGGER_FILES = ("pydevd", "debugpy", f"{os.sep}_pydev")
-
-
-def bytes_text(n: float) -> str:
-    """``512 B``, ``4.0 KiB``, ``1.25 GiB``."""
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if abs(n) < 1024 or unit == "TiB":
-            return f"{int(n)} {unit}" if unit == "B" else f"{n:.3g} {unit}"
-        n /= 1024
-    return f"{n} B"  # unreachable
 
 
 # --------------------------------------------------------------------------- the frame

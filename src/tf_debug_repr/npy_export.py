@@ -9,13 +9,7 @@ from typing import Any
 
 import numpy as np
 
-
-def _size_text(n: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n} B" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n} B"
+from .formatting import bytes_text
 
 
 def save_npy(value: Any, path: str) -> str:
@@ -40,7 +34,7 @@ def save_npy(value: Any, path: str) -> str:
         dtype = str(getattr(values.dtype, "name", values.dtype))
         shape = "[" + ", ".join(str(int(d)) for d in array.shape) + "]"
         note = f" ({source.note})" if source.note else ""
-        return f"saved {dtype}{shape} ({_size_text(array.nbytes)}) to {path}{note}"
+        return f"saved {dtype}{shape} ({bytes_text(array.nbytes)}) to {path}{note}"
     except PayloadError as exc:
         return f"not saved: {exc}"
     except Exception as exc:

@@ -464,7 +464,7 @@ def test_save_npy_writes_the_whole_value(tmp_path):
     w = tf.Variable(tf.reshape(tf.range(640, dtype=tf.float32), [64, 10]))
     path = tmp_path / "w.npy"
     report = tf_debug_repr.save_npy(w, str(path))
-    assert report == f"saved float32[64, 10] (2.5 KB) to {path}"
+    assert report == f"saved float32[64, 10] (2.5 KiB) to {path}"
     assert np.load(path).tolist() == w.numpy().tolist()
     with tf.Graph().as_default():
         symbolic = tf.zeros([2]) + 1.0
