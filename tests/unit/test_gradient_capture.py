@@ -19,15 +19,7 @@ from tf_debug_repr import gradient_capture as capture  # noqa: E402
 from tf_debug_repr import gradient_figures, gradient_views, model_views, tape_views, views  # noqa: E402
 from tf_debug_repr.view_model import Note  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def hooks():
-    capture.install_tape_hooks(tf)
-    capture.install_keras_hooks(keras)
-    gradient_views.register()
-    capture.set_enabled(True)
-    yield
-    capture.set_enabled(True)
+pytestmark = pytest.mark.usefixtures("gradient_hooks")
 
 
 def _named(opt) -> str:

@@ -9,19 +9,10 @@ import pytest
 tf = pytest.importorskip("tensorflow")
 keras = pytest.importorskip("keras")
 
-from tf_debug_repr import gradient_capture as capture  # noqa: E402
 from tf_debug_repr import gradient_views, model_views  # noqa: E402
 from tf_debug_repr.viewer_payload import build  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def hooks():
-    capture.install_tape_hooks(tf)
-    capture.install_keras_hooks(keras)
-    gradient_views.register()
-    capture.set_enabled(True)
-    yield
-    capture.set_enabled(True)
+pytestmark = pytest.mark.usefixtures("gradient_hooks")
 
 
 def test_a_gradient_record_is_drawn_as_its_gradient():
