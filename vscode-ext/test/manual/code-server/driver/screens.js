@@ -334,7 +334,11 @@ class Workbench {
   }
 }
 
-main().catch((e) => {
-  console.error('FAILED', e);
-  process.exit(1);
-});
+// watch.js reuses the Workbench; run on its own, this makes the README pictures
+if (require.main === module) {
+  main().catch((e) => {
+    console.error('FAILED', e);
+    process.exit(1);
+  });
+}
+module.exports = { Workbench, writeSettings, sleep };
