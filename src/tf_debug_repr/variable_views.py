@@ -14,7 +14,7 @@ from typing import Any
 
 from . import formatting as fmt
 from . import symbolic_views, tensor_views
-from .guards import eager_expression, harmless
+from .guards import building_graph, eager_expression, harmless
 from .tf_types import Kind
 from .view_model import Child, Note, call, lazy
 
@@ -123,8 +123,11 @@ def variable_children(var: Any, kind: Kind) -> list[Child]:
         build_pass = symbolic_views.in_keras_build_pass()
         if build_pass:
             children.append(Child("note", BUILD_PASS_NOTE))
+        # In any graph being built (the build pass, a tf.function trace), ``w[0]`` would be
+        # an op of that graph: the expressions run outside it.
+        outside = build_pass or building_graph()
         for child in tensor_views.tensor_children(value):
-            if build_pass and child.name not in ("shape", "dtype", "device"):
+            if outside and child.name not in ("shape", "dtype", "device"):
                 child = outside_graph(child)
             if child.name == "dtype":
                 child = _dtype_child(var, keras)
@@ -140,7 +143,7 @@ def variable_children(var: Any, kind: Kind) -> list[Child]:
         children.append(Child("name", Note(str(var.name)), ".name"))
         if value is not None:
             read = Child("value", value, call("{}.value()"))
-            children.append(outside_graph(read) if symbolic_views.in_keras_build_pass() else read)
+            children.append(outside_graph(read) if outside else read)
     children.append(Child("trainable", bool(var.trainable), ".trainable"))
     return children
 

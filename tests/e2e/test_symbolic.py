@@ -61,6 +61,16 @@ def test_traced_tensors_show_static_facts_and_add_no_ops(s):
     )
     # The captured variable still shows its real value, read outside the graph.
     assert shown["scale"].startswith("Variable 'scale' trainable 3.0 float32")
+    # Its children's expressions (Add to Watch, Copy as Expression) give those values too,
+    # evaluated outside the graph being traced: ``scale.value()`` there would be a new op.
+    checked = 0
+    for child in s.client.variables(s.evaluate("scale", "watch")["variablesReference"]):
+        if child.evaluate_name and child.type in ("EagerTensor", "float32", "ndarray"):
+            shown_child = s.evaluate(child.evaluate_name, "watch")["result"]
+            assert "symbolic" not in shown_child, (child.evaluate_name, shown_child)
+            assert shown_child.startswith(child.value.split(" ")[0]), (child.name, shown_child)
+            checked += 1
+    assert checked >= 2, checked
     ops_now = s.evaluate("len(graph.get_operations()) - ops_before")["result"]
     assert ops_now == "0"
 
