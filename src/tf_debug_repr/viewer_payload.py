@@ -67,21 +67,18 @@ def source_of(value: Any) -> Source:
         return Source(values, "variable", value)
     if kind in (Kind.MIRRORED, Kind.SYNC_ON_READ, Kind.PER_REPLICA, Kind.DISTRIBUTED):
         return _distributed(value, value)
-    if kind is Kind.INDEXED_SLICES:
-        rows = int(value.indices.shape[0])
-        return Source(
-            value.values,
-            "indexed slices",
-            value,
-            f"the {rows} rows held (.values), not the dense {_dense_shape(value)} tensor",
+    if kind in (Kind.INDEXED_SLICES, Kind.SPARSE):  # what they hold, never densified
+        held = int(value.values.shape[0])
+        name, what = (
+            ("indexed slices", "rows")
+            if kind is Kind.INDEXED_SLICES
+            else ("sparse tensor", "values")
         )
-    if kind is Kind.SPARSE:
-        count = int(value.values.shape[0])
         return Source(
             value.values,
-            "sparse tensor",
+            name,
             value,
-            f"the {count} values held (.values), not the dense {_dense_shape(value)} tensor",
+            f"the {held} {what} held (.values), not the dense {_dense_shape(value)} tensor",
         )
     if kind is Kind.RAGGED:
         return Source(
