@@ -186,6 +186,11 @@ VALUES = {
         "tf.IndexedSlices(tf.ones((2, 3)), tf.constant([0, 2]), tf.constant([4, 3]))",
         "showing the 2 rows held",
     ),
+    "sparse": (
+        "tf.sparse.from_dense(tf.constant([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]]))",
+        "showing the 3 values held (.values), not the dense [2, 3] tensor",
+    ),
+    "ragged": ("tf.ragged.constant([[1.0, 2.0], [3.0]])", "showing its 3 flat values"),
     "string": ("tf.constant(['a', 'b'])", "strings: no numbers to draw"),
     "scalar": ("tf.constant(3.0)", "3.0 float32"),
     "empty": ("tf.zeros((0, 3))", "nothing to draw"),
