@@ -12,6 +12,8 @@ const path = require('node:path');
 const { test } = require('node:test');
 
 const SRC = path.resolve(__dirname, '..', '..', 'src');
+/** The secret the extension keeps in globalState to sign what pages keep. */
+const KEY = 'test-key-0123456789abcdef0123456789abcdef';
 
 /** An evaluate answer holding a payload, as debugpy sends a returned str. @param {object} payload */
 function answer(payload) {
@@ -21,6 +23,8 @@ function answer(payload) {
 function world() {
   /** @type {any[]} */
   const panels = [];
+  /** @type {{ [viewType: string]: any }} */
+  const serializers = {};
   const ui = { inputs: /** @type {any[]} */ ([]), inputAnswers: /** @type {(string | undefined)[]} */ ([]), saveAnswer: /** @type {any} */ (undefined), infos: /** @type {string[]} */ ([]), errors: /** @type {string[]} */ ([]) };
   const vscode = {
     ViewColumn: { Active: -1, Beside: -2 },
@@ -36,6 +40,7 @@ function world() {
     workspace: { workspaceFolders: [{ uri: { fsPath: '/ws' } }] },
     window: {
       activeTextEditor: undefined,
+      registerWebviewPanelSerializer: (/** @type {string} */ viewType, /** @type {any} */ serializer) => ((serializers[viewType] = serializer), { dispose() {} }),
       createWebviewPanel: (/** @type {string} */ viewType, /** @type {string} */ title, /** @type {any} */ show, /** @type {any} */ options) => {
         // Beside: the group after the active editor's (the source, group 1 here).
         const viewColumn = show.viewColumn === -2 ? 2 : show.viewColumn === -1 ? 1 : show.viewColumn;
@@ -43,6 +48,7 @@ function world() {
           viewType, title, show, options, viewColumn, posted: /** @type {any[]} */ ([]), onMessage: /** @type {Function | undefined} */ (undefined), disposed: false, revealed: 0,
           webview: {
             html: '',
+            options: /** @type {any} */ (undefined),
             cspSource: 'vscode-webview://x',
             asWebviewUri: (/** @type {any} */ u) => ({ toString: () => `webview:${u.fsPath}` }),
             postMessage: (/** @type {any} */ m) => (p.posted.push(m), Promise.resolve(true)),
@@ -74,28 +80,58 @@ function world() {
   } finally {
     /** @type {any} */ (Module)._load = load;
   }
-  /** What the debuggee is asked, and how it answers (frames 100 + thread id; payload values by expression). */
+  /** What the debuggees are asked (s1's in `requests`, every session's in `all`). */
   const requests = /** @type {{ command: string, args: any }[]} */ ([]);
+  const all = /** @type {{ session: string, command: string, args: any }[]} */ ([]);
   let weight = 1;
-  const session = {
-    id: 's1',
-    configuration: { request: 'launch' },
-    customRequest: async (/** @type {string} */ command, /** @type {any} */ args) => {
-      requests.push({ command, args });
-      if (command === 'stackTrace') return { stackFrames: [{ id: 100 + args.threadId }] };
-      if (command === 'evaluate' && args.expression.includes('save_npy')) return { result: "'saved float32[2] to /ws/w.npy'", type: 'str' };
-      if (command === 'evaluate' && args.expression.includes('nope')) return { result: 'NameError("name \'nope\' is not defined")', type: 'NameError' };
-      if (command === 'evaluate') return answer({ version: 1, error: null, summary: `w=${weight}`, shape: [2] });
-      throw new Error(`unexpected ${command}`);
-    },
-  };
   const sessions = new mods.ViewerSessions();
-  const tracker = sessions.trackerFactory().createDebugAdapterTracker(session);
-  const viewer = new mods.TensorViewer(/** @type {any} */ ({ fsPath: '/ext' }), sessions);
+  /**
+   * A debugpy session as VS Code would have it, with its tracker. It answers like debugpy: frame
+   * ids `frameBase` + thread id; a name with `nope` in it is not defined; `vec` is 1-D here, so a
+   * request for a 2-D slice of it gets view_payload's error (the text tensor_slices gives).
+   * @param {string} id @param {string | undefined} name the launch configuration's name @param {number} frameBase
+   */
+  const newSession = (id, name, frameBase) => {
+    const session = {
+      id,
+      name: name ?? id,
+      configuration: { request: 'launch', name },
+      customRequest: async (/** @type {string} */ command, /** @type {any} */ args) => {
+        if (id === 's1') requests.push({ command, args });
+        all.push({ session: id, command, args });
+        if (command === 'stackTrace') return { stackFrames: [{ id: frameBase + args.threadId }] };
+        if (command === 'evaluate' && args.expression.includes('save_npy')) return { result: "'saved float32[2] to /ws/w.npy'", type: 'str' };
+        if (command === 'evaluate' && args.expression.includes('nope')) return { result: 'NameError("name \'nope\' is not defined")', type: 'NameError' };
+        if (command === 'evaluate' && args.expression.includes('((vec),') && !args.expression.includes('index=None')) {
+          const index = /index=(\[[^\]]*\])/.exec(args.expression)?.[1];
+          return answer({ version: 1, error: `index must hold one entry per axis (1), not ${index}`, summary: 'float32[4]', shape: [4], slice: null, from: id });
+        }
+        if (command === 'evaluate') return answer({ version: 1, error: null, summary: `w=${weight}`, shape: [2], from: id });
+        throw new Error(`unexpected ${command}`);
+      },
+    };
+    const tracker = sessions.trackerFactory().createDebugAdapterTracker(session);
+    const state = /** @type {any} */ (sessions.get(id));
+    return {
+      session,
+      tracker,
+      state,
+      stop: (/** @type {number} */ threadId) => tracker.onDidSendMessage({ type: 'event', event: 'stopped', body: { reason: 'breakpoint', threadId } }),
+      resume: () => tracker.onWillReceiveMessage({ type: 'request', command: 'continue', arguments: { threadId: 1 } }),
+      end: () => (tracker.onDidSendMessage({ type: 'event', event: 'terminated', body: {} }), sessions.terminated(session)),
+    };
+  };
+  const s1 = newSession('s1', 'Python: train', 100);
+  const { session, tracker, state, stop } = s1;
+  const viewer = new mods.TensorViewer(/** @type {any} */ ({ fsPath: '/ext' }), sessions, KEY);
   const disposables = viewer.register();
-  const state = /** @type {any} */ (sessions.get('s1'));
-  const stop = (/** @type {number} */ threadId) => tracker.onDidSendMessage({ type: 'event', event: 'stopped', body: { reason: 'breakpoint', threadId } });
-  return { vscode, ui, panels, session, requests, sessions, tracker, viewer, state, stop, disposables, setWeight: (/** @type {number} */ w) => (weight = w) };
+  /** A panel VS Code brings back after a window reload (not made by createWebviewPanel). */
+  const revivedPanel = () => {
+    const p = vscode.window.createWebviewPanel(mods.VIEW_TYPE, 'w (restored title)', { viewColumn: 2 }, {});
+    p.webview.options = undefined;
+    return p;
+  };
+  return { vscode, ui, panels, serializers, session, requests, all, sessions, tracker, viewer, state, stop, disposables, newSession, revivedPanel, setWeight: (/** @type {number} */ w) => (weight = w) };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 10));
@@ -174,7 +210,8 @@ test('a pinned view refreshes at each stop in the stopped thread\'s top frame; r
   assert.equal(pinned.posted.at(-1).pinned, true);
   assert.equal(other.posted.at(-1).type, 'stale', 'the unpinned view keeps its picture, greyed');
   w.tracker.onDidSendMessage({ type: 'event', event: 'terminated', body: {} });
-  assert.deepEqual(pinned.posted.at(-1), { type: 'stale', reason: 'the debug session has ended' });
+  assert.deepEqual(pinned.posted.at(-1), { type: 'stale', reason: 'the debug session has ended; this pinned view refreshes at the next stop of a new debug session' });
+  assert.deepEqual(other.posted.at(-1), { type: 'stale', reason: 'the debug session has ended; Refresh to view it in another paused session, or Pin to follow the next one' });
   await other.onMessage({ type: 'request', axes: null });
   assert.match(other.posted.at(-1).message, /session has ended/);
 });
