@@ -46,7 +46,7 @@ function savedView(key, expression, session) {
  */
 function restoredView(state, key) {
   const v = state && typeof state === 'object' ? /** @type {any} */ (state).view : undefined;
-  if (!v || typeof v !== 'object') return { error: 'This view kept no expression to restore (it was saved by an older version, or never shown a value): open it again with View Tensor.' };
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return { error: 'This view kept no expression to restore (it was saved by an older version, or never shown a value): open it again with View Tensor.' };
   const { expression, session = null, sig } = v;
   if (typeof expression !== 'string' || !expression.trim() || expression.length > MAX_EXPRESSION) {
     return { error: 'This view\'s saved expression is missing or unreadable: open it again with View Tensor.' };
