@@ -220,7 +220,13 @@ class ViewerPanel {
       await this.fetch();
       return;
     }
-    this.lastWaiting = {
+    this.lastWaiting = this.waitingMessage();
+    this.post(this.lastWaiting);
+  }
+
+  /** What a restored view without a session says. */
+  waitingMessage() {
+    return {
       type: 'waiting',
       expression: this.expression,
       title: this.title,
@@ -229,11 +235,15 @@ class ViewerPanel {
       view: this.saved(),
       message: `Waiting for a paused debug session: "${this.title}" is evaluated at the next stop of a Python debug session (debugpy)${this.pinned ? ', and at every stop after it (pinned)' : ''}.`,
     };
-    this.post(this.lastWaiting);
   }
 
   /** @param {any} m a message from the page */
   async onMessage(m) {
+    if (this.broken) {
+      // A view that could not be restored evaluates nothing, anywhere: it only says why.
+      if (m?.type === 'ready' || m?.type === 'request') this.post(this.lastError);
+      return;
+    }
     switch (m?.type) {
       case 'ready':
         if (this.lastPayload) this.post({ ...this.lastPayload, pinned: this.pinned, view: this.saved() });
@@ -245,10 +255,13 @@ class ViewerPanel {
       case 'request':
         return this.fetch({ axes: m.axes ?? null, index: m.index ?? null, region: m.region ?? null, part: m.part ?? null });
       case 'pin':
-        if (this.broken) return;
         this.pinned = !!m.pinned;
         // The banner says what happens next, which pinning changes.
         if (this.staleWhy) this.markStale(this.staleWhy);
+        if (this.lastWaiting) {
+          this.lastWaiting = this.waitingMessage();
+          this.post(this.lastWaiting);
+        }
         // Pinning a view whose program has moved on brings it up to date at once (a view whose
         // session ended: in a paused session, if there is one).
         if (this.pinned && this.stale && (this.orphan ? this.viewer.pausedSessionFor(this.originName) : this.state?.paused)) await this.fetch();

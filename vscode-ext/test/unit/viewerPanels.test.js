@@ -452,6 +452,11 @@ test('after a window reload: a restored view shows its title and waits, then fet
   assert.equal(waiting.pinned, true);
   assert.deepEqual(waiting.request, { axes: [1, 0], index: [null, null], region: null, part: null });
   assert.match(waiting.message, /Waiting for a paused debug session.*every stop after it \(pinned\)/);
+  // Unpinned and pinned again on the page: the words follow.
+  await panel.onMessage({ type: 'pin', pinned: false });
+  assert.doesNotMatch(panel.posted.at(-1).message, /pinned/);
+  await panel.onMessage({ type: 'pin', pinned: true });
+  assert.match(panel.posted.at(-1).message, /every stop after it \(pinned\)/);
   assert.deepEqual(w.all.filter((r) => r.command === 'evaluate'), []);
   // The page loads and says ready: told again (it may have missed the first message).
   panel.posted.length = 0;
@@ -516,7 +521,10 @@ test('a missing, unreadable or forged saved state gives a clear message, never a
     await panel.onMessage({ type: 'ready' });
     await panel.onMessage({ type: 'pin', pinned: true });
     await panel.onMessage({ type: 'request', axes: null });
-    assert.deepEqual(panel.posted.map((/** @type {any} */ m) => m.type), ['error', 'loading', 'error']);
+    await panel.onMessage({ type: 'compare' });
+    await panel.onMessage({ type: 'saveNpy' });
+    assert.deepEqual(panel.posted.map((/** @type {any} */ m) => m.type), ['error', 'error']);
+    assert.deepEqual(w.ui.inputs, [], 'no dialog either');
   }
   w.tracker.onWillReceiveMessage({ type: 'request', command: 'continue', arguments: { threadId: 1 } });
   w.stop(1);
