@@ -535,3 +535,19 @@ test('a missing, unreadable or forged saved state gives a clear message, never a
   await w.serializers['tfDebugRepr.tensorViewer'].deserializeWebviewPanel(panel, { view: { ...good.view, request: { axes: 'x' } } });
   assert.deepEqual(evaluatedIn(w, 's1'), [[VIEW_W(), 101]]);
 });
+
+test('View Tensor on an expression a view of an ended session shows: that view, taken up by the new session', async () => {
+  const w = world();
+  w.stop(1);
+  await w.viewer.open({ expression: 'w', state: w.state });
+  await w.viewer.open({ expression: 'b', state: w.state });
+  w.tracker.onDidSendMessage({ type: 'event', event: 'terminated', body: {} });
+  const next = w.newSession('s2', 'Python: train', 200);
+  next.stop(1);
+  await w.viewer.open({ expression: ' w ', state: next.state });
+  assert.equal(w.panels.length, 2, 'no second view of w');
+  assert.equal(w.panels[0].revealed, 1);
+  assert.equal(w.panels[0].posted.at(-1).payload.from, 's2');
+  assert.equal([...w.viewer.panels][0].state, next.state);
+  assert.equal(w.panels[1].posted.at(-1).type, 'stale', 'the view of b is left as it was');
+});
