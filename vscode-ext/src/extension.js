@@ -4,6 +4,7 @@
  * The VS Code side, kept thin: it wires the pure modules (templates, launchJson, pythonPath,
  * completion) to the editor's APIs, and starts the tensor viewer (viewerPanels: "View Tensor").
  */
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const vscode = require('vscode');
@@ -19,6 +20,8 @@ const COMMAND_ADD = 'tfDebugRepr.addDebugConfiguration';
 const COMMAND_ADD_COMPOUNDS = 'tfDebugRepr.internal.addCompounds';
 /** Templates offered as dynamic configurations (Run and Debug view, no launch.json needed). */
 const DYNAMIC_TEMPLATES = ['currentFile', 'stepIntoLibraries', 'eager', 'pytestFile'];
+/** globalState key of the secret that signs what viewer pages keep for a window reload. */
+const VIEWER_KEY = 'tfDebugRepr.viewerStateKey';
 
 /** @type {vscode.OutputChannel | undefined} */
 let log;
@@ -64,11 +67,25 @@ function activate(context) {
     vscode.languages.registerCompletionItemProvider({ language: 'jsonc', pattern: '**/launch.json' }, { provideCompletionItems }),
     // Registered at activation (onDebugResolve:debugpy), before the adapter starts, so the
     // tracker sees every message of every debugpy session.
-    ...new TensorViewer(context.extensionUri, new ViewerSessions()).register(),
+    // The serializer restores views after a window reload (onWebviewPanel activation).
+    ...new TensorViewer(context.extensionUri, new ViewerSessions(), viewerKey(context)).register(),
   );
 }
 
 function deactivate() {}
+
+/**
+ * The secret that signs the expression a viewer page keeps (viewerSavedState): made once, kept
+ * in this machine's globalState (not synced), so a page can never choose what is evaluated.
+ * @param {vscode.ExtensionContext} context
+ */
+function viewerKey(context) {
+  const kept = context.globalState.get(VIEWER_KEY);
+  if (typeof kept === 'string' && kept.length >= 32) return kept;
+  const key = crypto.randomBytes(32).toString('base64');
+  void context.globalState.update(VIEWER_KEY, key);
+  return key;
+}
 
 /**
  * "TensorFlow: Add Debug Configuration…": pick templates, write them into .vscode/launch.json.

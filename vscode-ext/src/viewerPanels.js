@@ -4,14 +4,18 @@
  * "View Tensor": the commands, and one webview panel per view. A panel fetches its payload
  * through the paused debugpy session's `evaluate` (docs/tensor-viewer.md) and speaks the page's
  * message protocol (§3): request, pin, saveNpy, compare. The pure parts live in viewerTypes
- * (which rows), viewerExpression (what to evaluate), viewerResult (what came back) and
- * viewerSessions (which session is paused where).
+ * (which rows), viewerExpression (what to evaluate), viewerResult (what came back),
+ * viewerSessions (which session is paused where), viewerAdoption (which session a view whose
+ * session ended, or a view restored after a window reload, takes up) and viewerSavedState (what
+ * the page keeps so a reload can rebuild the view).
  */
 const crypto = require('node:crypto');
 const vscode = require('vscode');
 const { viewerHtml } = require('./viewerHtml');
 const { ViewerError, decodePayload, decodeSaveResult, describeRequestError } = require('./viewerResult');
-const { checkRequest, expressionAt, gradientOfExpression, npyFileName, saveNpyExpression, targetOf, titleFor, viewPayloadExpression } = require('./viewerExpression');
+const { checkRequest, expressionAt, gradientOfExpression, isDefaultRequest, npyFileName, requestFits, saveNpyExpression, targetOf, titleFor, viewPayloadExpression } = require('./viewerExpression');
+const { adopts, configurationName, pausedSessionFor } = require('./viewerAdoption');
+const { restoredView, savedView } = require('./viewerSavedState');
 
 const VIEW_TYPE = 'tfDebugRepr.tensorViewer';
 const COMMAND_VIEW = 'tfDebugRepr.viewTensor';
@@ -28,40 +32,60 @@ const PAGE_STYLE = 'viewer.css';
  * @typedef {import('./viewerExpression').ViewRequest} ViewRequest
  */
 
-/** The message a caught error becomes. @param {unknown} e @param {SessionState} state */
+/** The message a caught error becomes. @param {unknown} e @param {SessionState | undefined} state */
 function messageOf(e, state) {
   if (e instanceof ViewerError) return e.message;
   if (e instanceof TypeError) return `Bad request: ${e.message}`;
-  return describeRequestError(e, { ended: state.ended });
+  return describeRequestError(e, { ended: state?.ended });
 }
+
+/** Said after an error at an automatic refresh of a pinned view. */
+const TRIES_AGAIN = 'This pinned view tries again at the next stop.';
 
 class ViewerPanel {
   /**
+   * A view of one expression: a new panel, or (`panel` given) one VS Code restored after a window
+   * reload, which has no session until one is paused (`origin`: the configuration it came from).
    * @param {TensorViewer} viewer
-   * @param {{ expression: string, state: SessionState, frame?: FrameRef, column: vscode.ViewColumn }} o
+   * @param {{ expression: string, state?: SessionState, frame?: FrameRef, column?: vscode.ViewColumn,
+   *   panel?: vscode.WebviewPanel, origin?: string, request?: ViewRequest, pinned?: boolean }} o
    */
-  constructor(viewer, { expression, state, frame, column }) {
+  constructor(viewer, { expression, state, frame, column, panel, origin, request = {}, pinned = false }) {
     this.viewer = viewer;
     this.expression = expression.trim();
     this.title = titleFor(this.expression);
+    /** The session evaluated in; undefined for a restored view not yet shown a value. @type {SessionState | undefined} */
     this.state = state;
+    /** The configuration name of a restored view's session (a live one's is read from it). */
+    this.origin = origin;
     /** The frame of the last fetch; good while the session's generation is unchanged. */
     this.frame = frame;
-    this.pinned = false;
+    this.pinned = pinned;
+    /** A restored view waiting for its first value: fetched at the next stop, pinned or not. */
+    this.waiting = !state;
+    /** Why a restored view cannot be rebuilt (shown instead of a value). @type {string | undefined} */
+    this.broken = undefined;
     /** @type {ViewRequest} */
-    this.request = {};
+    this.request = request;
     /** Latest payload and error messages, sent again when the page reloads (hidden → shown). @type {any} */
     this.lastPayload = undefined;
     /** @type {any} */
     this.lastError = undefined;
     /** @type {any} */
     this.stale = undefined;
+    /** @type {'running' | 'ended' | undefined} */
+    this.staleWhy = undefined;
+    /** @type {any} */
+    this.lastWaiting = undefined;
     this.seq = 0;
-    this.panel = vscode.window.createWebviewPanel(VIEW_TYPE, this.title, { viewColumn: column, preserveFocus: false }, {
-      enableScripts: true,
-      retainContextWhenHidden: false,
-      localResourceRoots: [viewer.pageRoot],
-    });
+    const options = { enableScripts: true, retainContextWhenHidden: false, localResourceRoots: [viewer.pageRoot] };
+    if (panel) {
+      this.panel = panel;
+      this.panel.webview.options = options;
+      this.panel.title = this.title || panel.title;
+    } else {
+      this.panel = vscode.window.createWebviewPanel(VIEW_TYPE, this.title, { viewColumn: column ?? vscode.ViewColumn.Beside, preserveFocus: false }, options);
+    }
     this.panel.webview.html = this.html();
     this.panel.webview.onDidReceiveMessage((m) => this.onMessage(m));
     this.panel.onDidChangeViewState((e) => {
@@ -88,60 +112,159 @@ class ViewerPanel {
     void this.panel.webview.postMessage(message);
   }
 
-  /** The frame to evaluate in: the last one while the program has not moved, else the current one. */
-  async currentFrame() {
-    if (this.frame && this.frame.generation === this.state.generation && this.state.paused) return this.frame;
-    return this.state.currentFrame(/** @type {any} */ (vscode.debug.activeStackItem));
+  /** Whether the view has no running session: it ended, or the view was restored after a reload. */
+  get orphan() {
+    return !this.state || this.state.ended;
+  }
+
+  /** The launch configuration name of the session the view belongs (or belonged) to. */
+  get originName() {
+    return this.state ? configurationName(this.state.session) : this.origin;
+  }
+
+  /** Whether the next stop of some session should take this view up (viewerAdoption). */
+  get adoptable() {
+    return !this.broken && this.orphan && (this.pinned || this.waiting);
+  }
+
+  /** From now on, the view belongs to `state`. @param {SessionState} state */
+  adopt(state) {
+    this.state = state;
+    this.origin = undefined;
+    this.frame = undefined;
+  }
+
+  /** What the page keeps to rebuild the view after a reload (request and pinned it adds itself). */
+  saved() {
+    return savedView(this.viewer.key, this.expression, this.originName);
   }
 
   /**
-   * Fetches the payload for `request` (default: the last one) and sends it to the page.
-   * @param {ViewRequest} [request] @param {FrameRef} [frame]
+   * The session to evaluate in now: the view's own while it runs; for a view without one, a
+   * paused debugpy session, which then takes the view up (Refresh, Pin, a restored view).
    */
-  async fetch(request = this.request, frame) {
+  liveState() {
+    if (!this.orphan) return /** @type {SessionState} */ (this.state);
+    const found = this.viewer.pausedSessionFor(this.originName);
+    if (found) this.adopt(found);
+    return found;
+  }
+
+  /** The frame to evaluate in: the last one while the program has not moved, else the current one. */
+  async currentFrame() {
+    const state = this.liveState();
+    if (!state) {
+      if (this.state) throw new ViewerError('The debug session has ended: start it again and stop where the tensor lives.');
+      throw new ViewerError(`No paused Python debug session (debugpy) to evaluate "${this.title}" in: start one and stop where it lives.`);
+    }
+    if (this.frame && this.frame.generation === state.generation && state.paused) return this.frame;
+    return state.currentFrame(/** @type {any} */ (vscode.debug.activeStackItem));
+  }
+
+  /** Evaluates the payload of `request` in `frame`. @param {ViewRequest} request @param {FrameRef} frame */
+  async evaluatePayload(request, frame) {
+    const state = /** @type {SessionState} */ (this.state);
+    const body = await state.session.customRequest('evaluate', {
+      expression: viewPayloadExpression(this.expression, request),
+      frameId: frame.frameId,
+      context: 'clipboard',
+    });
+    return decodePayload(body, this.expression);
+  }
+
+  /**
+   * Fetches the payload for `request` (default: the last one) and sends it to the page. A request
+   * that does not fit the value any more (it changed shape since) falls back to the default slice.
+   * @param {ViewRequest} [request] @param {FrameRef} [frame] @param {{ auto?: boolean }} [o] auto: a pinned refresh at a stop
+   */
+  async fetch(request = this.request, frame, { auto = false } = {}) {
     const seq = ++this.seq;
     this.post({ type: 'loading', expression: this.expression });
     try {
-      const checked = checkRequest(request);
+      let checked = checkRequest(request);
       const f = frame ?? (await this.currentFrame());
-      const body = await this.state.session.customRequest('evaluate', {
-        expression: viewPayloadExpression(this.expression, checked),
-        frameId: f.frameId,
-        context: 'clipboard',
-      });
-      const payload = decodePayload(body, this.expression);
+      const state = /** @type {SessionState} */ (this.state);
+      let payload = await this.evaluatePayload(checked, f);
+      if (payload.error && !isDefaultRequest(checked) && !requestFits(checked, payload.shape)) {
+        checked = checkRequest({});
+        payload = await this.evaluatePayload(checked, f);
+      }
       if (seq !== this.seq) return;
       this.frame = f;
       this.request = checked;
+      this.waiting = false;
       this.lastError = undefined;
+      this.lastWaiting = undefined;
       this.lastPayload = { type: 'payload', expression: this.expression, title: this.title, payload, pinned: this.pinned, request: checked };
-      this.post(this.lastPayload);
+      this.post({ ...this.lastPayload, view: this.saved() });
       // Still a true picture of the stop it was asked in; if the program moved on meanwhile,
       // the page is told again that it is stale.
-      if (f.generation === this.state.generation) this.stale = undefined;
+      if (f.generation === state.generation) this.stale = this.staleWhy = undefined;
       else if (this.stale) this.post(this.stale);
     } catch (e) {
       if (seq !== this.seq) return;
-      this.lastError = { type: 'error', expression: this.expression, message: messageOf(e, this.state) };
+      const message = messageOf(e, this.state);
+      this.lastError = { type: 'error', expression: this.expression, message: auto && this.pinned ? `${message} ${TRIES_AGAIN}` : message };
       this.post(this.lastError);
     }
   }
 
+  /** A restored view's first words: fetch at once if a session is paused, else say it waits. */
+  async start() {
+    if (this.broken) {
+      this.lastError = { type: 'error', expression: '', message: this.broken };
+      this.post(this.lastError);
+      return;
+    }
+    if (this.liveState()) {
+      await this.fetch();
+      return;
+    }
+    this.lastWaiting = this.waitingMessage();
+    this.post(this.lastWaiting);
+  }
+
+  /** What a restored view without a session says. */
+  waitingMessage() {
+    return {
+      type: 'waiting',
+      expression: this.expression,
+      title: this.title,
+      pinned: this.pinned,
+      request: checkRequest(this.request),
+      view: this.saved(),
+      message: `Waiting for a paused debug session: "${this.title}" is evaluated at the next stop of a Python debug session (debugpy)${this.pinned ? ', and at every stop after it (pinned)' : ''}.`,
+    };
+  }
+
   /** @param {any} m a message from the page */
   async onMessage(m) {
+    if (this.broken) {
+      // A view that could not be restored evaluates nothing, anywhere: it only says why.
+      if (m?.type === 'ready' || m?.type === 'request') this.post(this.lastError);
+      return;
+    }
     switch (m?.type) {
       case 'ready':
-        if (this.lastPayload) this.post({ ...this.lastPayload, pinned: this.pinned });
+        if (this.lastPayload) this.post({ ...this.lastPayload, pinned: this.pinned, view: this.saved() });
+        if (this.lastWaiting) this.post({ ...this.lastWaiting, pinned: this.pinned });
         if (this.lastError) this.post(this.lastError);
         if (this.stale) this.post(this.stale);
-        if (!this.lastPayload && !this.lastError && this.seq === 0) await this.fetch();
+        if (!this.lastPayload && !this.lastError && !this.lastWaiting && this.seq === 0) await this.fetch();
         return;
       case 'request':
         return this.fetch({ axes: m.axes ?? null, index: m.index ?? null, region: m.region ?? null, part: m.part ?? null });
       case 'pin':
         this.pinned = !!m.pinned;
-        // Pinning a view whose program has moved on brings it up to date at once.
-        if (this.pinned && this.stale && this.state.paused) await this.fetch();
+        // The banner says what happens next, which pinning changes.
+        if (this.staleWhy) this.markStale(this.staleWhy);
+        if (this.lastWaiting) {
+          this.lastWaiting = this.waitingMessage();
+          this.post(this.lastWaiting);
+        }
+        // Pinning a view whose program has moved on brings it up to date at once (a view whose
+        // session ended: in a paused session, if there is one).
+        if (this.pinned && this.stale && (this.orphan ? this.viewer.pausedSessionFor(this.originName) : this.state?.paused)) await this.fetch();
         return;
       case 'saveNpy':
         return this.saveNpy();
@@ -151,9 +274,13 @@ class ViewerPanel {
     }
   }
 
-  /** At a stop of this view's session: a pinned view fetches again in the stopped thread's top frame. @param {number} threadId */
+  /**
+   * At a stop of this view's session (or of the session that has just adopted it): a pinned or
+   * restored view fetches again in the stopped thread's top frame.
+   * @param {number} threadId
+   */
   async onStopped(threadId) {
-    if (!this.pinned) return;
+    if (!this.state || (!this.pinned && !this.waiting)) return;
     let frame;
     try {
       frame = await this.state.topFrame(threadId);
@@ -162,20 +289,28 @@ class ViewerPanel {
       this.post(this.lastError);
       return;
     }
-    await this.fetch(this.request, frame);
+    await this.fetch(this.request, frame, { auto: true });
   }
 
   /** @param {'running' | 'ended'} why */
   markStale(why) {
     // The page shows the reason as it is ("Stale: …").
-    const reason = why === 'ended' ? 'the debug session has ended' : this.pinned ? 'the program is running; this view refreshes at the next stop' : 'the program is running; Refresh at the next stop';
+    let reason;
+    if (why === 'ended') {
+      reason = this.pinned
+        ? 'the debug session has ended; this pinned view refreshes at the next stop of a new debug session'
+        : 'the debug session has ended; Refresh to view it in another paused session, or Pin to follow the next one';
+    } else reason = this.pinned ? 'the program is running; this view refreshes at the next stop' : 'the program is running; Refresh at the next stop';
     this.stale = { type: 'stale', reason };
+    this.staleWhy = why;
     this.post(this.stale);
   }
 
   async saveNpy() {
     try {
-      if (!this.state.paused) throw new ViewerError(this.state.ended ? 'The debug session has ended: nothing to save.' : 'The program is running: pause it to save the value.');
+      // A view whose session ended saves nothing from another session: Refresh it there first.
+      if (!this.state) throw new ViewerError('This view has not been shown a value yet: stop in a debug session first.');
+      if (!this.state.paused) throw new ViewerError(this.state.ended ? 'The debug session has ended: nothing to save (Refresh the view in a paused session first).' : 'The program is running: pause it to save the value.');
       const name = npyFileName(this.expression);
       let target;
       if (this.state.session.configuration?.request === 'attach') {
@@ -196,7 +331,7 @@ class ViewerPanel {
       }
       if (!target) return;
       const frame = await this.currentFrame();
-      const body = await this.state.session.customRequest('evaluate', {
+      const body = await /** @type {SessionState} */ (this.state).session.customRequest('evaluate', {
         expression: saveNpyExpression(this.expression, target),
         frameId: frame.frameId,
         context: 'clipboard',
@@ -217,15 +352,24 @@ class ViewerPanel {
       value: gradientOfExpression(this.expression),
     });
     if (!expression?.trim()) return;
-    await this.viewer.open({ expression, state: this.state, frame: this.frame, beside: true });
+    const state = this.liveState();
+    if (!state) {
+      vscode.window.showErrorMessage('Compare: no paused Python debug session (debugpy) to evaluate in.');
+      return;
+    }
+    await this.viewer.open({ expression, state, frame: this.frame, beside: true });
   }
 }
 
 class TensorViewer {
-  /** @param {vscode.Uri} extensionUri @param {ViewerSessions} sessions */
-  constructor(extensionUri, sessions) {
+  /**
+   * @param {vscode.Uri} extensionUri @param {ViewerSessions} sessions
+   * @param {string} key signs what pages keep to be restored (viewerSavedState); kept in globalState
+   */
+  constructor(extensionUri, sessions, key) {
     this.pageRoot = vscode.Uri.joinPath(extensionUri, ...PAGE_DIR);
     this.sessions = sessions;
+    this.key = key;
     /** @type {Set<ViewerPanel>} */
     this.panels = new Set();
     /** The view shown or focused last: new views go to its column. @type {ViewerPanel | undefined} */
@@ -240,13 +384,47 @@ class TensorViewer {
     return [
       vscode.debug.registerDebugAdapterTrackerFactory('debugpy', sessions.trackerFactory()),
       vscode.debug.onDidTerminateDebugSession((s) => sessions.terminated(s)),
-      sessions.on('stopped', (state, threadId) => panelsOf(state).forEach((p) => void p.onStopped(threadId))),
+      sessions.on('stopped', (state, threadId) => this.stopped(state, threadId)),
       sessions.on('resumed', (state) => panelsOf(state).forEach((p) => p.markStale('running'))),
       sessions.on('ended', (state) => panelsOf(state).forEach((p) => p.markStale('ended'))),
       vscode.commands.registerCommand(COMMAND_VIEW, (arg) => this.view(arg, false)),
       vscode.commands.registerCommand(COMMAND_VIEW_BESIDE, (arg) => this.view(arg, true)),
+      vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, { deserializeWebviewPanel: (panel, state) => this.restore(panel, state) }),
       { dispose: () => this.panels.forEach((p) => p.panel.dispose()) },
     ];
+  }
+
+  /**
+   * A stop of `state`: its own views refresh (the pinned ones), and views without a running
+   * session are adopted by it where viewerAdoption's rule says so.
+   * @param {SessionState} state @param {number} threadId
+   */
+  stopped(state, threadId) {
+    const name = configurationName(state.session);
+    const running = [...this.sessions.states.values()].filter((s) => !s.ended).map((s) => configurationName(s.session));
+    for (const p of this.panels) {
+      if (p.state !== state && !(p.adoptable && adopts(p.originName, name, running))) continue;
+      if (p.state !== state) p.adopt(state);
+      void p.onStopped(threadId);
+    }
+  }
+
+  /** A paused debugpy session for a view without one (viewerAdoption.pausedSessionFor). @param {string | undefined} origin */
+  pausedSessionFor(origin) {
+    return pausedSessionFor(origin, this.sessions.states.values(), vscode.debug.activeDebugSession?.id);
+  }
+
+  /**
+   * A view VS Code brings back after a window reload, from what its page kept (setState).
+   * @param {vscode.WebviewPanel} panel @param {unknown} saved
+   */
+  async restore(panel, saved) {
+    const r = restoredView(saved, this.key);
+    const view = 'view' in r ? r.view : undefined;
+    const p = new ViewerPanel(this, { panel, expression: view?.expression ?? '', origin: view?.origin, request: view?.request, pinned: view?.pinned });
+    if ('error' in r) p.broken = r.error;
+    this.panels.add(p);
+    await p.start();
   }
 
   /**
@@ -304,13 +482,14 @@ class TensorViewer {
     const beside = !!o.beside;
     const column = this.columnFor(beside);
     // The same expression of the same session already on view: that panel (for beside, only when
-    // it already sits in the group it would open in).
-    const same = [...this.panels].find(
-      (p) => p.state === o.state && p.expression === o.expression.trim() && (!beside || p.panel.viewColumn === column),
-    );
+    // it already sits in the group it would open in); else one that lost its session, which this
+    // session then takes up.
+    const shows = (/** @type {ViewerPanel} */ p) => !p.broken && p.expression === o.expression.trim() && (!beside || p.panel.viewColumn === column);
+    const same = [...this.panels].find((p) => p.state === o.state && shows(p)) ?? [...this.panels].find((p) => p.orphan && shows(p));
     if (same) {
       same.panel.reveal(undefined, false);
       this.lastPanel = same;
+      if (same.state !== o.state) same.adopt(o.state);
       same.frame = undefined; // the frame the user has selected now
       await same.fetch();
       return same;

@@ -18,7 +18,12 @@
    *   shape?: number[], device?: string, part?: string | null, stats?: any, histogram?: any,
    *   slice?: Slice | null, image?: any }} Payload
    */
-  /** @typedef {{ tab: string, log: boolean, scale: 'auto' | 'sequential' | 'diverging', zoom: { key: string, view: View } | null }} PageState */
+  /**
+   * What the view is, for the extension to rebuild it after a window reload: the extension's
+   * signed `view` ({expression, title, session, sig}) with the request and pinned flag added.
+   * @typedef {{ expression: string, title: string, session: string | null, sig: string, request: Request, pinned: boolean }} SavedView
+   */
+  /** @typedef {{ tab: string, log: boolean, scale: 'auto' | 'sequential' | 'diverging', zoom: { key: string, view: View } | null, view: SavedView | null }} PageState */
 
   /** @type {{ postMessage(msg: any): void, getState(): any, setState(s: any): void }} */
   const vscode = /** @type {any} */ (window).acquireVsCodeApi();
@@ -71,6 +76,7 @@
     log: !!saved.log,
     scale: ['auto', 'sequential', 'diverging'].includes(saved.scale) ? saved.scale : 'auto',
     zoom: saved.zoom && saved.zoom.view ? saved.zoom : null,
+    view: saved.view && typeof saved.view === 'object' ? saved.view : null,
   };
   function saveState() {
     vscode.setState(state);
@@ -97,6 +103,30 @@
   /** @param {any} msg */
   function post(msg) {
     vscode.postMessage(msg);
+  }
+
+  /** @param {boolean} pinned */
+  function showPinned(pinned) {
+    cur.pinned = pinned;
+    el.pin.setAttribute('aria-pressed', String(pinned));
+    el.pin.textContent = pinned ? 'Pinned' : 'Pin';
+  }
+
+  /**
+   * Keeps what the extension needs to rebuild this view after a window reload (never the payload).
+   * @param {any} view the extension's signed description, when the message has one
+   */
+  function keepView(view) {
+    if (view && typeof view === 'object') state.view = { ...view, request: cur.request, pinned: cur.pinned };
+    else if (state.view) state.view = { ...state.view, request: cur.request, pinned: cur.pinned };
+    saveState();
+  }
+
+  // A page opened again (hidden and shown, or restored after a reload) shows what it is at once.
+  if (state.view && typeof state.view.title === 'string') {
+    el.title.textContent = state.view.title;
+    el.title.title = typeof state.view.expression === 'string' ? state.view.expression : '';
+    showPinned(state.view.pinned === true);
   }
 
   // ---- theme ---------------------------------------------------------------------------------
@@ -151,6 +181,9 @@
       case 'stale':
         setStale(msg.reason || 'The session is no longer paused.');
         break;
+      case 'waiting':
+        showWaiting(msg);
+        break;
     }
   });
 
@@ -167,13 +200,12 @@
     /** @type {Payload} */
     const payload = msg.payload || {};
     cur.payload = payload;
-    cur.pinned = !!msg.pinned;
-    el.pin.setAttribute('aria-pressed', String(cur.pinned));
-    el.pin.textContent = cur.pinned ? 'Pinned' : 'Pin';
+    showPinned(!!msg.pinned);
     el.title.textContent = msg.title || msg.expression || 'Tensor';
     el.title.title = msg.expression || '';
     const slice = (payload.slice = normaliseSlice(payload.slice));
     cur.request = requestOf(msg.request, payload);
+    keepView(msg.view);
     renderHeader(payload);
     renderSliceControls(payload);
     cur.cells = null;
@@ -204,6 +236,21 @@
     if (payload.image && !imageShownOnce && saved.tab === undefined) state.tab = 'image';
     if (payload.image) imageShownOnce = true;
     setTab(state.tab);
+  }
+
+  /**
+   * A view with no value yet (restored after a window reload, no session paused): its title, its
+   * pin, and what it waits for.
+   * @param {any} msg
+   */
+  function showWaiting(msg) {
+    setLoading(false);
+    showPinned(!!msg.pinned);
+    el.title.textContent = msg.title || msg.expression || 'Tensor';
+    el.title.title = msg.expression || '';
+    if (msg.request && typeof msg.request === 'object') cur.request = requestOf(msg.request, {});
+    keepView(msg.view);
+    showMessage(msg.message || 'Waiting for a paused debug session.', 'info');
   }
 
   /**
@@ -342,9 +389,8 @@
   }
 
   el.pin.addEventListener('click', () => {
-    cur.pinned = !cur.pinned;
-    el.pin.setAttribute('aria-pressed', String(cur.pinned));
-    el.pin.textContent = cur.pinned ? 'Pinned' : 'Pin';
+    showPinned(!cur.pinned);
+    keepView(undefined);
     post({ type: 'pin', pinned: cur.pinned });
   });
   el.save.addEventListener('click', () => post({ type: 'saveNpy' }));

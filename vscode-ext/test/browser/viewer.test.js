@@ -565,3 +565,41 @@ test('a page opened again comes back as it was: tab, log scale, colours, zoom (s
   assert.deepEqual([layout.r0, layout.c0, layout.rows, layout.cols], [2, 0, 2, 2]);
   await again.page.close();
 });
+
+test('the page keeps what the extension needs to rebuild the view after a reload (never the payload), and shows it at once', async () => {
+  const first = await openViewer(browser);
+  const view = { expression: 'model.w', title: 'model.w', session: 'Python: train', sig: 'c2lnbmF0dXJl' };
+  const request = { axes: [1, 0], index: [null, null], region: [[0, 2], [1, 4]], part: null };
+  await first.send({ ...payloadMessage(matrixWithSpecials(), { expression: 'model.w', request }), view });
+  let state = await first.savedState();
+  assert.deepEqual(state.view, { ...view, request, pinned: false });
+  assert.equal(state.tab, 'heatmap', 'the keys the page had keep working');
+  assert.ok(!JSON.stringify(state).includes(matrixWithSpecials().slice?.values ?? '@@'), 'no payload data in the saved state');
+  assert.ok(JSON.stringify(state).length < 1000, `small: ${JSON.stringify(state).length} characters`);
+  await first.page.click('#pin');
+  state = await first.savedState();
+  assert.equal(state.view.pinned, true, 'pinning is kept at once');
+  await first.page.click('#tab-histogram');
+  state = await first.savedState();
+  assert.equal(state.tab, 'histogram');
+  assert.equal(state.view.pinned, true);
+  await first.page.close();
+
+  // The restored page: its title and pin before any message; then the extension's "waiting".
+  const again = await openViewer(browser, { state });
+  assert.equal(await again.text('#title'), 'model.w');
+  assert.equal(await again.page.$eval('#pin', (e) => e.getAttribute('aria-pressed')), 'true');
+  await again.send({ type: 'waiting', expression: 'model.w', title: 'model.w', pinned: true, request, view, message: 'Waiting for a paused debug session: "model.w" is evaluated at the next stop.' });
+  assert.equal(await again.isHidden('#overlay'), true);
+  assert.match(await again.text('#message'), /Note[\s\S]*Waiting for a paused debug session: "model.w" is evaluated at the next stop\./);
+  assert.deepEqual((await again.savedState()).view, { ...view, request, pinned: true });
+  // Refresh asks for the saved slice.
+  await again.page.click('#refresh');
+  assert.deepEqual((await again.posted()).at(-1), { type: 'request', ...request });
+  // The value comes: drawn, on the tab kept.
+  await again.send({ ...payloadMessage(matrixWithSpecials(), { expression: 'model.w', pinned: true }), view });
+  assert.equal(await again.isHidden('#message'), true);
+  assert.equal(await again.isHidden('#panel-histogram'), false);
+  assert.deepEqual(again.pageErrors, []);
+  await again.page.close();
+});

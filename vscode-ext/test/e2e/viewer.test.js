@@ -18,19 +18,23 @@ const { targetOf, viewPayloadExpression, saveNpyExpression } = require('../../sr
 const { decodePayload, decodeSaveResult, ViewerError } = require('../../src/viewerResult');
 const h = require('./harness');
 const envs = require('./envs');
+const { viewerWithStandIn } = require('../unit/vscodeStandIn');
 
 const PROGRAM = path.join(h.FIXTURES, 'viewer_program.py');
+const RERUN = path.join(h.FIXTURES, 'rerun_program.py');
 
 /**
  * A session whose DAP traffic passes through the viewer's tracker, and a vscode.DebugSession-like
  * object over it (customRequest resolves with the body, rejects on failure, as VS Code's does).
  * @param {import('./harness').Session} s @param {ViewerSessions} sessions
+ * @param {{ id?: string, name?: string }} [o] the session's id and launch configuration name
  */
-function trackThrough(s, sessions) {
+function trackThrough(s, sessions, { id = 'viewer-e2e', name = 'Python Debugger: Current File' } = {}) {
   const dc = /** @type {any} */ (s.dc);
   const debugSession = {
-    id: 'viewer-e2e',
-    configuration: { request: 'launch' },
+    id,
+    name,
+    configuration: { request: 'launch', name },
     customRequest: (/** @type {string} */ command, /** @type {any} */ args) => dc.send(command, args).then((/** @type {any} */ r) => r.body),
   };
   const tracker = sessions.trackerFactory().createDebugAdapterTracker(debugSession);
@@ -45,7 +49,7 @@ function trackThrough(s, sessions) {
     tracker.onWillReceiveMessage({ type: 'request', command, arguments: args });
     return doSend(command, args, cb);
   };
-  return { debugSession, state: /** @type {import('../../src/viewerSessions').SessionState} */ (sessions.get('viewer-e2e')) };
+  return { debugSession, state: /** @type {import('../../src/viewerSessions').SessionState} */ (sessions.get(id)) };
 }
 
 /** The slice's cells as numbers (float32 little-endian, row-major). @param {any} payload */
@@ -203,5 +207,88 @@ test('View Tensor where tf-debug-repr is not importable (attach without install)
     await s.finish(stopped.body.threadId);
   } finally {
     await s.close();
+  }
+});
+
+/** Resolves when `pred()` holds (polled), rejects after `ms`. @param {() => boolean} pred @param {number} ms @param {string} what */
+async function until(pred, ms, what) {
+  const deadline = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+test('a pinned view outlives its session: the next run of the program answers it (the real panels over a real adapter, a stand-in for vscode only)', { timeout: h.TIMEOUT * 3 }, async () => {
+  const { panels, mods } = viewerWithStandIn();
+  const sessions = new mods.ViewerSessions();
+  const viewer = new mods.TensorViewer(/** @type {any} */ ({ fsPath: h.FIXTURES }), sessions, 'e2e-signing-key-0123456789abcdef');
+  viewer.register();
+  /** Every evaluate the view made, with the session it went to. @type {{ session: string, expression: string }[]} */
+  const evaluated = [];
+  /** @param {{ id: string, customRequest: Function }} debugSession */
+  const recordEvaluations = (debugSession) => {
+    const send = debugSession.customRequest;
+    debugSession.customRequest = (/** @type {string} */ command, /** @type {any} */ args) => {
+      if (command === 'evaluate') evaluated.push({ session: debugSession.id, expression: args.expression });
+      return send(command, args);
+    };
+  };
+  const name = 'Python: rerun';
+  /** @param {string} run @param {string[]} markers */
+  const launch = async (run, markers) => {
+    const base = h.resolveAsVSCode(getTemplate('currentFile').configurations[0], { file: RERUN });
+    const config = { ...base, name, env: { ...base.env, TFDR_RUN: run } };
+    const s = new h.Session();
+    const { debugSession, state } = trackThrough(s, sessions, { id: `run-${run}`, name });
+    recordEvaluations(debugSession);
+    const stopped = s.start('launch', config, [{ path: RERUN, lines: markers.map((m) => h.lineOf(RERUN, m)) }]);
+    return { s, debugSession, state, stopped };
+  };
+
+  const first = await launch('1', ['BREAK-HERE']);
+  let second;
+  try {
+    const stop1 = await first.stopped;
+    await viewer.open({ expression: 'weights', state: first.state });
+    const page = panels[0];
+    await until(() => page.posted.some((/** @type {any} */ m) => m.type === 'payload'), 30_000, 'the first payload');
+    assert.deepEqual(cells(page.posted.at(-1).payload), [0, 1, 2, 3, 4, 5]);
+    // The page asks for the transposed slice, rows 0-3 of column 1 (run 1: weights[1, :]).
+    await page.onMessage({ type: 'request', axes: [1, 0], index: [null, null], region: [[0, 3], [1, 2]], part: null });
+    assert.deepEqual(cells(page.posted.at(-1).payload), [3, 4, 5]);
+    await page.onMessage({ type: 'pin', pinned: true });
+    await first.s.finish(stop1.body.threadId);
+    assert.match(page.posted.at(-1).reason, /ended; this pinned view refreshes at the next stop of a new debug session/);
+
+    // The next run. Its first stop is in warm_up(), where `weights` does not exist.
+    const before = evaluated.length;
+    second = await launch('2', ['HELPER-STOP', 'BREAK-HERE']);
+    const stop2 = await second.stopped;
+    await until(() => page.posted.at(-1).type === 'error', 30_000, 'the NameError at the first stop');
+    assert.match(page.posted.at(-1).message, /name 'weights' is not defined.*This pinned view tries again at the next stop\./);
+    const next = second.s.dc.waitForEvent('stopped');
+    await second.s.dc.continueRequest({ threadId: stop2.body.threadId });
+    await next;
+    await until(() => page.posted.at(-1).type === 'payload', 30_000, 'the refresh at the next stop');
+    const shown = page.posted.at(-1);
+    // weights is 3x2 now: the transposed slice is 2x3, rows 0-3 do not fit; the default slice is shown.
+    assert.deepEqual(shown.payload.shape, [3, 2]);
+    assert.equal(shown.payload.error, null);
+    assert.deepEqual(cells(shown.payload), [0, 2, 4, 6, 8, 10], 'run 2\'s values (x2)');
+    assert.deepEqual(shown.request, { axes: null, index: null, region: null, part: null });
+    assert.deepEqual(
+      evaluated.slice(before).map((e) => [e.session, e.expression.replace("__import__('tf_debug_repr').view_payload((weights), ", '')]),
+      [
+        ['run-2', 'axes=[1, 0], index=[None, None], region=[[0, 3], [1, 2]], part=None)'],
+        ['run-2', 'axes=[1, 0], index=[None, None], region=[[0, 3], [1, 2]], part=None)'],
+        ['run-2', 'axes=None, index=None, region=None, part=None)'],
+      ],
+      'in run 2 only: at warm_up (NameError), then at BREAK-HERE with the kept request, then the default slice',
+    );
+    await second.s.finish(stop2.body.threadId);
+  } finally {
+    await first.s.close();
+    await second?.s.close();
   }
 });

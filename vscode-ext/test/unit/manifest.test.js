@@ -17,9 +17,10 @@ function recordingVscode() {
   /**
    * @type {{ commands: string[], debugProviders: { type: string, trigger: number | undefined, methods: string[] }[],
    *   completion: any[], configSections: string[], providers?: object[], settings?: { [key: string]: any },
-   *   trackerFactories: { type: string, factory: any }[], handlers: { [id: string]: Function }, errors: string[] }}
+   *   trackerFactories: { type: string, factory: any }[], handlers: { [id: string]: Function }, errors: string[],
+   *   serializers: { viewType: string, serializer: any }[] }}
    */
-  const rec = { commands: [], debugProviders: [], completion: [], configSections: [], trackerFactories: [], handlers: {}, errors: [] };
+  const rec = { commands: [], debugProviders: [], completion: [], configSections: [], trackerFactories: [], handlers: {}, errors: [], serializers: [] };
   const disposable = { dispose() {} };
   const vscode = {
     DebugConfigurationProviderTriggerKind: { Initial: 1, Dynamic: 2 },
@@ -41,6 +42,7 @@ function recordingVscode() {
     languages: { registerCompletionItemProvider: (/** @type {any} */ selector) => (rec.completion.push(selector), disposable) },
     window: {
       createOutputChannel: () => ({ appendLine() {}, dispose() {} }),
+      registerWebviewPanelSerializer: (/** @type {string} */ viewType, /** @type {any} */ serializer) => (rec.serializers.push({ viewType, serializer }), disposable),
       showErrorMessage: (/** @type {string} */ m) => (rec.errors.push(m), Promise.resolve(undefined)),
     },
     workspace: {
@@ -53,8 +55,11 @@ function recordingVscode() {
   return { vscode, rec: /** @type {any} */ (rec) };
 }
 
-function activate() {
+/** @param {{ [key: string]: any }} [kept] what globalState holds at activation */
+function activate(kept = {}) {
   const { vscode, rec } = recordingVscode();
+  const globalState = { kept: { ...kept }, get: (/** @type {string} */ k) => globalState.kept[k], update: async (/** @type {string} */ k, /** @type {any} */ v) => void (globalState.kept[k] = v) };
+  rec.globalState = globalState;
   const load = /** @type {any} */ (Module)._load;
   /** @type {any} */ (Module)._load = function (/** @type {string} */ request, /** @type {any[]} */ ...rest) {
     return request === 'vscode' ? vscode : load.call(this, request, ...rest);
@@ -64,7 +69,7 @@ function activate() {
     // Every module of the extension afresh, so each one's `vscode` is this stand-in.
     for (const key of Object.keys(require.cache)) if (key.startsWith(path.join(EXT_ROOT, 'src') + path.sep)) delete require.cache[key];
     const ext = require(entry);
-    ext.activate({ subscriptions: [], asAbsolutePath: (/** @type {string} */ p) => path.join(EXT_ROOT, p), extensionUri: { fsPath: EXT_ROOT } });
+    ext.activate({ subscriptions: [], asAbsolutePath: (/** @type {string} */ p) => path.join(EXT_ROOT, p), extensionUri: { fsPath: EXT_ROOT }, globalState });
     return { rec, ext };
   } finally {
     /** @type {any} */ (Module)._load = load;
@@ -113,6 +118,10 @@ test('every activation event matches something the extension registers', () => {
       case 'onLanguage':
         assert.ok(rec.completion.some((/** @type {any} */ s) => s.language === arg), ev);
         break;
+      case 'onWebviewPanel':
+        // VS Code activates the extension to restore a panel of this type after a window reload.
+        assert.ok(rec.serializers.some((/** @type {any} */ s) => s.viewType === arg && typeof s.serializer.deserializeWebviewPanel === 'function'), ev);
+        break;
       default:
         assert.fail(`activation event ${ev} not accounted for`);
     }
@@ -123,6 +132,8 @@ test('every activation event matches something the extension registers', () => {
     assert.ok(pkg.activationEvents.includes(ev), `${ev} declared`);
   }
   for (const s of rec.completion) assert.ok(pkg.activationEvents.includes(`onLanguage:${s.language}`));
+  for (const s of rec.serializers) assert.ok(pkg.activationEvents.includes(`onWebviewPanel:${s.viewType}`), `onWebviewPanel:${s.viewType} declared`);
+  assert.deepEqual(rec.serializers.map((/** @type {any} */ s) => s.viewType), ['tfDebugRepr.tensorViewer'], 'the tensor viewer\'s panels are restored');
   // The debug type provided for is the Python Debugger's, which the manifest depends on.
   assert.ok(rec.debugProviders.every((/** @type {any} */ p) => p.type === 'debugpy'));
 });
@@ -255,4 +266,13 @@ test('engines.vscode covers the API the viewer uses (debug.activeStackItem: 1.90
   const typesMinor = Number(/1\.(\d+)/.exec(pkg.devDependencies['@types/vscode'])?.[1]);
   assert.ok(typesMinor <= minor, '@types/vscode no newer than engines.vscode (vsce refuses otherwise)');
   assert.match(fs.readFileSync(path.join(EXT_ROOT, 'src', 'viewerPanels.js'), 'utf8'), /vscode\.debug\.activeStackItem/);
+});
+
+test('the key that signs what viewer pages keep is made once and kept in globalState', () => {
+  const first = activate().rec.globalState.kept;
+  const key = first['tfDebugRepr.viewerStateKey'];
+  assert.ok(typeof key === 'string' && key.length >= 32, 'a fresh key is kept');
+  const again = activate({ 'tfDebugRepr.viewerStateKey': key }).rec.globalState.kept;
+  assert.equal(again['tfDebugRepr.viewerStateKey'], key, 'the same key after a reload, so saved views verify');
+  assert.notEqual(activate().rec.globalState.kept['tfDebugRepr.viewerStateKey'], key, 'random, not a constant');
 });

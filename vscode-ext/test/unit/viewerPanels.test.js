@@ -7,11 +7,12 @@
  * evaluate, and what it posts back.
  */
 const assert = require('node:assert/strict');
-const Module = require('node:module');
 const path = require('node:path');
 const { test } = require('node:test');
 
-const SRC = path.resolve(__dirname, '..', '..', 'src');
+const { viewerWithStandIn } = require('./vscodeStandIn');
+/** The secret the extension keeps in globalState to sign what pages keep. */
+const KEY = 'test-key-0123456789abcdef0123456789abcdef';
 
 /** An evaluate answer holding a payload, as debugpy sends a returned str. @param {object} payload */
 function answer(payload) {
@@ -19,83 +20,59 @@ function answer(payload) {
 }
 
 function world() {
-  /** @type {any[]} */
-  const panels = [];
-  const ui = { inputs: /** @type {any[]} */ ([]), inputAnswers: /** @type {(string | undefined)[]} */ ([]), saveAnswer: /** @type {any} */ (undefined), infos: /** @type {string[]} */ ([]), errors: /** @type {string[]} */ ([]) };
-  const vscode = {
-    ViewColumn: { Active: -1, Beside: -2 },
-    Uri: {
-      joinPath: (/** @type {any} */ base, /** @type {string[]} */ ...parts) => ({ fsPath: path.join(base.fsPath, ...parts), toString: () => path.join(base.fsPath, ...parts) }),
-    },
-    debug: {
-      activeStackItem: /** @type {any} */ (undefined),
-      activeDebugSession: /** @type {any} */ (undefined),
-      registerDebugAdapterTrackerFactory: () => ({ dispose() {} }),
-      onDidTerminateDebugSession: () => ({ dispose() {} }),
-    },
-    workspace: { workspaceFolders: [{ uri: { fsPath: '/ws' } }] },
-    window: {
-      activeTextEditor: undefined,
-      createWebviewPanel: (/** @type {string} */ viewType, /** @type {string} */ title, /** @type {any} */ show, /** @type {any} */ options) => {
-        // Beside: the group after the active editor's (the source, group 1 here).
-        const viewColumn = show.viewColumn === -2 ? 2 : show.viewColumn === -1 ? 1 : show.viewColumn;
-        const p = {
-          viewType, title, show, options, viewColumn, posted: /** @type {any[]} */ ([]), onMessage: /** @type {Function | undefined} */ (undefined), disposed: false, revealed: 0,
-          webview: {
-            html: '',
-            cspSource: 'vscode-webview://x',
-            asWebviewUri: (/** @type {any} */ u) => ({ toString: () => `webview:${u.fsPath}` }),
-            postMessage: (/** @type {any} */ m) => (p.posted.push(m), Promise.resolve(true)),
-            onDidReceiveMessage: (/** @type {Function} */ f) => ((p.onMessage = f), { dispose() {} }),
-          },
-          onDidDispose: () => ({ dispose() {} }),
-          onDidChangeViewState: () => ({ dispose() {} }),
-          reveal: () => p.revealed++,
-          dispose: () => (p.disposed = true),
-        };
-        panels.push(p);
-        return p;
-      },
-      showInputBox: async (/** @type {any} */ o) => (ui.inputs.push(o), ui.inputAnswers.shift()),
-      showSaveDialog: async (/** @type {any} */ o) => (ui.inputs.push(o), ui.saveAnswer),
-      showInformationMessage: (/** @type {string} */ m) => (ui.infos.push(m), Promise.resolve(undefined)),
-      showErrorMessage: (/** @type {string} */ m) => (ui.errors.push(m), Promise.resolve(undefined)),
-    },
-    commands: { registerCommand: () => ({ dispose() {} }) },
-  };
-  const load = /** @type {any} */ (Module)._load;
-  /** @type {any} */ (Module)._load = function (/** @type {string} */ request, /** @type {any[]} */ ...rest) {
-    return request === 'vscode' ? vscode : load.call(this, request, ...rest);
-  };
-  let mods;
-  try {
-    for (const key of Object.keys(require.cache)) if (key.startsWith(SRC + path.sep)) delete require.cache[key];
-    mods = { ...require('../../src/viewerPanels'), ...require('../../src/viewerSessions') };
-  } finally {
-    /** @type {any} */ (Module)._load = load;
-  }
-  /** What the debuggee is asked, and how it answers (frames 100 + thread id; payload values by expression). */
+  const { vscode, panels, serializers, ui, mods } = viewerWithStandIn();
+  /** What the debuggees are asked (s1's in `requests`, every session's in `all`). */
   const requests = /** @type {{ command: string, args: any }[]} */ ([]);
+  const all = /** @type {{ session: string, command: string, args: any }[]} */ ([]);
   let weight = 1;
-  const session = {
-    id: 's1',
-    configuration: { request: 'launch' },
-    customRequest: async (/** @type {string} */ command, /** @type {any} */ args) => {
-      requests.push({ command, args });
-      if (command === 'stackTrace') return { stackFrames: [{ id: 100 + args.threadId }] };
-      if (command === 'evaluate' && args.expression.includes('save_npy')) return { result: "'saved float32[2] to /ws/w.npy'", type: 'str' };
-      if (command === 'evaluate' && args.expression.includes('nope')) return { result: 'NameError("name \'nope\' is not defined")', type: 'NameError' };
-      if (command === 'evaluate') return answer({ version: 1, error: null, summary: `w=${weight}`, shape: [2] });
-      throw new Error(`unexpected ${command}`);
-    },
-  };
   const sessions = new mods.ViewerSessions();
-  const tracker = sessions.trackerFactory().createDebugAdapterTracker(session);
-  const viewer = new mods.TensorViewer(/** @type {any} */ ({ fsPath: '/ext' }), sessions);
+  /**
+   * A debugpy session as VS Code would have it, with its tracker. It answers like debugpy: frame
+   * ids `frameBase` + thread id; a name with `nope` in it is not defined; `vec` is 1-D here, so a
+   * request for a 2-D slice of it gets view_payload's error (the text tensor_slices gives).
+   * @param {string} id @param {string | undefined} name the launch configuration's name @param {number} frameBase
+   */
+  const newSession = (id, name, frameBase) => {
+    const session = {
+      id,
+      name: name ?? id,
+      configuration: { request: 'launch', name },
+      customRequest: async (/** @type {string} */ command, /** @type {any} */ args) => {
+        if (id === 's1') requests.push({ command, args });
+        all.push({ session: id, command, args });
+        if (command === 'stackTrace') return { stackFrames: [{ id: frameBase + args.threadId }] };
+        if (command === 'evaluate' && args.expression.includes('save_npy')) return { result: "'saved float32[2] to /ws/w.npy'", type: 'str' };
+        if (command === 'evaluate' && args.expression.includes('nope')) return { result: 'NameError("name \'nope\' is not defined")', type: 'NameError' };
+        if (command === 'evaluate' && args.expression.includes('((vec),') && !args.expression.includes('index=None')) {
+          const index = /index=(\[[^\]]*\])/.exec(args.expression)?.[1];
+          return answer({ version: 1, error: `index must hold one entry per axis (1), not ${index}`, summary: 'float32[4]', shape: [4], slice: null, from: id });
+        }
+        if (command === 'evaluate') return answer({ version: 1, error: null, summary: `w=${weight}`, shape: [2], from: id });
+        throw new Error(`unexpected ${command}`);
+      },
+    };
+    const tracker = sessions.trackerFactory().createDebugAdapterTracker(session);
+    const state = /** @type {any} */ (sessions.get(id));
+    return {
+      session,
+      tracker,
+      state,
+      stop: (/** @type {number} */ threadId) => tracker.onDidSendMessage({ type: 'event', event: 'stopped', body: { reason: 'breakpoint', threadId } }),
+      resume: () => tracker.onWillReceiveMessage({ type: 'request', command: 'continue', arguments: { threadId: 1 } }),
+      end: () => (tracker.onDidSendMessage({ type: 'event', event: 'terminated', body: {} }), sessions.terminated(session)),
+    };
+  };
+  const s1 = newSession('s1', 'Python: train', 100);
+  const { session, tracker, state, stop } = s1;
+  const viewer = new mods.TensorViewer(/** @type {any} */ ({ fsPath: '/ext' }), sessions, KEY);
   const disposables = viewer.register();
-  const state = /** @type {any} */ (sessions.get('s1'));
-  const stop = (/** @type {number} */ threadId) => tracker.onDidSendMessage({ type: 'event', event: 'stopped', body: { reason: 'breakpoint', threadId } });
-  return { vscode, ui, panels, session, requests, sessions, tracker, viewer, state, stop, disposables, setWeight: (/** @type {number} */ w) => (weight = w) };
+  /** A panel VS Code brings back after a window reload (not made by createWebviewPanel). */
+  const revivedPanel = () => {
+    const p = vscode.window.createWebviewPanel(mods.VIEW_TYPE, 'w (restored title)', { viewColumn: 2 }, {});
+    p.webview.options = undefined;
+    return /** @type {any} */ (p);
+  };
+  return { vscode, ui, panels, serializers, session, requests, all, sessions, tracker, viewer, state, stop, disposables, newSession, revivedPanel, setWeight: (/** @type {number} */ w) => (weight = w) };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 10));
@@ -174,7 +151,8 @@ test('a pinned view refreshes at each stop in the stopped thread\'s top frame; r
   assert.equal(pinned.posted.at(-1).pinned, true);
   assert.equal(other.posted.at(-1).type, 'stale', 'the unpinned view keeps its picture, greyed');
   w.tracker.onDidSendMessage({ type: 'event', event: 'terminated', body: {} });
-  assert.deepEqual(pinned.posted.at(-1), { type: 'stale', reason: 'the debug session has ended' });
+  assert.deepEqual(pinned.posted.at(-1), { type: 'stale', reason: 'the debug session has ended; this pinned view refreshes at the next stop of a new debug session' });
+  assert.deepEqual(other.posted.at(-1), { type: 'stale', reason: 'the debug session has ended; Refresh to view it in another paused session, or Pin to follow the next one' });
   await other.onMessage({ type: 'request', axes: null });
   assert.match(other.posted.at(-1).message, /session has ended/);
 });
@@ -260,4 +238,316 @@ test('a save the debuggee could not make is shown as an error, not as informatio
   await w.panels[0].onMessage({ type: 'saveNpy' });
   assert.deepEqual(w.ui.infos, []);
   assert.deepEqual(w.ui.errors, ["Save as .npy: not saved: PermissionError: [Errno 13] Permission denied: '/ro/w.npy'"]);
+});
+
+// ---- views that outlive their session, and a window reload -------------------------------------
+
+/** The evaluations one session was asked for: [expression, frameId]. @param {any} w @param {string} id */
+const evaluatedIn = (w, id) => w.all.filter((/** @type {any} */ r) => r.session === id && r.command === 'evaluate').map((/** @type {any} */ r) => [r.args.expression, r.args.frameId]);
+const VIEW_W = (/** @type {string} */ args = 'axes=None, index=None, region=None, part=None') => `__import__('tf_debug_repr').view_payload((w), ${args})`;
+
+test('a pinned view whose session ended is adopted by the next session that stops, with its last slice request', async () => {
+  const w = world();
+  w.stop(1);
+  await w.viewer.open({ expression: 'w', state: w.state });
+  const p = w.panels[0];
+  await p.onMessage({ type: 'request', axes: [1, 0], index: [null, null], region: [[0, 1], [0, 2]], part: null });
+  await p.onMessage({ type: 'pin', pinned: true });
+  w.tracker.onDidSendMessage({ type: 'event', event: 'terminated', body: {} });
+  w.sessions.terminated(w.session);
+  assert.match(p.posted.at(-1).reason, /ended; this pinned view refreshes at the next stop of a new debug session/);
+  // The next run: a new session (same launch configuration), which runs, then stops.
+  const next = w.newSession('s2', 'Python: train', 200);
+  assert.deepEqual(evaluatedIn(w, 's2'), [], 'nothing is asked of a running program');
+  next.stop(4);
+  await settle();
+  assert.deepEqual(evaluatedIn(w, 's2'), [[VIEW_W('axes=[1, 0], index=[None, None], region=[[0, 1], [0, 2]], part=None'), 204]], "in thread 4's top frame, with the last request");
+  const shown = p.posted.at(-1);
+  assert.equal(shown.type, 'payload');
+  assert.equal(shown.payload.from, 's2');
+  assert.equal(shown.pinned, true);
+  assert.deepEqual(shown.request, { axes: [1, 0], index: [null, null], region: [[0, 1], [0, 2]], part: null });
+  assert.equal(shown.view.session, 'Python: train', 'the page keeps where it came from');
+  // It now belongs to s2: stale when s2 runs, refreshed at s2's next stop.
+  next.resume();
+  assert.match(p.posted.at(-1).reason, /the program is running; this view refreshes at the next stop/);
+  next.stop(4);
+  await settle();
+  assert.equal(evaluatedIn(w, 's2').length, 2);
+});
+
+test('several sessions: a view waits for a session of its own configuration; once adopted it never moves to another running one', async () => {
+  const w = world();
+  const chief = w.newSession('c1', 'chief', 300);
+  const worker = w.newSession('k1', 'worker', 400);
+  chief.stop(1);
+  worker.stop(1);
+  await w.viewer.open({ expression: 'w', state: chief.state });
+  await w.viewer.open({ expression: 'w', state: worker.state, beside: true });
+  const [ofChief, ofWorker] = w.panels;
+  for (const p of [ofChief, ofWorker]) await p.onMessage({ type: 'pin', pinned: true });
+  chief.end();
+  worker.end();
+  // The pair again; the worker stops first: only the worker's view is taken up.
+  const chief2 = w.newSession('c2', 'chief', 500);
+  const worker2 = w.newSession('k2', 'worker', 600);
+  worker2.stop(2);
+  await settle();
+  assert.deepEqual(evaluatedIn(w, 'k2'), [[VIEW_W(), 602]]);
+  assert.equal(ofWorker.posted.at(-1).payload.from, 'k2');
+  assert.equal(ofChief.posted.at(-1).type, 'stale', "the chief's view waits for the chief");
+  chief2.stop(3);
+  await settle();
+  assert.deepEqual(evaluatedIn(w, 'c2'), [[VIEW_W(), 503]]);
+  assert.equal(ofChief.posted.at(-1).payload.from, 'c2');
+  // No jumping: each view refreshes at its own session's stops only.
+  chief2.resume();
+  worker2.resume();
+  chief2.stop(3);
+  await settle();
+  assert.equal(evaluatedIn(w, 'k2').length, 1, "a chief's stop does not refresh the worker's view");
+  assert.equal(evaluatedIn(w, 'c2').length, 2);
+  assert.equal(ofWorker.posted.at(-1).type, 'stale');
+  // A configuration renamed (no session of the old name runs): the first session that stops.
+  worker2.end();
+  chief2.end();
+  const renamed = w.newSession('r1', 'worker (renamed)', 700);
+  const other = w.newSession('o1', 'chief', 800);
+  renamed.stop(1);
+  await settle();
+  assert.deepEqual(evaluatedIn(w, 'r1'), [[VIEW_W(), 701]], 'the worker view: no "worker" session runs');
+  assert.equal(ofChief.posted.at(-1).type, 'stale', 'the chief view: a "chief" session runs, so it waits for it');
+  other.stop(1);
+  await settle();
+  assert.equal(ofChief.posted.at(-1).payload.from, 'o1');
+});
+
+test("a live session's pinned view is never taken by another session's stop", async () => {
+  const w = world();
+  w.stop(1);
+  await w.viewer.open({ expression: 'w', state: w.state });
+  await w.panels[0].onMessage({ type: 'pin', pinned: true });
+  const other = w.newSession('s2', undefined, 200);
+  other.stop(1);
+  await settle();
+  assert.deepEqual(evaluatedIn(w, 's2'), []);
+  assert.equal(w.panels[0].posted.at(-1).payload.from, 's1');
+});
+
+test('an unpinned view of an ended session stays stale at the next stop; Refresh evaluates in the paused session', async () => {
+  const w = world();
+  w.stop(1);
+  await w.viewer.open({ expression: 'w', state: w.state });
+  const p = w.panels[0];
+  w.tracker.onDidSendMessage({ type: 'event', event: 'terminated', body: {} });
+  // Refresh with no session paused anywhere: says so.
+  await p.onMessage({ type: 'request', axes: null, index: null, region: null, part: null });
+  assert.match(p.posted.at(-1).message, /The debug session has ended: start it again/);
+  const next = w.newSession('s2', 'Python: train', 200);
+  next.stop(1);
+  await settle();
+  assert.deepEqual(evaluatedIn(w, 's2'), [], 'not pinned: not refreshed');
+  assert.equal(p.posted.at(-1).type, 'error');
+  const said = p.posted.length;
+  next.resume();
+  next.stop(1);
+  await settle();
+  assert.equal(p.posted.length, said, "not taken up by s2 either: its running and stops say nothing to this view");
+  // Refresh (the page sends its request): the paused session answers, and the view is its own now.
+  w.setWeight(5);
+  await p.onMessage({ type: 'request', axes: null, index: null, region: null, part: null });
+  assert.deepEqual(evaluatedIn(w, 's2'), [[VIEW_W(), 201]]);
+  assert.equal(p.posted.at(-1).payload.summary, 'w=5');
+  next.resume();
+  assert.match(p.posted.at(-1).reason, /the program is running; Refresh at the next stop/);
+});
+
+test('pinning a view whose session ended brings it up to date in a paused session, else says it waits', async () => {
+  const w = world();
+  w.stop(1);
+  await w.viewer.open({ expression: 'w', state: w.state });
+  const p = w.panels[0];
+  w.tracker.onDidSendMessage({ type: 'event', event: 'terminated', body: {} });
+  await p.onMessage({ type: 'pin', pinned: true });
+  assert.match(p.posted.at(-1).reason, /this pinned view refreshes at the next stop of a new debug session/);
+  await p.onMessage({ type: 'pin', pinned: false });
+  const next = w.newSession('s2', 'Python: train', 200);
+  next.stop(1);
+  await settle();
+  await p.onMessage({ type: 'pin', pinned: true });
+  assert.deepEqual(evaluatedIn(w, 's2'), [[VIEW_W(), 201]]);
+  assert.equal(p.posted.at(-1).type, 'payload');
+});
+
+test('adopted where the name is not defined: the error is shown, the view stays pinned and tries again at the next stop', async () => {
+  const w = world();
+  w.stop(1);
+  await w.viewer.open({ expression: 'nope_w', state: w.state });
+  const p = w.panels[0];
+  await p.onMessage({ type: 'pin', pinned: true });
+  w.tracker.onDidSendMessage({ type: 'event', event: 'terminated', body: {} });
+  const next = w.newSession('s2', 'Python: train', 200);
+  next.stop(1);
+  await settle();
+  assert.match(p.posted.at(-1).message, /name 'nope' is not defined in the selected frame.*This pinned view tries again at the next stop\./);
+  assert.equal([...w.viewer.panels][0].pinned, true);
+  next.resume();
+  next.stop(1);
+  await settle();
+  assert.equal(evaluatedIn(w, 's2').length, 2, 'refreshed again at the next stop');
+});
+
+test("a slice request that no longer fits the value's shape falls back to the default slice", async () => {
+  const w = world();
+  w.stop(1);
+  await w.viewer.open({ expression: 'vec', state: w.state });
+  const p = w.panels[0];
+  await p.onMessage({ type: 'pin', pinned: true });
+  // A request the page made for the value as it was (3-D, say); the value is 1-D now.
+  const view = [...w.viewer.panels][0];
+  view.request = { axes: [1, 2], index: [0, null, null], region: null, part: null };
+  w.tracker.onWillReceiveMessage({ type: 'request', command: 'continue', arguments: { threadId: 1 } });
+  const before = evaluatedIn(w, 's1').length;
+  w.stop(1);
+  await settle();
+  const asked = evaluatedIn(w, 's1').slice(before).map((/** @type {any[]} */ e) => e[0]);
+  assert.deepEqual(asked, [
+    "__import__('tf_debug_repr').view_payload((vec), axes=[1, 2], index=[0, None, None], region=None, part=None)",
+    "__import__('tf_debug_repr').view_payload((vec), axes=None, index=None, region=None, part=None)",
+  ]);
+  const shown = p.posted.at(-1);
+  assert.equal(shown.type, 'payload');
+  assert.equal(shown.payload.error, null);
+  assert.deepEqual(shown.request, { axes: null, index: null, region: null, part: null }, 'the page is told the default slice is shown');
+  assert.deepEqual(view.request, { axes: null, index: null, region: null, part: null });
+});
+
+/** A page's saved state as the page keeps it: the extension's `view` plus request and pinned. @param {any} msg @param {object} [extra] */
+const pageState = (msg, extra = {}) => ({ tab: 'histogram', log: true, scale: 'auto', zoom: null, view: { ...msg.view, request: msg.request, pinned: msg.pinned, ...extra } });
+
+test('after a window reload: a restored view shows its title and waits, then fetches (with its request) at the next stop', async () => {
+  const before = world();
+  before.stop(1);
+  await before.viewer.open({ expression: 'model.w', state: before.state });
+  await before.panels[0].onMessage({ type: 'request', axes: [1, 0], index: [null, null], region: null, part: null });
+  await before.panels[0].onMessage({ type: 'pin', pinned: true });
+  const saved = pageState({ ...before.panels[0].posted.at(-1), pinned: true });
+  assert.equal(saved.view.expression, 'model.w');
+  assert.equal(JSON.stringify(saved).length < 1000, true, 'no payload in the saved state');
+
+  // The reloaded window: no session yet. VS Code hands the serializer the panel and the state.
+  const w = world();
+  w.tracker.onDidSendMessage({ type: 'event', event: 'terminated', body: {} });
+  w.sessions.terminated(w.session);
+  const serializer = w.serializers['tfDebugRepr.tensorViewer'];
+  const panel = w.revivedPanel();
+  await serializer.deserializeWebviewPanel(panel, saved);
+  assert.equal(panel.title, 'model.w');
+  assert.match(panel.webview.html, /Content-Security-Policy/);
+  assert.deepEqual(panel.webview.options.localResourceRoots.map((/** @type {any} */ u) => u.fsPath), [path.join('/ext', 'media', 'viewer')]);
+  assert.equal(panel.webview.options.enableScripts, true);
+  const waiting = panel.posted.at(-1);
+  assert.equal(waiting.type, 'waiting');
+  assert.equal(waiting.title, 'model.w');
+  assert.equal(waiting.pinned, true);
+  assert.deepEqual(waiting.request, { axes: [1, 0], index: [null, null], region: null, part: null });
+  assert.match(waiting.message, /Waiting for a paused debug session.*every stop after it \(pinned\)/);
+  // Unpinned and pinned again on the page: the words follow.
+  await panel.onMessage({ type: 'pin', pinned: false });
+  assert.doesNotMatch(panel.posted.at(-1).message, /pinned/);
+  await panel.onMessage({ type: 'pin', pinned: true });
+  assert.match(panel.posted.at(-1).message, /every stop after it \(pinned\)/);
+  assert.deepEqual(w.all.filter((r) => r.command === 'evaluate'), []);
+  // The page loads and says ready: told again (it may have missed the first message).
+  panel.posted.length = 0;
+  await panel.onMessage({ type: 'ready' });
+  assert.deepEqual(panel.posted.map((/** @type {any} */ m) => m.type), ['waiting']);
+  // A session starts and stops: the view fetches there, with its saved request.
+  const run = w.newSession('s2', 'Python: train', 200);
+  run.stop(1);
+  await settle();
+  assert.deepEqual(evaluatedIn(w, 's2'), [["__import__('tf_debug_repr').view_payload((model.w), axes=[1, 0], index=[None, None], region=None, part=None)", 201]]);
+  assert.equal(panel.posted.at(-1).type, 'payload');
+  assert.equal(panel.posted.at(-1).pinned, true);
+  // Pinned: at the next stop again.
+  run.resume();
+  run.stop(1);
+  await settle();
+  assert.equal(evaluatedIn(w, 's2').length, 2);
+});
+
+test('a restored unpinned view fetches once, at once when a session is paused now, and is then that session\'s', async () => {
+  const before = world();
+  before.stop(1);
+  await before.viewer.open({ expression: 'w', state: before.state });
+  const saved = pageState(before.panels[0].posted.at(-1));
+  const w = world();
+  w.stop(3);
+  const panel = w.revivedPanel();
+  await w.serializers['tfDebugRepr.tensorViewer'].deserializeWebviewPanel(panel, saved);
+  assert.deepEqual(evaluatedIn(w, 's1'), [[VIEW_W(), 103]]);
+  assert.equal(panel.posted.at(-1).type, 'payload');
+  w.tracker.onWillReceiveMessage({ type: 'request', command: 'continue', arguments: { threadId: 3 } });
+  w.stop(3);
+  await settle();
+  assert.equal(evaluatedIn(w, 's1').length, 1, 'not pinned: not refreshed at the next stop');
+  assert.match(panel.posted.at(-1).reason, /Refresh at the next stop/);
+});
+
+test('a missing, unreadable or forged saved state gives a clear message, never an evaluation', async () => {
+  const before = world();
+  before.stop(1);
+  await before.viewer.open({ expression: 'w', state: before.state });
+  const good = pageState(before.panels[0].posted.at(-1), { pinned: true });
+  const cases = [
+    [undefined, /kept no expression to restore/],
+    [{ tab: 'heatmap', log: false }, /kept no expression to restore/],
+    [{ view: 'w' }, /kept no expression to restore/],
+    [{ view: { ...good.view, expression: 42 } }, /saved expression is missing or unreadable/],
+    [{ view: { ...good.view, expression: '   ' } }, /saved expression is missing or unreadable/],
+    [{ view: { ...good.view, sig: undefined } }, /"w" was not saved by this extension on this machine/],
+    [{ view: { ...good.view, expression: "__import__('os').system('x')" } }, /was not saved by this extension/],
+    [{ view: { ...good.view, session: 'another' } }, /was not saved by this extension/],
+  ];
+  const w = world();
+  w.stop(1);
+  for (const [state, message] of cases) {
+    const panel = w.revivedPanel();
+    await w.serializers['tfDebugRepr.tensorViewer'].deserializeWebviewPanel(panel, state);
+    assert.equal(panel.posted.at(-1).type, 'error', JSON.stringify(state));
+    assert.match(panel.posted.at(-1).message, /** @type {RegExp} */ (message));
+    assert.match(panel.webview.html, /Content-Security-Policy/, 'the page is there to say it');
+    panel.posted.length = 0;
+    await panel.onMessage({ type: 'ready' });
+    await panel.onMessage({ type: 'pin', pinned: true });
+    await panel.onMessage({ type: 'request', axes: null });
+    await panel.onMessage({ type: 'compare' });
+    await panel.onMessage({ type: 'saveNpy' });
+    assert.deepEqual(panel.posted.map((/** @type {any} */ m) => m.type), ['error', 'error']);
+    assert.deepEqual(w.ui.inputs, [], 'no dialog either');
+  }
+  w.tracker.onWillReceiveMessage({ type: 'request', command: 'continue', arguments: { threadId: 1 } });
+  w.stop(1);
+  await settle();
+  assert.deepEqual(w.all.filter((r) => r.command === 'evaluate'), [], 'nothing from a bad state is ever evaluated');
+  // A request that does not read is dropped for the default slice; the view itself is restored.
+  const panel = w.revivedPanel();
+  await w.serializers['tfDebugRepr.tensorViewer'].deserializeWebviewPanel(panel, { view: { ...good.view, request: { axes: 'x' } } });
+  assert.deepEqual(evaluatedIn(w, 's1'), [[VIEW_W(), 101]]);
+});
+
+test('View Tensor on an expression a view of an ended session shows: that view, taken up by the new session', async () => {
+  const w = world();
+  w.stop(1);
+  await w.viewer.open({ expression: 'w', state: w.state });
+  await w.viewer.open({ expression: 'b', state: w.state });
+  w.tracker.onDidSendMessage({ type: 'event', event: 'terminated', body: {} });
+  const next = w.newSession('s2', 'Python: train', 200);
+  next.stop(1);
+  await w.viewer.open({ expression: ' w ', state: next.state });
+  assert.equal(w.panels.length, 2, 'no second view of w');
+  assert.equal(w.panels[0].revealed, 1);
+  assert.equal(w.panels[0].posted.at(-1).payload.from, 's2');
+  assert.equal([...w.viewer.panels][0].state, next.state);
+  assert.equal(w.panels[1].posted.at(-1).type, 'stale', 'the view of b is left as it was');
 });

@@ -8,7 +8,7 @@
 # Needs: Node 20, npm, the repository's .venv (TensorFlow, debugpy), vscode-ext/node_modules,
 # and (installed with apt-get when missing, as root) Debian's chromium, ripgrep, libkrb5-dev.
 #
-# Stages (default: all):  install | extensions | shots
+# Stages (default: all):  install | extensions | shots   (and, on its own: persist)
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -129,10 +129,36 @@ take_shots() {
   ls -l "$REPO/docs/images"
 }
 
+# Not a picture: views that outlive their debug session and a window reload (driver/persist.js).
+check_persist() {
+  log "workspace-persist and code-server on 127.0.0.1:$PORT"
+  rm -rf "$WORK/ws-persist" "$WORK/data" "$WORK/raw"
+  mkdir -p "$WORK/data/User" "$WORK/raw"
+  cp -r "$HERE/workspace-persist" "$WORK/ws-persist"
+  cp "$HERE/workspace/user-settings.json" "$WORK/data/User/settings.json"
+  stop_code_server
+  STANDIN_PYTHON="$WORK/py-noplugin/bin/python" STANDIN_LOG_DIR="$WORK/logs/debugpy" \
+    setsid "$WORK/node_modules/.bin/code-server" --config "$HERE/cs.yaml" --bind-addr "127.0.0.1:$PORT" \
+    --user-data-dir "$WORK/data" --extensions-dir "$WORK/exts" \
+    --disable-telemetry --disable-update-check --disable-workspace-trust --disable-getting-started-override \
+    "$WORK/ws-persist" >"$WORK/logs/code-server.out" 2>&1 &
+  echo $! >"$WORK/code-server.pid"
+  trap stop_code_server EXIT
+  for _ in $(seq 60); do
+    curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break
+    sleep 1
+  done
+  NODE_PATH="$WORK/driver/node_modules" node "$HERE/driver/persist.js" \
+    --url "http://127.0.0.1:$PORT/?folder=$WORK/ws-persist" --ws "$WORK/ws-persist" --raw "$WORK/raw" --out "$WORK/raw" \
+    --logs "$WORK/logs"
+  stop_code_server
+}
+
 case "$STAGE" in
   install) install_tools ;;
   extensions) build_extensions ;;
   shots) take_shots ;;
+  persist) check_persist ;;
   all) install_tools && build_extensions && take_shots ;;
-  *) echo "usage: $0 [install|extensions|shots|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [install|extensions|shots|persist|all]" >&2; exit 2 ;;
 esac
