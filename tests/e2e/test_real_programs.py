@@ -10,6 +10,9 @@ extension views it (``viewer_walk``): its payload must describe that row's value
 
 from __future__ import annotations
 
+import dataclasses
+import re
+
 import numpy as np
 import pytest
 
@@ -30,8 +33,17 @@ GROUPS = ("special variables", "function variables", "class variables", "protect
 PAYLOADS_PER_STOP = 120  # "View Tensor" payloads checked per stop (about 5 ms each)
 
 
+# A watched expression's tensor is compared with what it gave at the previous stop (the
+# Watch pane's ``Δ since last stop``): the Variables pane's row has no such mark.
+WATCH_CHANGE = re.compile(
+    r" (?:‼ ?)?Δ(?:=0 since last stop|‖·‖=\S+ since stop \d+| frozen \d+ stops| shape changed)"
+)
+
+
 def same_value(row: Variable, result: str) -> bool:
     """Does the watch value of a row's expression show what the row shows?"""
+    result = WATCH_CHANGE.sub("", result, count=1)
+    row = dataclasses.replace(row, value=WATCH_CHANGE.sub("", row.value, count=1))
     if result == row.value:
         return True
     if row.type == "Note":  # a line of text: its expression gives that text, quoted
@@ -44,6 +56,9 @@ def same_value(row: Variable, result: str) -> bool:
             return narrow(float(result)) == narrow(float(row.value))
         except ValueError:
             pass
+    if row.type == "bytes":  # a string tensor's element: its 0-d tensor, the text cut to fit
+        text, found, _ = result.rpartition(" string ")
+        return bool(found) and row.value.startswith(text.removesuffix("…"))
     # A scalar element shown as its number (a Python int/bool/complex, or a float named
     # after its dtype); its expression gives that 0-d tensor, shown as number, dtype, device.
     return result.startswith(f"{row.value} ") and result.count(" ") == 2

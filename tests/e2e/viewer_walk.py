@@ -294,17 +294,31 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
     parser.add_argument("program")
-    parser.add_argument("--marker", default="BREAKPOINT")
+    parser.add_argument("--marker", default="BREAKPOINT", help="comma-separated: several lines")
     parser.add_argument("--globals", default="", help="names to walk besides the locals")
     parser.add_argument("--stops", type=int, default=1)
     parser.add_argument("--eager", action="store_true", help="TF_DEBUG_REPR_EAGER=1")
+    parser.add_argument(
+        "--once", action="store_true", help="each marked line stops once (then cleared)"
+    )
     args = parser.parse_args(argv)
     env = {"TF_DEBUG_REPR_EAGER": "1"} if args.eager else None
-    session = start_stopped(os.path.abspath(args.program), args.marker, env)
+    from tests.conftest import line_of
+
+    path = os.path.abspath(args.program)
+    markers = args.marker.split(",")
+    lines = [line_of(path, m) for m in markers]
+    session = start_stopped(path, markers[0], env, markers)
     failed = 0
     try:
         for stop in range(args.stops):
             if stop:
+                if args.once:  # a user disabling the breakpoint they have looked at
+                    lines.remove(at)
+                    session.client.request(
+                        "setBreakpoints",
+                        {"source": {"path": path}, "breakpoints": [{"line": n} for n in lines]},
+                    )
                 session.resume_to_next_stop()
             seen: list[tuple[str, Variable]] = []
             walk_problems: list[str] = []
@@ -318,7 +332,8 @@ def main(argv: list[str] | None = None) -> int:
                 walk(session, [row], "", DEPTH, walk_problems, seen)
             viewed, problems = check_rows(session, seen, None)
             kinds = Counter(row.type for _, row in seen if is_tagged(row) and row.evaluate_name)
-            print(f"stop {stop}: {len(seen)} rows walked, {viewed} viewed {dict(kinds)}")
+            at = session.client.top_frame(session.thread_id)["line"]
+            print(f"stop {stop} (line {at}): {len(seen)} rows walked, {viewed} viewed {dict(kinds)}")
             for line in walk_problems + problems:
                 print("  ", line)
             failed += len(walk_problems) + len(problems)
