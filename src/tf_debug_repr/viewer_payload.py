@@ -268,6 +268,8 @@ def _fill(
         if math.prod(shape) == 0:
             raise PayloadError(f"empty (shape {shape}): nothing to draw")
         layout = tensor_images.layout_of(tuple(shape), category)
+        if layout and tensor_images.filter_bank(tuple(shape), _variable_name(value)):
+            layout = None
         if axes is None and layout:  # an image's height and width, not its width and channels
             axes = tensor_images.SPATIAL_AXES[layout]
         spec = tensor_slices.resolve(tuple(shape), axes, index, region)
@@ -278,10 +280,20 @@ def _fill(
             payload["image"] = tensor_images.image(
                 tensor,
                 layout,
-                payload["dtype"] == "uint8",
+                tensor_images.drawn_as_is(payload["dtype"], figures.max),
                 category == "float" and unit,
                 budget - slice_budget,
             )
+
+
+def _variable_name(value: Any) -> str | None:
+    """A variable's name (a Keras variable's path), None for other values."""
+    from .tf_types import Kind, kind_of
+
+    if kind_of(value) not in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
+        return None
+    name = getattr(value, "path", None) or getattr(value, "name", None)
+    return name if isinstance(name, str) else None
 
 
 def _histogram(tensor: Any, figures: Any, category: str, bins: int) -> Any:

@@ -130,6 +130,9 @@ class Walker:
         for name, value in list(frame.f_locals.items()):
             if not name.startswith("__"):
                 values += values_of(name, value)
+        for name in self.globals:
+            if name in frame.f_globals and name not in frame.f_locals:
+                values += values_of(name, frame.f_globals[name])
         kinds: Counter = Counter()
         pictures = 0
         problems: list[str] = []
@@ -159,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--marker", default="BREAKPOINT", help="comma-separated")
     parser.add_argument("--stops", type=int, default=1)
     parser.add_argument("--save", help="folder for the PNGs")
+    parser.add_argument("--globals", default="", help="names to show besides the locals")
     parser.add_argument("--eager", action="store_true", help="tf.functions run eagerly")
     parser.add_argument("--once", action="store_true", help="each marked line stops once")
     args = parser.parse_args(argv)
@@ -167,6 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         os.makedirs(args.save, exist_ok=True)
     lines = {line_of(path, m) for m in args.marker.split(",")}
     walker = Walker(path, lines, args.stops, args.save, args.once)
+    walker.globals = [n for n in args.globals.split(",") if n]
     if args.eager:  # what TF_DEBUG_REPR_EAGER=1 does under the debugger
         import tensorflow as tf
 

@@ -309,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     markers = args.marker.split(",")
     lines = [line_of(path, m) for m in markers]
     session = start_stopped(path, markers[0], env, markers)
-    failed = 0
+    failed, at = 0, lines[0]
     try:
         for stop in range(args.stops):
             if stop:
@@ -324,7 +324,10 @@ def main(argv: list[str] | None = None) -> int:
             walk_problems: list[str] = []
             rows = [v for v in session.locals().values() if v.type not in STOCK_TYPES]
             for name in filter(None, args.globals.split(",")):
-                answer = session.evaluate(name)
+                try:
+                    answer = session.evaluate(name)
+                except DapError:  # not defined yet at this stop
+                    continue
                 rows.append(
                     Variable(name, answer["result"], "", answer["variablesReference"], name, {})
                 )
@@ -333,7 +336,9 @@ def main(argv: list[str] | None = None) -> int:
             viewed, problems = check_rows(session, seen, None)
             kinds = Counter(row.type for _, row in seen if is_tagged(row) and row.evaluate_name)
             at = session.client.top_frame(session.thread_id)["line"]
-            print(f"stop {stop} (line {at}): {len(seen)} rows walked, {viewed} viewed {dict(kinds)}")
+            print(
+                f"stop {stop} (line {at}): {len(seen)} rows walked, {viewed} viewed {dict(kinds)}"
+            )
             for line in walk_problems + problems:
                 print("  ", line)
             failed += len(walk_problems) + len(problems)

@@ -378,6 +378,37 @@ def test_chw_in_unit_range_is_scaled_and_nchw_beyond_it_normalised():
     assert grid[:, 3:, 1].tolist() == expected[1].tolist()
 
 
+def test_a_uint8_segmentation_mask_is_stretched_not_drawn_black():
+    # keras-io oxford_pets: trimaps as uint8 class ids 0-2, [batch, h, w, 1]
+    mask = np.zeros((2, 8, 8, 1), np.uint8)
+    mask[:, 2:6, 2:6] = 1
+    mask[:, 3:5, 3:5] = 2
+    p = payload(tf.constant(mask))
+    assert (p["image"]["layout"], p["image"]["scale"]) == ("NHWC", "normalised")
+    grey = rgba(p)[:8, :8, 0]
+    assert grey.tolist() == np.round(mask[0, :, :, 0] * 127.5).tolist()  # 0, 128, 255
+    photo = np.random.default_rng(3).integers(0, 256, size=(2, 8, 8, 3)).astype(np.uint8)
+    assert payload(tf.constant(photo))["image"]["scale"] == "uint8"
+
+
+def test_a_conv_kernel_is_a_heatmap_not_an_image_grid():
+    # [3, 3, 3, 8] (an RGB model's first Conv2D) reads as NCHW, [3, 3, 16, 1] as NHWC
+    for shape in ([3, 3, 3, 8], [3, 3, 16, 1], [1, 1, 3, 16], [7, 7, 16, 3]):
+        kernel = tf.random.stateless_normal(shape, seed=[1, 2])
+        for value in (kernel, tf.Variable(kernel, name="conv2d/kernel")):
+            p = payload(value)
+            assert p["image"] is None and p["slice"]["axes"] == [2, 3], (shape, p["image"])
+    # Conv1D's [k, in, out] reads as CHW: known by its name
+    conv1d = keras.layers.Conv1D(16, 3)
+    conv1d.build((None, 20, 16))
+    assert payload(conv1d.kernel)["image"] is None
+    assert payload(tf.Variable(tf.zeros([3, 16, 16]), name="conv1d/kernel"))["image"] is None
+    # images stay images: a batch, a variable holding an image (style transfer's)
+    assert payload(tf.zeros([8, 28, 28, 1]))["image"]["layout"] == "NHWC"
+    assert payload(tf.Variable(tf.zeros([1, 32, 32, 3]), name="image"))["image"] is not None
+    assert payload(tf.zeros([3, 16, 16]))["image"]["layout"] == "CHW"
+
+
 def test_a_batch_becomes_a_grid_of_at_most_64_tiles_within_budget():
     batch = tf.random.stateless_uniform([70, 64, 64, 4], seed=[5, 6])
     p = payload(batch, budget=200_000)

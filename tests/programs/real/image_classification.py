@@ -46,7 +46,7 @@ data_augmentation = keras.Sequential(
 )
 
 for images, _ in train_ds.take(1):
-    for i in range(9):
+    for i in range(9):  # noqa: B007 (the example's loop)
         augmented_images = data_augmentation(images)
         shown = augmented_images[0].numpy().astype("uint8")  # AUGMENT_BREAKPOINT
 
@@ -125,4 +125,6 @@ img_array = tf.expand_dims(img_array, 0)  # Create batch axis
 
 predictions = model.predict(img_array, verbose=0)
 score = float(predictions[0][0])
-print(f"This image is {100 * (1 - score):.2f}% cat and {100 * score:.2f}% dog.")  # PREDICT_BREAKPOINT
+print(
+    f"This image is {100 * (1 - score):.2f}% cat and {100 * score:.2f}% dog."
+)  # PREDICT_BREAKPOINT

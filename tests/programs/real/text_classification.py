@@ -24,7 +24,7 @@ batch_size = 32
 rng = np.random.default_rng(1337)
 good = ["great", "wonderful", "moving", "brilliant", "fun", "superb"]
 bad = ["awful", "boring", "dull", "terrible", "waste", "mess"]
-neutral = "the a film movie plot actor scene and it was of story this is".split()
+neutral = ["the", "a", "film", "movie", "plot", "actor", "scene", "and", "it", "was", "of"]
 
 
 def review(label):
