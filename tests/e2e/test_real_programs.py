@@ -16,8 +16,9 @@ import re
 import numpy as np
 import pytest
 
-from tf_debug_repr.dap_client import DapError, Variable
+from tf_debug_repr.dap_client import DapError, Variable, line_of
 
+from ..conftest import program_path
 from . import viewer_walk
 
 pytestmark = pytest.mark.e2e
@@ -230,3 +231,89 @@ def test_quickstart_inside_the_step_run_eagerly(debug_session):
     assert checked > 30
     assert not problems, "\n".join(problems)
     view_all(s, seen, 40)
+
+
+def only_breakpoints(session, name: str, markers: list[str]) -> None:
+    """Keep only the breakpoints at ``markers`` (a user clearing the one looked at)."""
+    path = program_path(name)
+    lines = [line_of(path, m) for m in markers]
+    session.client.request(
+        "setBreakpoints",
+        {"source": {"path": path}, "breakpoints": [{"line": n} for n in lines]},
+    )
+
+
+def walk_and_view(
+    session, least_rows: int, least_viewed: int, names: tuple[str, ...] = ()
+) -> list[tuple[str, Variable]]:
+    """Walk the locals and ``names`` (the module's, say), then view every tagged row."""
+    seen: list[tuple[str, Variable]] = []
+    checked, problems = walk_locals(session, seen)
+    for name in names:
+        answer = session.evaluate(name)
+        row = Variable(name, answer["result"], "", answer["variablesReference"], name, {})
+        checked += walk(session, [row], "", DEPTH, problems, seen)
+    assert checked > least_rows
+    assert not problems, "\n".join(problems)
+    view_all(session, seen, least_viewed)
+    return seen
+
+
+def test_oxford_pets_segmentation_batch_and_predicted_mask(debug_session):
+    # keras-io's U-Net: a Sequence's __getitem__ under fit, then the predicted mask.
+    name = "real/oxford_pets_segmentation.py"
+    s = debug_session(name, markers=["BATCH_BREAKPOINT", "MASK_BREAKPOINT"])
+    seen = walk_and_view(s, 50, 3, ("model",))
+    masks = viewer_walk.fetch(s, "y")  # uint8 trimaps, classes 0-2
+    assert masks["dtype"] == "uint8" and masks["image"]["layout"] == "NHWC"
+    assert masks["image"]["scale"] == "normalised", "drawn as is, class ids 0-2 are black"
+    pictures = viewer_walk.fetch(s, "x")
+    assert pictures["image"]["count"] == 4 and pictures["slice"]["axes"] == [1, 2]
+    # the U-Net's weights through self: a Conv2DTranspose kernel and the first Conv2D's
+    # [3, 3, 3, 8] (NCHW-shaped) are heatmaps, not image grids
+    for layer in ("conv2d", "conv2d_transpose"):  # the module's model, seen from the frame
+        kernel = viewer_walk.fetch(s, f"model.get_layer('{layer}').kernel")
+        assert kernel["error"] is None and kernel["image"] is None, (layer, kernel["shape"])
+    assert {"ndarray", "Variable"} <= {r.type for _, r in seen if viewer_walk.is_tagged(r)}
+    only_breakpoints(s, name, ["MASK_BREAKPOINT"])
+    s.resume_to_next_stop()
+    assert "mask" in s.locals()
+    walk_and_view(s, 20, 1)
+    mask = viewer_walk.fetch(s, "mask")  # argmax: int64 [64, 64, 1]
+    assert mask["image"]["layout"] == "HWC" and mask["image"]["scale"] == "normalised"
+    predicted = viewer_walk.fetch(s, "val_preds")  # softmax: three classes as RGB in [0, 1]
+    assert predicted["image"]["scale"] == "unit" and predicted["image"]["count"] == 8
+
+
+def test_text_classification_strings_and_token_ids(debug_session):
+    # keras-io's TextVectorization example: a string batch, the adapted layer, the models.
+    name = "real/text_classification.py"
+    markers = ["BATCH_BREAKPOINT", "END_BREAKPOINT", "VECTOR_BREAKPOINT"]
+    s = debug_session(name, markers=markers)
+    walk_and_view(s, 40, 2)
+    text = viewer_walk.fetch(s, "text_batch")
+    assert text["error"] == "strings: no numbers to draw" and text["dtype"] == "string"
+    for marker in markers[1:]:
+        only_breakpoints(s, name, markers[markers.index(marker) :])
+        s.resume_to_next_stop()
+        seen = walk_and_view(s, 100, 20)
+    ids = viewer_walk.fetch(s, "vectorized_batch")
+    assert (ids["dtype"], ids["shape"], ids["image"]) == ("int64", [32, 500], None)
+    truth = s.evaluate("int(vectorized_batch.numpy().max())")["result"]
+    assert ids["stats"]["max"] == int(truth) and ids["stats"]["zeros"] > 0  # the padding
+    assert "GradientInfo" in {r.type for _, r in seen if viewer_walk.is_tagged(r)}
+
+
+def test_actor_critic_tensor_arrays_in_an_episode(debug_session):
+    # TF's actor-critic tutorial, its tf.function run eagerly: inside the episode loop,
+    # then after the gradients.
+    name = "real/actor_critic.py"
+    markers = ["EPISODE_BREAKPOINT", "STEP_BREAKPOINT"]
+    s = debug_session(name, markers=markers, env={"TF_DEBUG_REPR_EAGER": "1"})
+    s.resume_to_next_stop()  # the third step: three values written
+    assert s.locals()["values"].type == "TensorArray"
+    walk_and_view(s, 50, 10)
+    only_breakpoints(s, name, markers[1:])
+    s.resume_to_next_stop()
+    assert {"grads", "returns", "loss"} <= set(s.locals())
+    walk_and_view(s, 100, 40)
