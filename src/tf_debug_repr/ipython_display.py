@@ -23,7 +23,8 @@ from typing import Any
 from .tf_types import _CLASS_KINDS, Kind
 
 # The kinds whose values can be drawn: what the payload builder reads as one array
-# (a distributed value: its first replica; indexed slices: the rows they hold).
+# (a distributed value: its first replica; indexed slices: the rows they hold; an eager
+# TensorArray: its elements stacked).
 VALUE_KINDS = (
     Kind.EAGER,
     Kind.VARIABLE,
@@ -33,6 +34,7 @@ VALUE_KINDS = (
     Kind.PER_REPLICA,
     Kind.DISTRIBUTED,
     Kind.INDEXED_SLICES,
+    Kind.TENSOR_ARRAY,
 )
 # Payload bounds: cells and image bytes copied to the host (reduced on the value's device
 # before that), and histogram bins. The payload gives half to the slice when it also

@@ -310,9 +310,18 @@ def test_actor_critic_tensor_arrays_in_an_episode(debug_session):
     name = "real/actor_critic.py"
     markers = ["EPISODE_BREAKPOINT", "STEP_BREAKPOINT"]
     s = debug_session(name, markers=markers, env={"TF_DEBUG_REPR_EAGER": "1"})
-    s.resume_to_next_stop()  # the third step: three values written
-    assert s.locals()["values"].type == "TensorArray"
-    walk_and_view(s, 50, 10)
+    s.resume_to_next_stop()  # the second step: two values written, one reward
+    rows = s.locals()
+    assert rows["values"].type == "TensorArray" and viewer_walk.is_tagged(rows["values"])
+    seen = walk_and_view(s, 50, 10)
+    assert "TensorArray" in {r.type for _, r in seen if viewer_walk.is_tagged(r)}
+    # the critic's values so far, as .stack() would give them (not called: nothing changes)
+    values = viewer_walk.fetch(s, "values")
+    assert (values["kind"], values["dtype"], values["shape"]) == ("tensor array", "float32", [2])
+    written = s.evaluate("[float(e) for e in values._implementation._tensor_array]")["result"]
+    assert values["stats"]["max"] == pytest.approx(max(eval(written)), rel=1e-6)
+    assert viewer_walk.fetch(s, "rewards")["shape"] == [1]  # this step's not written yet
+    assert s.evaluate("values.size()")["result"].startswith("2 int32")
     only_breakpoints(s, name, markers[1:])
     s.resume_to_next_stop()
     assert {"grads", "returns", "loss"} <= set(s.locals())

@@ -119,6 +119,20 @@ _VALUELESS = re.compile(
 _RAW_EXCEPTION = re.compile(r"^[\w.]*(Error|Exception|Warning)\b|Traceback|<error")
 
 
+_WRITTEN = re.compile(r"size=(\d+) .*?(\d+) of \1 written")
+
+
+def valueless(row: Variable) -> bool:
+    """Does the row's value hold no numbers to draw (the viewer explains instead)? A
+    TensorArray: one being traced, an empty one, or one with unwritten elements."""
+    if row.type == "SymbolicTensor" or _VALUELESS.search(row.value or ""):
+        return True
+    if row.type == "TensorArray":
+        m = _WRITTEN.search(row.value or "")
+        return not m or m.group(1) != m.group(2) or m.group(1) == "0"
+    return False
+
+
 def row_dtype_shape(row: Variable) -> tuple[str, list[int | None]] | None:
     """``(dtype, shape)`` as the row's summary writes them, or None when it does not."""
     m = _DTYPE_SHAPE.search(row.value or "")
@@ -151,14 +165,21 @@ def check_payload(session: Any, row: Variable, expression: str, p: dict) -> list
         return [f"version {p.get('version')!r}"]
     error = p.get("error")
     if error is not None:
-        if not (row.type == "SymbolicTensor" or _VALUELESS.search(row.value or "")):
+        if not valueless(row):
             problems.append(f"error on a value that holds numbers: {error!r}")
         elif _RAW_EXCEPTION.search(error) or len(error) < 12:
             problems.append(f"error that is not an explanation: {error!r}")
         return problems
     if row.type == "SymbolicTensor":
         problems.append("a symbolic tensor got a picture")
-    shown = row_dtype_shape(row) if row.type != "ndarray" else None
+    if row.type == "TensorArray":  # its elements stacked, computed in the frame
+        shown = None
+        expression = (
+            f"__import__('numpy').stack([e.numpy() for e in ({expression})"
+            "._implementation._tensor_array])"
+        )
+    else:
+        shown = row_dtype_shape(row) if row.type != "ndarray" else None
     truth = shown or _ground_truth(session, expression)
     if truth is None:
         problems.append(f"no dtype/shape to compare with (row {row.value[:80]!r})")

@@ -190,6 +190,14 @@ VALUES = {
     "scalar": ("tf.constant(3.0)", "3.0 float32"),
     "empty": ("tf.zeros((0, 3))", "nothing to draw"),
     "handle": ("tf.Variable(1.0).handle", "no numbers to draw"),
+    "tensor array": (
+        "tf.TensorArray(tf.float32, size=2).write(0, [1.0, 2.0]).write(1, [3.0, 4.0])",
+        "its 2 elements stacked",
+    ),
+    "tensor array unwritten": (
+        "tf.TensorArray(tf.float32, size=2).write(0, 1.0)",
+        "1 of its 2 elements are not written",
+    ),
 }
 
 
@@ -211,5 +219,5 @@ def test_every_kind_of_value_gets_its_summary_and_a_picture_where_there_are_numb
     assert data["text/plain"].splitlines()[0] == views.summary(value)
     assert html_text.escape(views.summary(value)) in data["text/html"]
     assert html_text.escape(expected) in data["text/html"]
-    drawable = name not in ("string", "scalar", "empty", "handle")
+    drawable = name not in ("string", "scalar", "empty", "handle", "tensor array unwritten")
     assert ("image/png" in data) == drawable

@@ -154,6 +154,43 @@ def test_values_of_every_kind_the_plugin_shows():
     assert p["kind"] == "ragged tensor" and cells(p).tolist() == [[1, 2, 3, 4]]
 
 
+def test_an_eager_tensor_array_is_drawn_as_its_elements_stacked_without_stack():
+    # TF's actor-critic tutorial collects an episode in dynamic-size TensorArrays
+    values = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+    for t, v in enumerate([0.5, -1.0, 2.0]):
+        values = values.write(t, [v, 2 * v])
+    p = payload(values)
+    assert (p["error"], p["kind"], p["dtype"], p["shape"]) == (
+        None,
+        "tensor array",
+        "float32",
+        [3, 2],
+    )
+    assert cells(p).tolist() == [[0.5, 1.0], [-1.0, -2.0], [2.0, 4.0]]
+    assert p["summary"].startswith("TensorArray float32 size=3")
+    assert "its 3 elements stacked" in p["summary"]
+    # nothing was read: a clear_after_read array still holds every element
+    assert values.read(1).numpy().tolist() == [-1.0, -2.0]
+    unwritten = tf.TensorArray(tf.int32, size=3).write(0, 7)
+    assert payload(unwritten)["error"] == (
+        "2 of its 3 elements are not written: no stack to draw (view a written one, [i])"
+    )
+    with_zeros = tf.TensorArray(tf.int32, size=3).write(0, 7)
+    payload(with_zeros)
+    assert with_zeros._implementation._tensor_array[1] is None, "stack() would write zeros"
+    assert payload(tf.TensorArray(tf.float32, size=0))["error"].startswith("empty")
+    ragged = tf.TensorArray(tf.float32, size=2, infer_shape=False)
+    ragged = ragged.write(0, [1.0]).write(1, [1.0, 2.0])
+    assert "different shapes" in payload(ragged)["error"]
+
+    @tf.function
+    def traced():
+        assert payload(tf.TensorArray(tf.float32, size=2))["error"].startswith("symbolic")
+        return 0
+
+    traced()
+
+
 def test_a_symbolic_tensor_still_says_what_it_is():
     with tf.Graph().as_default():
         symbolic = tf.zeros([3, 4]) + 1.0
