@@ -175,7 +175,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.eager:  # what TF_DEBUG_REPR_EAGER=1 does under the debugger
         import tensorflow as tf
 
-        tf.config.run_functions_eagerly(True)
+        from tf_debug_repr import eager_switch
+
+        os.environ[eager_switch.ENV] = "1"
+        eager_switch.apply(tf)
     sys.settrace(walker.trace)
     try:
         runpy.run_path(path, run_name="__main__")
