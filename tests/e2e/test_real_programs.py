@@ -326,3 +326,32 @@ def test_actor_critic_tensor_arrays_in_an_episode(debug_session):
     s.resume_to_next_stop()
     assert {"grads", "returns", "loss"} <= set(s.locals())
     walk_and_view(s, 100, 40)
+
+
+def test_mixed_precision_loop_float16_values(debug_session):
+    # TF's mixed precision guide: mixed_float16 policy, LossScaleOptimizer, inside the
+    # custom loop's step (run eagerly), then after the epoch.
+    name = "real/mixed_precision.py"
+    s = debug_session(
+        name, markers=["STEP_BREAKPOINT", "EPOCH_BREAKPOINT"], env={"TF_DEBUG_REPR_EAGER": "1"}
+    )
+    assert {"scaled_loss", "scaled_gradients", "predictions"} <= set(s.locals())
+    walk_and_view(s, 50, 20, ("optimizer",))
+    # A Dense layer's float16 activations, as a user watches them
+    hidden = viewer_walk.fetch(s, "dense1(x)")
+    assert (hidden["dtype"], hidden["shape"]) == ("float16", [128, 64])
+    truth = s.evaluate(
+        "(lambda a: [float(a.min()), float(a.max()), float(a.mean(dtype=np.float64))])"
+        "(dense1(x).numpy())"
+    )
+    low, high, mean = eval(truth["result"])
+    stats = hidden["stats"]
+    assert (stats["min"], stats["max"]) == (low, high)
+    assert stats["mean"] == pytest.approx(mean, rel=1e-6)  # over float16, summed in float64
+    # float16's edges: the largest finite value, a subnormal, an overflow to +Inf
+    edges = viewer_walk.fetch(s, "tf.constant([6e-8, 65504.0, 1.0, 7e4], tf.float16)")
+    assert (edges["stats"]["max"], edges["stats"]["posinf"]) == (65504.0, 1)
+    assert edges["stats"]["min"] == pytest.approx(5.96e-8, rel=1e-2)
+    only_breakpoints(s, name, ["EPOCH_BREAKPOINT"])
+    s.resume_to_next_stop()
+    walk_and_view(s, 50, 20, ("model", "optimizer"))
