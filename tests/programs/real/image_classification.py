@@ -125,6 +125,6 @@ img_array = tf.expand_dims(img_array, 0)  # Create batch axis
 
 predictions = model.predict(img_array, verbose=0)
 score = float(predictions[0][0])
-print(
+print(  # PREDICT_BREAKPOINT
     f"This image is {100 * (1 - score):.2f}% cat and {100 * score:.2f}% dog."
-)  # PREDICT_BREAKPOINT
+)

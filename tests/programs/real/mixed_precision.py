@@ -61,9 +61,9 @@ def train_step(x, y):
         loss = loss_object(y, predictions)
         scaled_loss = optimizer.scale_loss(loss)
     scaled_gradients = tape.gradient(scaled_loss, model.trainable_variables)
-    optimizer.apply_gradients(
+    optimizer.apply_gradients(  # STEP_BREAKPOINT
         zip(scaled_gradients, model.trainable_variables, strict=True)
-    )  # STEP_BREAKPOINT
+    )
     return loss
 
 
@@ -83,6 +83,6 @@ for epoch in range(1):
     for x, y in test_dataset:
         predictions = test_step(x)
         test_accuracy.update_state(y, predictions)
-    print(
+    print(  # EPOCH_BREAKPOINT
         f"Epoch {epoch}: loss={epoch_loss_avg.result()}, test accuracy={test_accuracy.result()}"
-    )  # EPOCH_BREAKPOINT
+    )
