@@ -154,7 +154,7 @@ def test_values_of_every_kind_the_plugin_shows():
     assert p["kind"] == "ragged tensor" and cells(p).tolist() == [[1, 2, 3, 4]]
 
 
-def test_an_eager_tensor_array_is_drawn_as_its_elements_stacked_without_stack():
+def test_an_eager_tensor_array_is_drawn_as_its_elements_stacked_without_stack(tmp_path):
     # TF's actor-critic tutorial collects an episode in dynamic-size TensorArrays
     values = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
     for t, v in enumerate([0.5, -1.0, 2.0]):
@@ -169,6 +169,10 @@ def test_an_eager_tensor_array_is_drawn_as_its_elements_stacked_without_stack():
     assert cells(p).tolist() == [[0.5, 1.0], [-1.0, -2.0], [2.0, 4.0]]
     assert p["summary"].startswith("TensorArray float32 size=3")
     assert "its 3 elements stacked" in p["summary"]
+    # "Save as .npy" writes the same stack
+    report = tf_debug_repr.save_npy(values, str(tmp_path / "values.npy"))
+    assert report.startswith("saved float32[3, 2]"), report
+    assert np.load(tmp_path / "values.npy").tolist() == [[0.5, 1.0], [-1.0, -2.0], [2.0, 4.0]]
     # nothing was read: a clear_after_read array still holds every element
     assert values.read(1).numpy().tolist() == [-1.0, -2.0]
     unwritten = tf.TensorArray(tf.int32, size=3).write(0, 7)
