@@ -95,6 +95,17 @@ def test_html_escapes_and_shows_an_error_without_a_picture():
     assert "no values &lt;here&gt;" in text and "<img" not in text
 
 
+def test_why_there_is_no_picture_is_a_note_and_only_an_exception_is_red():
+    # keras-io's text classification shows string batches: not an error
+    data = payload(np.zeros((2, 2)))
+    data.update(error="strings: no numbers to draw", slice=None)
+    assert "color:#c00" not in ipython_display.render_html(data, None)
+    data.update(error="TypeError: unsupported operand")
+    assert '<div style="color:#c00">TypeError: unsupported operand</div>' in (
+        ipython_display.render_html(data, None)
+    )
+
+
 def test_the_caption_says_when_cells_are_block_means():
     data = payload(np.zeros((4, 6)), step=(4, 2))
     assert ipython_display.slice_caption(data).endswith("each cell the mean of 4×2")
