@@ -5,6 +5,9 @@ function is never hit and gradients computed there are symbolic. Turned on as so
 the program imports TensorFlow, this makes those bodies run eagerly, so breakpoints
 are hit and gradients are real values (at eager speed: it is a debugging switch).
 
+A tf.function called while a graph is being built (tf.data still traces each map
+function once) is traced as usual, AutoGraph included.
+
 Caveats: ``tf.data`` debug mode applies to datasets created after it is enabled (hence
 at import), and it runs ``map`` functions one element at a time, deterministically.
 Those per-element calls happen on a TensorFlow thread that Python did not start; debugpy
@@ -32,6 +35,7 @@ def apply(tf: ModuleType) -> bool:
     if not requested():
         return False
     tf.config.run_functions_eagerly(True)
+    _trace_inside_graphs()
     try:
         tf.data.experimental.enable_debug_mode()
     except Exception as exc:  # only possible from graph mode; functions still run eagerly
@@ -42,6 +46,33 @@ def apply(tf: ModuleType) -> bool:
         "(breakpoints inside them are hit; slower)\n"
     )
     return True
+
+
+def _trace_inside_graphs() -> None:
+    """A tf.function called while a graph is being built is traced as usual, AutoGraph and
+    all. tf.data traces every map function once even in debug mode (to learn its output
+    structure); with ``run_functions_eagerly`` alone a tf.function called there ran as
+    plain Python, so a tensor ``if`` in it raised (TF's pix2pix tutorial's random_jitter).
+    Called eagerly, it still runs eagerly: its breakpoints are hit."""
+    try:
+        from tensorflow.python.eager import context
+        from tensorflow.python.eager.polymorphic_function import (
+            eager_function_run,
+            polymorphic_function,
+        )
+
+        cls = polymorphic_function.Function
+        current = cls.__dict__.get("_run_functions_eagerly")
+        if not isinstance(current, property) or getattr(current.fget, "_tf_debug_repr", False):
+            return
+
+        def _run_functions_eagerly(self: object) -> bool:
+            return bool(eager_function_run.RUN_FUNCTIONS_EAGERLY) and context.executing_eagerly()
+
+        _run_functions_eagerly._tf_debug_repr = True  # type: ignore[attr-defined]
+        cls._run_functions_eagerly = property(_run_functions_eagerly)
+    except Exception as exc:  # another TF layout: functions still run eagerly
+        sys.stderr.write(f"tf-debug-repr: tf.functions in tf.data traces not kept: {exc}\n")
 
 
 def _trace_py_function_threads() -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import html
 import math
+import re
 import sys
 import time
 import weakref
@@ -24,7 +25,7 @@ from .tf_types import _CLASS_KINDS, Kind
 
 # The kinds whose values can be drawn: what the payload builder reads as one array
 # (a distributed value: its first replica; indexed slices and sparse tensors: the values
-# they hold; a ragged tensor: its flat values).
+# they hold; a ragged tensor: its flat values; an eager TensorArray: its elements stacked).
 VALUE_KINDS = (
     Kind.EAGER,
     Kind.VARIABLE,
@@ -36,6 +37,7 @@ VALUE_KINDS = (
     Kind.INDEXED_SLICES,
     Kind.SPARSE,
     Kind.RAGGED,
+    Kind.TENSOR_ARRAY,
 )
 # Payload bounds: cells and image bytes copied to the host (reduced on the value's device
 # before that), and histogram bins. The payload gives half to the slice when it also
@@ -228,6 +230,7 @@ _BOX = (
 )
 _WARNING = "display:inline-block;padding:0 6px;border-radius:3px;background:#c00;color:#fff;font-weight:bold"
 _NOTE = "opacity:0.75"
+_EXCEPTION = re.compile(r"[\w.]*(Error|Exception|Warning)\b")
 
 
 def bad_values(payload: dict[str, Any]) -> str:
@@ -299,7 +302,11 @@ def render_html(payload: dict[str, Any], png: bytes | None) -> str:
     if bad:
         parts.append(f'<div><span style="{_WARNING}">‼ {html.escape(bad)}</span></div>')
     if payload.get("error"):
-        parts.append(f'<div style="color:#c00">{html.escape(str(payload["error"]))}</div>')
+        error = str(payload["error"])
+        # Why a value has no picture (a string tensor, an empty one) is a note; only an
+        # exception the builder met ("TypeError: …") is shown as an error.
+        style = "color:#c00" if _EXCEPTION.match(error) else _NOTE
+        parts.append(f'<div style="{style}">{html.escape(error)}</div>')
     if png is not None:
         text = caption(payload)
         if text:

@@ -40,6 +40,30 @@ def layout_of(shape: tuple[int, ...], category: str) -> str | None:
     return None
 
 
+# uint8 values all below this are class ids (a segmentation mask, a trimap), not light
+# levels: drawn as is they are black, so they are stretched, as ImageOps.autocontrast is
+# used on them (keras-io's oxford_pets_image_segmentation).
+LABEL_LEVELS = 64
+# A conv kernel is HWIO, [k, k, in, out]: square, small leading sides. Read as a batch it
+# becomes k "images" of its in x out (or k x in) slices, which no one means.
+KERNEL_SIDE = 7
+
+
+def filter_bank(shape: tuple[int, ...], name: str | None) -> bool:
+    """Is a value of ``shape`` (named ``name`` when it is a variable) a convolution kernel
+    rather than images: a 4-D ``[k, k, in, out]`` with k <= 7, or a variable named
+    ``kernel`` (Keras's name for it: also ``depthwise_kernel``, Conv1D's ``[k, in, out]``)."""
+    if len(shape) == 4 and shape[0] == shape[1] <= KERNEL_SIDE:
+        return True
+    last = (name or "").split(":")[0].rsplit("/", 1)[-1]
+    return last == "kernel" or last.endswith("_kernel")
+
+
+def drawn_as_is(dtype: str, high: float | None) -> bool:
+    """uint8 pixels are drawn as they are, unless they are class ids (``LABEL_LEVELS``)."""
+    return dtype == "uint8" and high is not None and high >= LABEL_LEVELS
+
+
 def image(tensor: Any, layout: str, is_uint8: bool, unit: bool, budget: int) -> dict:
     """The grid (call under ``guards.harmless``). ``unit``: every finite value of the
     whole tensor lies in [0, 1] (scaled x255); uint8 is drawn as is; anything else is

@@ -91,6 +91,8 @@ def source_of(value: Any) -> Source:
         raise PayloadError(str(symbolic_views.hint_for(value)))
     if kind is Kind.KERAS_TENSOR:
         raise PayloadError(str(symbolic_views.KERAS_HINT))
+    if kind is Kind.TENSOR_ARRAY:
+        return _tensor_array(value)
     if kind is not None:
         raise PayloadError(f"a {kind.value} has no tensor values to draw")
     if _is_gradient_info(value):
@@ -268,6 +270,8 @@ def _fill(
         if math.prod(shape) == 0:
             raise PayloadError(f"empty (shape {shape}): nothing to draw")
         layout = tensor_images.layout_of(tuple(shape), category)
+        if layout and tensor_images.filter_bank(tuple(shape), _variable_name(value)):
+            layout = None
         if axes is None and layout:  # an image's height and width, not its width and channels
             axes = tensor_images.SPATIAL_AXES[layout]
         spec = tensor_slices.resolve(tuple(shape), axes, index, region)
@@ -278,10 +282,56 @@ def _fill(
             payload["image"] = tensor_images.image(
                 tensor,
                 layout,
-                payload["dtype"] == "uint8",
+                tensor_images.drawn_as_is(payload["dtype"], figures.max),
                 category == "float" and unit,
                 budget - slice_budget,
             )
+
+
+def _tensor_array(ta: Any) -> Source:
+    """An eager TensorArray's written elements, stacked on their device: what ``stack()``
+    gives, without calling it (it would write zeros into unwritten elements, and a read
+    clears one)."""
+    import tensorflow as tf
+
+    from .guards import harmless
+    from .tensor_array_views import _elements
+
+    elements = _elements(ta)
+    if elements is None:
+        raise PayloadError(
+            "symbolic: a TensorArray in a graph being traced holds no values "
+            "(TF_DEBUG_REPR_EAGER=1 runs tf.functions eagerly)"
+        )
+    if not elements:
+        raise PayloadError("empty TensorArray (size 0): nothing to draw")
+    missing = sum(1 for e in elements if e is None)
+    if missing:
+        raise PayloadError(
+            f"{missing} of its {len(elements)} elements are not written: "
+            "no stack to draw (view a written one, [i])"
+        )
+    shapes = {tuple(e.shape) for e in elements}
+    if len(shapes) > 1:
+        raise PayloadError(
+            f"elements of different shapes ({len(shapes)} of them): "
+            "no stack to draw (view one, [i])"
+        )
+    with harmless(elements[0].device):
+        stacked = tf.stack(elements)
+    return Source(
+        stacked, "tensor array", ta, f"its {len(elements)} elements stacked, as .stack() gives"
+    )
+
+
+def _variable_name(value: Any) -> str | None:
+    """A variable's name (a Keras variable's path), None for other values."""
+    from .tf_types import Kind, kind_of
+
+    if kind_of(value) not in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
+        return None
+    name = getattr(value, "path", None) or getattr(value, "name", None)
+    return name if isinstance(name, str) else None
 
 
 def _histogram(tensor: Any, figures: Any, category: str, bins: int) -> Any:

@@ -37,3 +37,23 @@ def test_eager_switch_hits_breakpoints_in_functions(debug_session):
     ].value
     v = s.evaluate("v")["result"]
     assert "∇‖g‖=5@tape call #1" in v, v
+
+
+def test_eager_switch_keeps_autograph_in_a_tf_function_that_tf_data_traces(debug_session):
+    # TF's pix2pix: a @tf.function with a tensor `if`, called by a Dataset.map function.
+    # tf.data still traces that map function once: there the nested tf.function must be
+    # traced with AutoGraph, not run as plain Python (OperatorNotAllowedInGraphError).
+    from tf_debug_repr.dap_client import line_of
+
+    name = "eager_switch_autograph.py"
+    path = program_path(name)
+    s = debug_session(name, markers=["STOP_IN_JITTER", "DONE"], env={"TF_DEBUG_REPR_EAGER": "1"})
+    assert _line(s) == line_of(path, "STOP_IN_JITTER")
+    flipped = s.locals()["flipped"]
+    assert flipped.type == "EagerTensor" and flipped.value.startswith("float32[4, 4, 3]")
+    for _ in range(2):  # the second element, then the end
+        s.resume_to_next_stop()
+        if _line(s) == line_of(path, "DONE"):
+            break
+    assert _line(s) == line_of(path, "DONE")
+    assert s.evaluate("len(items)")["result"] == "2"

@@ -10,11 +10,15 @@ extension views it (``viewer_walk``): its payload must describe that row's value
 
 from __future__ import annotations
 
+import dataclasses
+import re
+
 import numpy as np
 import pytest
 
-from tf_debug_repr.dap_client import DapError, Variable
+from tf_debug_repr.dap_client import DapError, Variable, line_of
 
+from ..conftest import program_path
 from . import viewer_walk
 
 pytestmark = pytest.mark.e2e
@@ -30,8 +34,17 @@ GROUPS = ("special variables", "function variables", "class variables", "protect
 PAYLOADS_PER_STOP = 120  # "View Tensor" payloads checked per stop (about 5 ms each)
 
 
+# A watched expression's tensor is compared with what it gave at the previous stop (the
+# Watch pane's ``Δ since last stop``): the Variables pane's row has no such mark.
+WATCH_CHANGE = re.compile(
+    r" (?:‼ ?)?Δ(?:=0 since last stop|‖·‖=\S+ since stop \d+| frozen \d+ stops| shape changed)"
+)
+
+
 def same_value(row: Variable, result: str) -> bool:
     """Does the watch value of a row's expression show what the row shows?"""
+    result = WATCH_CHANGE.sub("", result, count=1)
+    row = dataclasses.replace(row, value=WATCH_CHANGE.sub("", row.value, count=1))
     if result == row.value:
         return True
     if row.type == "Note":  # a line of text: its expression gives that text, quoted
@@ -44,6 +57,9 @@ def same_value(row: Variable, result: str) -> bool:
             return narrow(float(result)) == narrow(float(row.value))
         except ValueError:
             pass
+    if row.type == "bytes":  # a string tensor's element: its 0-d tensor, the text cut to fit
+        text, found, _ = result.rpartition(" string ")
+        return bool(found) and row.value.startswith(text.removesuffix("…"))
     # A scalar element shown as its number (a Python int/bool/complex, or a float named
     # after its dtype); its expression gives that 0-d tensor, shown as number, dtype, device.
     return result.startswith(f"{row.value} ") and result.count(" ") == 2
@@ -215,3 +231,127 @@ def test_quickstart_inside_the_step_run_eagerly(debug_session):
     assert checked > 30
     assert not problems, "\n".join(problems)
     view_all(s, seen, 40)
+
+
+def only_breakpoints(session, name: str, markers: list[str]) -> None:
+    """Keep only the breakpoints at ``markers`` (a user clearing the one looked at)."""
+    path = program_path(name)
+    lines = [line_of(path, m) for m in markers]
+    session.client.request(
+        "setBreakpoints",
+        {"source": {"path": path}, "breakpoints": [{"line": n} for n in lines]},
+    )
+
+
+def walk_and_view(
+    session, least_rows: int, least_viewed: int, names: tuple[str, ...] = ()
+) -> list[tuple[str, Variable]]:
+    """Walk the locals and ``names`` (the module's, say), then view every tagged row."""
+    seen: list[tuple[str, Variable]] = []
+    checked, problems = walk_locals(session, seen)
+    for name in names:
+        answer = session.evaluate(name)
+        row = Variable(name, answer["result"], "", answer["variablesReference"], name, {})
+        checked += walk(session, [row], "", DEPTH, problems, seen)
+    assert checked > least_rows
+    assert not problems, "\n".join(problems)
+    view_all(session, seen, least_viewed)
+    return seen
+
+
+def test_oxford_pets_segmentation_batch_and_predicted_mask(debug_session):
+    # keras-io's U-Net: a Sequence's __getitem__ under fit, then the predicted mask.
+    name = "real/oxford_pets_segmentation.py"
+    s = debug_session(name, markers=["BATCH_BREAKPOINT", "MASK_BREAKPOINT"])
+    seen = walk_and_view(s, 50, 3, ("model",))
+    masks = viewer_walk.fetch(s, "y")  # uint8 trimaps, classes 0-2
+    assert masks["dtype"] == "uint8" and masks["image"]["layout"] == "NHWC"
+    assert masks["image"]["scale"] == "normalised", "drawn as is, class ids 0-2 are black"
+    pictures = viewer_walk.fetch(s, "x")
+    assert pictures["image"]["count"] == 4 and pictures["slice"]["axes"] == [1, 2]
+    # the U-Net's weights through self: a Conv2DTranspose kernel and the first Conv2D's
+    # [3, 3, 3, 8] (NCHW-shaped) are heatmaps, not image grids
+    for layer in ("conv2d", "conv2d_transpose"):  # the module's model, seen from the frame
+        kernel = viewer_walk.fetch(s, f"model.get_layer('{layer}').kernel")
+        assert kernel["error"] is None and kernel["image"] is None, (layer, kernel["shape"])
+    assert {"ndarray", "Variable"} <= {r.type for _, r in seen if viewer_walk.is_tagged(r)}
+    only_breakpoints(s, name, ["MASK_BREAKPOINT"])
+    s.resume_to_next_stop()
+    assert "mask" in s.locals()
+    walk_and_view(s, 20, 1)
+    mask = viewer_walk.fetch(s, "mask")  # argmax: int64 [64, 64, 1]
+    assert mask["image"]["layout"] == "HWC" and mask["image"]["scale"] == "normalised"
+    predicted = viewer_walk.fetch(s, "val_preds")  # softmax: three classes as RGB in [0, 1]
+    assert predicted["image"]["scale"] == "unit" and predicted["image"]["count"] == 8
+
+
+def test_text_classification_strings_and_token_ids(debug_session):
+    # keras-io's TextVectorization example: a string batch, the adapted layer, the models.
+    name = "real/text_classification.py"
+    markers = ["BATCH_BREAKPOINT", "END_BREAKPOINT", "VECTOR_BREAKPOINT"]
+    s = debug_session(name, markers=markers)
+    walk_and_view(s, 40, 2)
+    text = viewer_walk.fetch(s, "text_batch")
+    assert text["error"] == "strings: no numbers to draw" and text["dtype"] == "string"
+    for marker in markers[1:]:
+        only_breakpoints(s, name, markers[markers.index(marker) :])
+        s.resume_to_next_stop()
+        seen = walk_and_view(s, 100, 20)
+    ids = viewer_walk.fetch(s, "vectorized_batch")
+    assert (ids["dtype"], ids["shape"], ids["image"]) == ("int64", [32, 500], None)
+    truth = s.evaluate("int(vectorized_batch.numpy().max())")["result"]
+    assert ids["stats"]["max"] == int(truth) and ids["stats"]["zeros"] > 0  # the padding
+    assert "GradientInfo" in {r.type for _, r in seen if viewer_walk.is_tagged(r)}
+
+
+def test_actor_critic_tensor_arrays_in_an_episode(debug_session):
+    # TF's actor-critic tutorial, its tf.function run eagerly: inside the episode loop,
+    # then after the gradients.
+    name = "real/actor_critic.py"
+    markers = ["EPISODE_BREAKPOINT", "STEP_BREAKPOINT"]
+    s = debug_session(name, markers=markers, env={"TF_DEBUG_REPR_EAGER": "1"})
+    s.resume_to_next_stop()  # the second step: two values written, one reward
+    rows = s.locals()
+    assert rows["values"].type == "TensorArray" and viewer_walk.is_tagged(rows["values"])
+    seen = walk_and_view(s, 50, 10)
+    assert "TensorArray" in {r.type for _, r in seen if viewer_walk.is_tagged(r)}
+    # the critic's values so far, as .stack() would give them (not called: nothing changes)
+    values = viewer_walk.fetch(s, "values")
+    assert (values["kind"], values["dtype"], values["shape"]) == ("tensor array", "float32", [2])
+    written = s.evaluate("[float(e) for e in values._implementation._tensor_array]")["result"]
+    assert values["stats"]["max"] == pytest.approx(max(eval(written)), rel=1e-6)
+    assert viewer_walk.fetch(s, "rewards")["shape"] == [1]  # this step's not written yet
+    assert s.evaluate("values.size()")["result"].startswith("2 int32")
+    only_breakpoints(s, name, markers[1:])
+    s.resume_to_next_stop()
+    assert {"grads", "returns", "loss"} <= set(s.locals())
+    walk_and_view(s, 100, 40)
+
+
+def test_mixed_precision_loop_float16_values(debug_session):
+    # TF's mixed precision guide: mixed_float16 policy, LossScaleOptimizer, inside the
+    # custom loop's step (run eagerly), then after the epoch.
+    name = "real/mixed_precision.py"
+    s = debug_session(
+        name, markers=["STEP_BREAKPOINT", "EPOCH_BREAKPOINT"], env={"TF_DEBUG_REPR_EAGER": "1"}
+    )
+    assert {"scaled_loss", "scaled_gradients", "predictions"} <= set(s.locals())
+    walk_and_view(s, 50, 20, ("optimizer",))
+    # A Dense layer's float16 activations, as a user watches them
+    hidden = viewer_walk.fetch(s, "dense1(x)")
+    assert (hidden["dtype"], hidden["shape"]) == ("float16", [128, 64])
+    truth = s.evaluate(
+        "(lambda a: [float(a.min()), float(a.max()), float(a.mean(dtype=np.float64))])"
+        "(dense1(x).numpy())"
+    )
+    low, high, mean = eval(truth["result"])
+    stats = hidden["stats"]
+    assert (stats["min"], stats["max"]) == (low, high)
+    assert stats["mean"] == pytest.approx(mean, rel=1e-6)  # over float16, summed in float64
+    # float16's edges: the largest finite value, a subnormal, an overflow to +Inf
+    edges = viewer_walk.fetch(s, "tf.constant([6e-8, 65504.0, 1.0, 7e4], tf.float16)")
+    assert (edges["stats"]["max"], edges["stats"]["posinf"]) == (65504.0, 1)
+    assert edges["stats"]["min"] == pytest.approx(5.96e-8, rel=1e-2)
+    only_breakpoints(s, name, ["EPOCH_BREAKPOINT"])
+    s.resume_to_next_stop()
+    walk_and_view(s, 50, 20, ("model", "optimizer"))

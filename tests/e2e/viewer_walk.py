@@ -119,6 +119,20 @@ _VALUELESS = re.compile(
 _RAW_EXCEPTION = re.compile(r"^[\w.]*(Error|Exception|Warning)\b|Traceback|<error")
 
 
+_WRITTEN = re.compile(r"size=(\d+) .*?(\d+) of \1 written")
+
+
+def valueless(row: Variable) -> bool:
+    """Does the row's value hold no numbers to draw (the viewer explains instead)? A
+    TensorArray: one being traced, an empty one, or one with unwritten elements."""
+    if row.type == "SymbolicTensor" or _VALUELESS.search(row.value or ""):
+        return True
+    if row.type == "TensorArray":
+        m = _WRITTEN.search(row.value or "")
+        return not m or m.group(1) != m.group(2) or m.group(1) == "0"
+    return False
+
+
 def row_dtype_shape(row: Variable) -> tuple[str, list[int | None]] | None:
     """``(dtype, shape)`` as the row's summary writes them, or None when it does not."""
     m = _DTYPE_SHAPE.search(row.value or "")
@@ -151,14 +165,21 @@ def check_payload(session: Any, row: Variable, expression: str, p: dict) -> list
         return [f"version {p.get('version')!r}"]
     error = p.get("error")
     if error is not None:
-        if not (row.type == "SymbolicTensor" or _VALUELESS.search(row.value or "")):
+        if not valueless(row):
             problems.append(f"error on a value that holds numbers: {error!r}")
         elif _RAW_EXCEPTION.search(error) or len(error) < 12:
             problems.append(f"error that is not an explanation: {error!r}")
         return problems
     if row.type == "SymbolicTensor":
         problems.append("a symbolic tensor got a picture")
-    shown = row_dtype_shape(row) if row.type != "ndarray" else None
+    if row.type == "TensorArray":  # its elements stacked, computed in the frame
+        shown = None
+        expression = (
+            f"__import__('numpy').stack([e.numpy() for e in ({expression})"
+            "._implementation._tensor_array])"
+        )
+    else:
+        shown = row_dtype_shape(row) if row.type != "ndarray" else None
     truth = shown or _ground_truth(session, expression)
     if truth is None:
         problems.append(f"no dtype/shape to compare with (row {row.value[:80]!r})")
@@ -294,23 +315,40 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
     parser.add_argument("program")
-    parser.add_argument("--marker", default="BREAKPOINT")
+    parser.add_argument("--marker", default="BREAKPOINT", help="comma-separated: several lines")
     parser.add_argument("--globals", default="", help="names to walk besides the locals")
     parser.add_argument("--stops", type=int, default=1)
     parser.add_argument("--eager", action="store_true", help="TF_DEBUG_REPR_EAGER=1")
+    parser.add_argument(
+        "--once", action="store_true", help="each marked line stops once (then cleared)"
+    )
     args = parser.parse_args(argv)
     env = {"TF_DEBUG_REPR_EAGER": "1"} if args.eager else None
-    session = start_stopped(os.path.abspath(args.program), args.marker, env)
-    failed = 0
+    from tests.conftest import line_of
+
+    path = os.path.abspath(args.program)
+    markers = args.marker.split(",")
+    lines = [line_of(path, m) for m in markers]
+    session = start_stopped(path, markers[0], env, markers)
+    failed, at = 0, lines[0]
     try:
         for stop in range(args.stops):
             if stop:
+                if args.once:  # a user disabling the breakpoint they have looked at
+                    lines.remove(at)
+                    session.client.request(
+                        "setBreakpoints",
+                        {"source": {"path": path}, "breakpoints": [{"line": n} for n in lines]},
+                    )
                 session.resume_to_next_stop()
             seen: list[tuple[str, Variable]] = []
             walk_problems: list[str] = []
             rows = [v for v in session.locals().values() if v.type not in STOCK_TYPES]
             for name in filter(None, args.globals.split(",")):
-                answer = session.evaluate(name)
+                try:
+                    answer = session.evaluate(name)
+                except DapError:  # not defined yet at this stop
+                    continue
                 rows.append(
                     Variable(name, answer["result"], "", answer["variablesReference"], name, {})
                 )
@@ -318,7 +356,10 @@ def main(argv: list[str] | None = None) -> int:
                 walk(session, [row], "", DEPTH, walk_problems, seen)
             viewed, problems = check_rows(session, seen, None)
             kinds = Counter(row.type for _, row in seen if is_tagged(row) and row.evaluate_name)
-            print(f"stop {stop}: {len(seen)} rows walked, {viewed} viewed {dict(kinds)}")
+            at = session.client.top_frame(session.thread_id)["line"]
+            print(
+                f"stop {stop} (line {at}): {len(seen)} rows walked, {viewed} viewed {dict(kinds)}"
+            )
             for line in walk_problems + problems:
                 print("  ", line)
             failed += len(walk_problems) + len(problems)

@@ -95,6 +95,17 @@ def test_html_escapes_and_shows_an_error_without_a_picture():
     assert "no values &lt;here&gt;" in text and "<img" not in text
 
 
+def test_why_there_is_no_picture_is_a_note_and_only_an_exception_is_red():
+    # keras-io's text classification shows string batches: not an error
+    data = payload(np.zeros((2, 2)))
+    data.update(error="strings: no numbers to draw", slice=None)
+    assert "color:#c00" not in ipython_display.render_html(data, None)
+    data.update(error="TypeError: unsupported operand")
+    assert '<div style="color:#c00">TypeError: unsupported operand</div>' in (
+        ipython_display.render_html(data, None)
+    )
+
+
 def test_the_caption_says_when_cells_are_block_means():
     data = payload(np.zeros((4, 6)), step=(4, 2))
     assert ipython_display.slice_caption(data).endswith("each cell the mean of 4×2")
@@ -195,6 +206,14 @@ VALUES = {
     "scalar": ("tf.constant(3.0)", "3.0 float32"),
     "empty": ("tf.zeros((0, 3))", "nothing to draw"),
     "handle": ("tf.Variable(1.0).handle", "no numbers to draw"),
+    "tensor array": (
+        "tf.TensorArray(tf.float32, size=2).write(0, [1.0, 2.0]).write(1, [3.0, 4.0])",
+        "its 2 elements stacked",
+    ),
+    "tensor array unwritten": (
+        "tf.TensorArray(tf.float32, size=2).write(0, 1.0)",
+        "1 of its 2 elements are not written",
+    ),
 }
 
 
@@ -216,5 +235,5 @@ def test_every_kind_of_value_gets_its_summary_and_a_picture_where_there_are_numb
     assert data["text/plain"].splitlines()[0] == views.summary(value)
     assert html_text.escape(views.summary(value)) in data["text/html"]
     assert html_text.escape(expected) in data["text/html"]
-    drawable = name not in ("string", "scalar", "empty", "handle")
+    drawable = name not in ("string", "scalar", "empty", "handle", "tensor array unwritten")
     assert ("image/png" in data) == drawable

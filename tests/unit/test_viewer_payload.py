@@ -154,6 +154,47 @@ def test_values_of_every_kind_the_plugin_shows():
     assert p["kind"] == "ragged tensor" and cells(p).tolist() == [[1, 2, 3, 4]]
 
 
+def test_an_eager_tensor_array_is_drawn_as_its_elements_stacked_without_stack(tmp_path):
+    # TF's actor-critic tutorial collects an episode in dynamic-size TensorArrays
+    values = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+    for t, v in enumerate([0.5, -1.0, 2.0]):
+        values = values.write(t, [v, 2 * v])
+    p = payload(values)
+    assert (p["error"], p["kind"], p["dtype"], p["shape"]) == (
+        None,
+        "tensor array",
+        "float32",
+        [3, 2],
+    )
+    assert cells(p).tolist() == [[0.5, 1.0], [-1.0, -2.0], [2.0, 4.0]]
+    assert p["summary"].startswith("TensorArray float32 size=3")
+    assert "its 3 elements stacked" in p["summary"]
+    # "Save as .npy" writes the same stack
+    report = tf_debug_repr.save_npy(values, str(tmp_path / "values.npy"))
+    assert report.startswith("saved float32[3, 2]"), report
+    assert np.load(tmp_path / "values.npy").tolist() == [[0.5, 1.0], [-1.0, -2.0], [2.0, 4.0]]
+    # nothing was read: a clear_after_read array still holds every element
+    assert values.read(1).numpy().tolist() == [-1.0, -2.0]
+    unwritten = tf.TensorArray(tf.int32, size=3).write(0, 7)
+    assert payload(unwritten)["error"] == (
+        "2 of its 3 elements are not written: no stack to draw (view a written one, [i])"
+    )
+    with_zeros = tf.TensorArray(tf.int32, size=3).write(0, 7)
+    payload(with_zeros)
+    assert with_zeros._implementation._tensor_array[1] is None, "stack() would write zeros"
+    assert payload(tf.TensorArray(tf.float32, size=0))["error"].startswith("empty")
+    ragged = tf.TensorArray(tf.float32, size=2, infer_shape=False)
+    ragged = ragged.write(0, [1.0]).write(1, [1.0, 2.0])
+    assert "different shapes" in payload(ragged)["error"]
+
+    @tf.function
+    def traced():
+        assert payload(tf.TensorArray(tf.float32, size=2))["error"].startswith("symbolic")
+        return 0
+
+    traced()
+
+
 def test_a_symbolic_tensor_still_says_what_it_is():
     with tf.Graph().as_default():
         symbolic = tf.zeros([3, 4]) + 1.0
@@ -376,6 +417,37 @@ def test_chw_in_unit_range_is_scaled_and_nchw_beyond_it_normalised():
     expected = np.round((wide[:, 0] - wide.min()) / (wide.max() - wide.min()) * 255)
     assert grid[:, :3, 0].tolist() == expected[0].tolist()
     assert grid[:, 3:, 1].tolist() == expected[1].tolist()
+
+
+def test_a_uint8_segmentation_mask_is_stretched_not_drawn_black():
+    # keras-io oxford_pets: trimaps as uint8 class ids 0-2, [batch, h, w, 1]
+    mask = np.zeros((2, 8, 8, 1), np.uint8)
+    mask[:, 2:6, 2:6] = 1
+    mask[:, 3:5, 3:5] = 2
+    p = payload(tf.constant(mask))
+    assert (p["image"]["layout"], p["image"]["scale"]) == ("NHWC", "normalised")
+    grey = rgba(p)[:8, :8, 0]
+    assert grey.tolist() == np.round(mask[0, :, :, 0] * 127.5).tolist()  # 0, 128, 255
+    photo = np.random.default_rng(3).integers(0, 256, size=(2, 8, 8, 3)).astype(np.uint8)
+    assert payload(tf.constant(photo))["image"]["scale"] == "uint8"
+
+
+def test_a_conv_kernel_is_a_heatmap_not_an_image_grid():
+    # [3, 3, 3, 8] (an RGB model's first Conv2D) reads as NCHW, [3, 3, 16, 1] as NHWC
+    for shape in ([3, 3, 3, 8], [3, 3, 16, 1], [1, 1, 3, 16], [7, 7, 16, 3]):
+        kernel = tf.random.stateless_normal(shape, seed=[1, 2])
+        for value in (kernel, tf.Variable(kernel, name="conv2d/kernel")):
+            p = payload(value)
+            assert p["image"] is None and p["slice"]["axes"] == [2, 3], (shape, p["image"])
+    # Conv1D's [k, in, out] reads as CHW: known by its name
+    conv1d = keras.layers.Conv1D(16, 3)
+    conv1d.build((None, 20, 16))
+    assert payload(conv1d.kernel)["image"] is None
+    assert payload(tf.Variable(tf.zeros([3, 16, 16]), name="conv1d/kernel"))["image"] is None
+    # images stay images: a batch, a variable holding an image (style transfer's)
+    assert payload(tf.zeros([8, 28, 28, 1]))["image"]["layout"] == "NHWC"
+    assert payload(tf.Variable(tf.zeros([1, 32, 32, 3]), name="image"))["image"] is not None
+    assert payload(tf.zeros([3, 16, 16]))["image"]["layout"] == "CHW"
 
 
 def test_a_batch_becomes_a_grid_of_at_most_64_tiles_within_budget():

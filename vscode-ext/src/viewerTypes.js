@@ -22,7 +22,9 @@ const MENU_CONTEXT = 'tfDebugRepr.tensor';
  * PerReplica: a value per replica (strategy.run's result). AutoCastVariable: tf-keras mixed
  * precision. IndexedSlices: sparse gradients (embeddings). SymbolicTensor: a tensor inside a
  * tf.function trace, which has no values there; its view says how to get them (eager mode).
- * GradientInfo: the plugin's "∇ gradient" child. ndarray: numpy arrays (each variable's "numpy" child).
+ * GradientInfo: the plugin's "∇ gradient" child. TensorArray: an eager one is viewed as its elements
+ * stacked (one being traced, or with unwritten elements, says why not). ndarray: numpy arrays (each
+ * variable's "numpy" child).
  */
 const VIEWABLE_TYPES = Object.freeze([
   'EagerTensor',
@@ -36,6 +38,7 @@ const VIEWABLE_TYPES = Object.freeze([
   'IndexedSlices',
   'SymbolicTensor',
   'GradientInfo',
+  'TensorArray',
   'ndarray',
 ]);
 

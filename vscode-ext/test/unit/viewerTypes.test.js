@@ -13,6 +13,7 @@ const SEEN = [
   { name: 'mirrored', type: 'MirroredVariable', value: "MirroredVariable 'mirrored' replicas equal, 2 replicas", evaluateName: 'mirrored', variablesReference: 12 },
   { name: '∇ gradient', type: 'GradientInfo', value: '∇ tape call #1 ‖g‖=7.55', evaluateName: "__import__('tf_debug_repr').gradient_info(weights)", variablesReference: 19 },
   { name: 'array', type: 'ndarray', value: 'array([[0., 1., 2.],\n       [3., 4., 5.]])', evaluateName: 'array', variablesReference: 6 },
+  { name: 'values', type: 'TensorArray', value: 'TensorArray float32 size=3 element_shape=[], 3 of 3 written, dynamic size', evaluateName: 'values', variablesReference: 21 },
 ];
 const NOT = [
   { name: 'count', type: 'int', value: '3', variablesReference: 0 },
