@@ -59,15 +59,30 @@ def filter_bank(shape: tuple[int, ...], name: str | None) -> bool:
     return last == "kernel" or last.endswith("_kernel")
 
 
-def drawn_as_is(dtype: str, high: float | None) -> bool:
-    """uint8 pixels are drawn as they are, unless they are class ids (``LABEL_LEVELS``)."""
-    return dtype == "uint8" and high is not None and high >= LABEL_LEVELS
+def scale_for(dtype: str, category: str, low: float | None, high: float | None) -> str:
+    """How the grid maps values to light levels, from the whole value's finite range:
+
+    - ``"uint8"``: bytes as they are, unless they are class ids (``LABEL_LEVELS``);
+    - ``"pixels"``: floats in [0, 255] reaching past ``LABEL_LEVELS``, as they are: what
+      ``image_dataset_from_directory`` and resizing give (float32 light levels), which a
+      stretch over min..max would brighten or darken batch by batch;
+    - ``"unit"``: floats in [0, 1], x255;
+    - ``"normalised"``: anything else, stretched over the finite range of the images shown.
+    """
+    if low is None or high is None:
+        return "normalised"
+    if dtype == "uint8":
+        return "uint8" if high >= LABEL_LEVELS else "normalised"
+    if category == "float" and low >= 0:
+        if high <= 1:
+            return "unit"
+        if LABEL_LEVELS <= high <= 255:
+            return "pixels"
+    return "normalised"
 
 
-def image(tensor: Any, layout: str, is_uint8: bool, unit: bool, budget: int) -> dict:
-    """The grid (call under ``guards.harmless``). ``unit``: every finite value of the
-    whole tensor lies in [0, 1] (scaled x255); uint8 is drawn as is; anything else is
-    stretched over the finite range of the images shown."""
+def image(tensor: Any, layout: str, scale: str, budget: int) -> dict:
+    """The grid (call under ``guards.harmless``), with ``scale`` from ``scale_for``."""
     import tensorflow as tf
 
     # A host array stays one: each chunk of images is converted as it is cut.
@@ -85,11 +100,9 @@ def image(tensor: Any, layout: str, is_uint8: bool, unit: bool, budget: int) -> 
         return part, tf.math.is_finite(part)
 
     low, factor = 0.0, 1.0
-    if is_uint8:
-        scale = "uint8"
-    elif unit:
-        scale, factor = "unit", 255.0
-    else:
+    if scale == "unit":
+        factor = 255.0
+    elif scale not in ("uint8", "pixels"):
         scale, lows, highs = "normalised", [], []
         for a in range(0, count, chunk):
             part, finite = images(a)

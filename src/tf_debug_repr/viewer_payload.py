@@ -278,14 +278,8 @@ def _fill(
         slice_budget = budget // 2 if layout else budget
         payload["slice"] = _slice(tensor, spec, slice_budget, figures, category)
         if layout:
-            unit = figures.min is not None and figures.min >= 0 and figures.max <= 1
-            payload["image"] = tensor_images.image(
-                tensor,
-                layout,
-                tensor_images.drawn_as_is(payload["dtype"], figures.max),
-                category == "float" and unit,
-                budget - slice_budget,
-            )
+            scale = tensor_images.scale_for(payload["dtype"], category, figures.min, figures.max)
+            payload["image"] = tensor_images.image(tensor, layout, scale, budget - slice_budget)
 
 
 def _tensor_array(ta: Any) -> Source:

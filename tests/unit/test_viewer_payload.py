@@ -401,6 +401,21 @@ def test_an_hwc_uint8_image_is_drawn_as_is():
     assert payload(tf.zeros([2, 8, 8, 3]), axes=[-2, -1])["slice"]["axes"] == [2, 3], "as asked"
 
 
+def test_float_light_levels_in_0_255_are_drawn_as_they_are():
+    """What image_dataset_from_directory and resizing give: float32 light levels. A batch of
+    dark photos stays dark (a stretch over its min..max would brighten it); floats that never
+    reach 64 (a feature map in [0, 5]) are still stretched, as are values below 0."""
+    dark = np.random.default_rng(5).uniform(10, 90, size=(4, 6, 5, 3)).astype(np.float32)
+    p = payload(tf.constant(dark))
+    assert (p["image"]["layout"], p["image"]["scale"]) == ("NHWC", "pixels")
+    grid = rgba(p)
+    assert grid[:6, :5, :3].tolist() == np.round(dark[0]).tolist()
+    assert grid[:6, :5, :3].max() <= 90
+    assert payload(tf.constant(dark / 20))["image"]["scale"] == "normalised"
+    assert payload(tf.constant(dark - 50))["image"]["scale"] == "normalised"
+    assert payload(tf.constant(dark * 4))["image"]["scale"] == "normalised"  # past 255
+
+
 def test_chw_in_unit_range_is_scaled_and_nchw_beyond_it_normalised():
     unit = np.linspace(0, 1, 3 * 5 * 6).reshape(3, 5, 6).astype(np.float32)
     p = payload(tf.constant(unit))

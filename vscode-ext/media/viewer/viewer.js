@@ -1006,7 +1006,7 @@
       ctx.stroke();
     }
     el.image.dataset.layout = JSON.stringify({ scale: k, width: gw, height: gh });
-    const scaleText = { uint8: 'bytes as they are', unit: 'values in [0, 1] ×255', normalised: 'min–max normalised over the batch' };
+    const scaleText = { uint8: 'bytes as they are', pixels: 'values in [0, 255] as they are', unit: 'values in [0, 1] ×255', normalised: 'min–max normalised over the batch' };
     el.imageInfo.textContent = `${im.count} image${im.count > 1 ? 's' : ''} (${im.layout}, ${im.channels} channel${im.channels > 1 ? 's' : ''}, ${im.tile[0]}×${im.tile[1]}), ${/** @type {any} */ (scaleText)[im.scale] || im.scale}`;
     el.image.onmousemove = (e) => {
       const rect = el.image.getBoundingClientRect();
