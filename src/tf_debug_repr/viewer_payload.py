@@ -319,9 +319,13 @@ def _tensor_array(ta: Any) -> Source:
 
 
 def _variable_name(value: Any) -> str | None:
-    """A variable's name (a Keras variable's path), None for other values."""
+    """A variable's name (a Keras variable's path); for a gradient record, its variable's
+    (a Conv1D kernel's gradient is a kernel's shape too); None for other values."""
     from .tf_types import Kind, kind_of
 
+    if _is_gradient_info(value):
+        name = getattr(getattr(value, "source", None), "name", None)
+        return name if isinstance(name, str) else None
     if kind_of(value) not in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
         return None
     name = getattr(value, "path", None) or getattr(value, "name", None)

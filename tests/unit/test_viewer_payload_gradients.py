@@ -40,3 +40,17 @@ def test_a_record_without_values_says_why():
     p = build(gradient_views.gradient_info(v))
     assert p["error"] is not None and "None" in p["error"]
     assert not p["error"].startswith(("AttributeError", "TypeError"))
+
+
+def test_a_conv1d_kernels_gradient_is_a_heatmap_not_an_image():
+    """[3, 16, 16] reads as a CHW image; the record knows its variable is a kernel."""
+    conv = keras.layers.Conv1D(16, 3)
+    x = tf.random.stateless_normal((2, 20, 16), seed=(1, 2))
+    conv(x)
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(conv(x) ** 2)
+    (grad,) = tape.gradient(loss, [conv.kernel])
+    assert build(grad)["image"] is not None  # the plain tensor alone looks like an image
+    p = build(gradient_views.gradient_info(conv.kernel))
+    assert p["error"] is None and p["shape"] == [3, 16, 16]
+    assert p["image"] is None
