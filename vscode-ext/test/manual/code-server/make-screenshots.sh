@@ -97,6 +97,22 @@ stop_code_server() {
   fi
 }
 
+# code-server on $PORT with the stand-in's Python, opening the folder $1; waits until it answers.
+start_code_server() {
+  stop_code_server
+  STANDIN_PYTHON="$WORK/py-noplugin/bin/python" STANDIN_LOG_DIR="$WORK/logs/debugpy" \
+    setsid "$WORK/node_modules/.bin/code-server" --config "$HERE/cs.yaml" --bind-addr "127.0.0.1:$PORT" \
+    --user-data-dir "$WORK/data" --extensions-dir "$WORK/exts" \
+    --disable-telemetry --disable-update-check --disable-workspace-trust --disable-getting-started-override \
+    "$1" >"$WORK/logs/code-server.out" 2>&1 &
+  echo $! >"$WORK/code-server.pid"
+  trap stop_code_server EXIT
+  for _ in $(seq 60); do
+    curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break
+    sleep 1
+  done
+}
+
 take_shots() {
   log "workspace and user settings"
   rm -rf "$WORK/ws" "$WORK/data" "$WORK/raw"
@@ -106,18 +122,7 @@ take_shots() {
   cp "$HERE/workspace/user-settings.json" "$WORK/data/User/settings.json"
 
   log "code-server on 127.0.0.1:$PORT"
-  stop_code_server
-  STANDIN_PYTHON="$WORK/py-noplugin/bin/python" STANDIN_LOG_DIR="$WORK/logs/debugpy" \
-    setsid "$WORK/node_modules/.bin/code-server" --config "$HERE/cs.yaml" --bind-addr "127.0.0.1:$PORT" \
-    --user-data-dir "$WORK/data" --extensions-dir "$WORK/exts" \
-    --disable-telemetry --disable-update-check --disable-workspace-trust --disable-getting-started-override \
-    "$WORK/ws" >"$WORK/logs/code-server.out" 2>&1 &
-  echo $! >"$WORK/code-server.pid"
-  trap stop_code_server EXIT
-  for _ in $(seq 60); do
-    curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break
-    sleep 1
-  done
+  start_code_server "$WORK/ws"
 
   log "driving it (raw screenshots in $WORK/raw, cropped ones in docs/images)"
   NODE_PATH="$WORK/driver/node_modules" node "$HERE/driver/screens.js" \
@@ -136,18 +141,7 @@ check_persist() {
   mkdir -p "$WORK/data/User" "$WORK/raw"
   cp -r "$HERE/workspace-persist" "$WORK/ws-persist"
   cp "$HERE/workspace/user-settings.json" "$WORK/data/User/settings.json"
-  stop_code_server
-  STANDIN_PYTHON="$WORK/py-noplugin/bin/python" STANDIN_LOG_DIR="$WORK/logs/debugpy" \
-    setsid "$WORK/node_modules/.bin/code-server" --config "$HERE/cs.yaml" --bind-addr "127.0.0.1:$PORT" \
-    --user-data-dir "$WORK/data" --extensions-dir "$WORK/exts" \
-    --disable-telemetry --disable-update-check --disable-workspace-trust --disable-getting-started-override \
-    "$WORK/ws-persist" >"$WORK/logs/code-server.out" 2>&1 &
-  echo $! >"$WORK/code-server.pid"
-  trap stop_code_server EXIT
-  for _ in $(seq 60); do
-    curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break
-    sleep 1
-  done
+  start_code_server "$WORK/ws-persist"
   NODE_PATH="$WORK/driver/node_modules" node "$HERE/driver/persist.js" \
     --url "http://127.0.0.1:$PORT/?folder=$WORK/ws-persist" --ws "$WORK/ws-persist" --raw "$WORK/raw" --out "$WORK/raw" \
     --logs "$WORK/logs"

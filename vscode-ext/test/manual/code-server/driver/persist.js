@@ -4,19 +4,10 @@
 // workspace is workspace-persist/); screenshots into --raw, what the pages say on stdout.
 //   NODE_PATH=<driver>/node_modules node persist.js --url URL --ws WS --raw DIR --out DIR --logs DIR
 'use strict';
-const { chromium } = require('playwright-core');
-const path = require('node:path');
-const { Workbench, sleep } = require('./screens.js');
-
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
-);
+const { sleep, openCheck } = require('./screens.js');
 
 async function main() {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-  const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, deviceScaleFactor: 1 })).newPage();
-  const ui = new Workbench(page);
-  const shot = (name) => page.screenshot({ path: path.join(args.raw, `persist-${name}.png`) });
+  const { args, browser, page, ui, shot } = await openCheck('persist');
   /** What the (only) viewer page shows: title, summary, banner, message, pin. */
   const says = async (when) => {
     const v = ui.viewer(0);

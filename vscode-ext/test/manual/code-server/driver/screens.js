@@ -334,11 +334,23 @@ class Workbench {
   }
 }
 
-// watch.js reuses the Workbench; run on its own, this makes the README pictures
+/**
+ * For the checks that reuse the Workbench (watch.js, persist.js): the command line's --name value
+ * pairs, a headless chromium page of 1400x900 on it, and `shot(name)` into --raw as PREFIX-name.png.
+ * @param {string} prefix
+ */
+async function openCheck(prefix) {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, deviceScaleFactor: 1 })).newPage();
+  const shot = (name) => page.screenshot({ path: path.join(args.raw, `${prefix}-${name}.png`) });
+  return { args, browser, page, ui: new Workbench(page), shot };
+}
+
+// watch.js and persist.js reuse the Workbench; run on its own, this makes the README pictures
 if (require.main === module) {
   main().catch((e) => {
     console.error('FAILED', e);
     process.exit(1);
   });
 }
-module.exports = { Workbench, writeSettings, sleep };
+module.exports = { Workbench, writeSettings, sleep, openCheck };

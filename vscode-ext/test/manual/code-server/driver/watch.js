@@ -3,19 +3,10 @@
 // then the Variables pane's menu once more. Same arguments as screens.js; screenshots into --raw.
 //   NODE_PATH=<driver>/node_modules node watch.js --url URL --ws WS --raw DIR --out DIR --logs DIR
 'use strict';
-const { chromium } = require('playwright-core');
-const path = require('node:path');
-const { Workbench, writeSettings, sleep } = require('./screens.js');
-
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
-);
+const { writeSettings, sleep, openCheck } = require('./screens.js');
 
 async function main() {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-  const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, deviceScaleFactor: 1 })).newPage();
-  const ui = new Workbench(page);
-  const shot = (name) => page.screenshot({ path: path.join(args.raw, `watch-${name}.png`) });
+  const { args, browser, page, ui, shot } = await openCheck('watch');
   const watchRow = (name) =>
     page.locator('.debug-watch .monaco-list-row[aria-level="1"]').filter({ has: page.locator('.name', { hasText: new RegExp(`^${name}\\s*[:=]?$`) }) });
   const menuItems = () => page.locator('.context-view .monaco-menu .action-label').allInnerTexts();
