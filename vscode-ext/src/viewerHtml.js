@@ -82,11 +82,11 @@ function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
       <span id="zoom-info" class="muted"></span>
     </div>
     <div class="figure">
-      <div id="heatmap-box" class="heatmap-box"><canvas id="heatmap" aria-label="heatmap"></canvas><div id="cell-highlight" class="cell-highlight" hidden></div><div id="selection" class="selection" hidden></div></div>
+      <div id="heatmap-box" class="heatmap-box"><canvas id="heatmap" tabindex="0" aria-label="heatmap: arrow keys move a cell cursor, its index and value are read below" aria-describedby="hover"></canvas><div id="cell-highlight" class="cell-highlight" hidden></div><div id="selection" class="selection" hidden></div></div>
       <canvas id="colourbar" class="colourbar" aria-label="colour bar"></canvas>
     </div>
     <div id="legend" class="legend"></div>
-    <div id="hover" class="hover-line muted">Hover a cell for its index and value; wheel or drag to zoom.</div>
+    <div id="hover" class="hover-line muted" aria-live="polite">Hover a cell (or focus the heatmap and use the arrow keys) for its index and value; wheel or drag to zoom.</div>
   </section>
   <section id="panel-image" class="panel" role="tabpanel" aria-labelledby="tab-image" hidden>
     <div class="figure"><canvas id="image" aria-label="image"></canvas></div>

@@ -818,23 +818,68 @@
       return;
     }
     if (row < v.r0 || row >= v.r1 || col < v.c0 || col >= v.c1) return hideHover();
+    showTooltip(pointAt(row, col), e);
+  });
+  /** Says what cell (row, col) of the view holds and outlines it; returns the text. @param {number} row @param {number} col */
+  function pointAt(row, col) {
+    const v = /** @type {View} */ (cur.view);
+    const heat = /** @type {NonNullable<typeof cur.heat>} */ (cur.heat);
     const text = describeCell(row, col);
     el.hover.textContent = text;
     el.hover.classList.remove('muted');
-    showTooltip(text, e);
-    if (cur.heat.cellW >= 3 && cur.heat.cellH >= 3) {
+    if (heat.cellW >= 3 && heat.cellH >= 3) {
       el.cellHighlight.hidden = false;
-      el.cellHighlight.style.left = `${(col - v.c0) * cur.heat.cellW}px`;
-      el.cellHighlight.style.top = `${(row - v.r0) * cur.heat.cellH}px`;
-      el.cellHighlight.style.width = `${cur.heat.cellW}px`;
-      el.cellHighlight.style.height = `${cur.heat.cellH}px`;
+      el.cellHighlight.style.left = `${(col - v.c0) * heat.cellW}px`;
+      el.cellHighlight.style.top = `${(row - v.r0) * heat.cellH}px`;
+      el.cellHighlight.style.width = `${heat.cellW}px`;
+      el.cellHighlight.style.height = `${heat.cellH}px`;
     } else el.cellHighlight.hidden = true;
-  });
+    return text;
+  }
   function hideHover() {
     hideTooltip();
     el.cellHighlight.hidden = true;
   }
   el.heatmap.addEventListener('mouseleave', () => hideHover());
+
+  // Without a mouse: the heatmap takes focus (Tab), the arrow keys move a cell cursor (Shift:
+  // ten cells), Home goes to the view's first cell; the line under the heatmap, a live region,
+  // reads the cell's index and value. Moving past the edge of a zoomed view pans it.
+  /** @type {{ row: number, col: number } | null} */
+  let cursor = null;
+  el.heatmap.addEventListener('focus', () => {
+    if (!cur.heat || !cur.view || !cur.cells) return;
+    const v = cur.view;
+    if (!cursor || cursor.row < v.r0 || cursor.row >= v.r1 || cursor.col < v.c0 || cursor.col >= v.c1) cursor = { row: v.r0, col: v.c0 };
+    pointAt(cursor.row, cursor.col);
+  });
+  el.heatmap.addEventListener('blur', () => hideHover());
+  el.heatmap.addEventListener('keydown', (e) => {
+    const s = cur.payload && cur.payload.slice;
+    if (!cur.heat || !cur.view || !cur.cells || !s) return;
+    /** @type {Record<string, [number, number]>} */
+    const arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const v = cur.view;
+    const inView = cursor && cursor.row >= v.r0 && cursor.row < v.r1 && cursor.col >= v.c0 && cursor.col < v.c1;
+    const at = inView && cursor ? cursor : { row: v.r0, col: v.c0 }; // a new payload: from its corner
+    let next;
+    if (e.key === 'Home') next = { row: v.r0, col: v.c0 };
+    else if (arrows[e.key]) {
+      const step = e.shiftKey ? 10 : 1;
+      const clamp = (/** @type {number} */ a, /** @type {number} */ n) => Math.min(Math.max(a, 0), n - 1);
+      next = { row: clamp(at.row + arrows[e.key][0] * step, s.height), col: clamp(at.col + arrows[e.key][1] * step, s.width) };
+    } else return;
+    e.preventDefault();
+    e.stopPropagation();
+    cursor = next;
+    if (next.row < v.r0 || next.row >= v.r1 || next.col < v.c0 || next.col >= v.c1) {
+      // Off the zoomed view: pan just enough to bring the cell in, then read it.
+      const dr = next.row < v.r0 ? next.row - v.r0 : next.row >= v.r1 ? next.row - v.r1 + 1 : 0;
+      const dc = next.col < v.c0 ? next.col - v.c0 : next.col >= v.c1 ? next.col - v.c1 + 1 : 0;
+      zoomTo(panned(v, dr, dc, s), 450); // a downsampled slice asks for the region, as panning does
+    }
+    pointAt(next.row, next.col);
+  });
   el.heatmap.addEventListener('mousedown', (e) => {
     if ((e.button !== 0 && e.button !== 1) || !cur.heat || !cur.view) return;
     e.preventDefault();
@@ -938,6 +983,7 @@
     if (state.tab !== 'heatmap' || !cur.view || !cur.payload || !cur.payload.slice) return;
     const target = /** @type {HTMLElement} */ (e.target);
     if (target && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return;
+    if (target === el.heatmap && e.key !== 'Escape') return; // its own cell cursor
     if (e.key === 'Escape' && !el.resetZoom.disabled) return el.resetZoom.click();
     /** @type {Record<string, [number, number]>} */
     const arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };

@@ -470,6 +470,50 @@ test('errors, loading and stale states are shown', async () => {
   await v.page.close();
 });
 
+test('without a mouse: Tab focuses the heatmap, arrow keys move a cell cursor read out below, past a zoomed edge it pans', async () => {
+  const v = await openViewer(browser);
+  await v.send(payloadMessage(matrixWithSpecials()));
+  assert.equal(await v.page.$eval('#hover', (e) => e.getAttribute('aria-live')), 'polite');
+  await v.page.focus('#heatmap');
+  assert.equal(await v.text('#hover'), '[0, 0] = 0');
+  assert.equal(await v.page.$eval('#cell-highlight', (e) => /** @type {HTMLElement} */ (e).hidden), false);
+  await v.page.keyboard.press('ArrowRight');
+  await v.page.keyboard.press('ArrowRight');
+  await v.page.keyboard.press('ArrowDown');
+  assert.equal(await v.text('#hover'), '[1, 2] = 7');
+  await v.page.keyboard.press('ArrowLeft');
+  assert.equal(await v.text('#hover'), '[1, 1] = nan');
+  await v.page.keyboard.down('Shift');
+  await v.page.keyboard.press('ArrowRight'); // ten cells: stops at the last column
+  await v.page.keyboard.up('Shift');
+  assert.equal(await v.text('#hover'), '[1, 4] = 9');
+  assert.deepEqual(await heatLayout(v).then((l) => [l.r0, l.c0, l.rows, l.cols]), [0, 0, 4, 5], 'the whole slice: no pan');
+  await v.page.keyboard.press('Home');
+  assert.equal(await v.text('#hover'), '[0, 0] = 0');
+
+  // Zoomed to rows 1-2, columns 1-3: stepping down past the last row pans the view one row.
+  await v.page.evaluate(() => /** @type {HTMLElement} */ (document.activeElement).blur());
+  const origin = await v.page.$eval('#heatmap', (/** @type {Element} */ e) => {
+    const r = e.getBoundingClientRect();
+    return { x: r.left, y: r.top };
+  });
+  const layout = await heatLayout(v);
+  const at = (/** @type {number} */ row, /** @type {number} */ col) => ({ x: origin.x + (col + 0.5) * layout.cellW, y: origin.y + (row + 0.5) * layout.cellH });
+  await v.page.mouse.move(at(1, 1).x, at(1, 1).y);
+  await v.page.mouse.down();
+  await v.page.mouse.move(at(2, 3).x, at(2, 3).y, { steps: 4 });
+  await v.page.mouse.up();
+  assert.deepEqual(await heatLayout(v).then((l) => [l.r0, l.c0, l.rows, l.cols]), [1, 1, 2, 3]);
+  await v.page.focus('#heatmap');
+  assert.equal(await v.text('#hover'), '[1, 1] = nan', 'the cursor starts at the view\'s first cell');
+  await v.page.keyboard.press('ArrowDown');
+  await v.page.keyboard.press('ArrowDown');
+  assert.equal(await v.text('#hover'), '[3, 1] = 16');
+  assert.deepEqual(await heatLayout(v).then((l) => [l.r0, l.c0, l.rows, l.cols]), [2, 1, 2, 3], 'panned one row');
+  assert.deepEqual(v.pageErrors, []);
+  await v.page.close();
+});
+
 test('zoom: drag-select and wheel zoom client-side; a downsampled slice asks for the region; reset', async () => {
   const v = await openViewer(browser);
   await v.send(payloadMessage(matrixWithSpecials()));
