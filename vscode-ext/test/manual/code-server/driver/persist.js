@@ -4,10 +4,9 @@
 // workspace is workspace-persist/); screenshots into --raw, what the pages say on stdout.
 //   NODE_PATH=<driver>/node_modules node persist.js --url URL --ws WS --raw DIR --out DIR --logs DIR
 'use strict';
-const { sleep, openCheck } = require('./screens.js');
+const { sleep, runCheck } = require('./screens.js');
 
-async function main() {
-  const { args, browser, page, ui, shot } = await openCheck('persist');
+runCheck('persist', async ({ args, page, ui, shot }) => {
   /** What the (only) viewer page shows: title, summary, banner, message, pin. */
   const says = async (when) => {
     const v = ui.viewer(0);
@@ -24,45 +23,33 @@ async function main() {
     }
     throw new Error(`timed out waiting for ${what}`);
   };
-  try {
-    await ui.open(args.url);
-    await ui.setBreakpoint('rerun.py', '# breakpoint here');
-    await ui.startDebugging();
-    await ui.viewTensor('weights');
-    const run1 = await says('run 1, viewed');
-    await ui.viewer(0).locator('#pin').click();
-    await sleep(1000);
-    await says('run 1, pinned');
-    await shot('1-pinned');
-    await ui.stopDebugging();
-    await waitFor('the ended banner', (r) => /ended/.test(r.banner));
-    await shot('2-ended');
+  await ui.open(args.url);
+  await ui.setBreakpoint('rerun.py', '# breakpoint here');
+  await ui.startDebugging();
+  await ui.viewTensor('weights');
+  const run1 = await says('run 1, viewed');
+  await ui.viewer(0).locator('#pin').click();
+  await sleep(1000);
+  await says('run 1, pinned');
+  await shot('1-pinned');
+  await ui.stopDebugging();
+  await waitFor('the ended banner', (r) => /ended/.test(r.banner));
+  await shot('2-ended');
 
-    await ui.startDebugging();
-    const run2 = await waitFor('run 2 in the pinned view', (r) => r.summary !== run1.summary && r.banner === '(hidden)');
-    await shot('3-run2');
-    await ui.stopDebugging();
+  await ui.startDebugging();
+  const run2 = await waitFor('run 2 in the pinned view', (r) => r.summary !== run1.summary && r.banner === '(hidden)');
+  await shot('3-run2');
+  await ui.stopDebugging();
 
-    console.log('Developer: Reload Window');
-    await ui.command('Developer: Reload Window');
-    await page.waitForSelector('.monaco-workbench', { timeout: 90000 });
-    await sleep(10000);
-    await waitFor('the restored view', (r) => r.title !== '(hidden)' && r.title !== 'Tensor viewer');
-    await shot('4-restored');
-    await ui.startDebugging();
-    await waitFor('run 3 in the restored view', (r) => r.message === '(hidden)' && r.summary !== run2.summary && r.summary !== '');
-    await says('run 3, after the reload');
-    await shot('5-run3');
-    await ui.stopDebugging();
-  } catch (e) {
-    await shot('failure').catch(() => {});
-    throw e;
-  } finally {
-    await browser.close();
-  }
-}
-
-main().catch((e) => {
-  console.error('FAILED', e);
-  process.exit(1);
+  console.log('Developer: Reload Window');
+  await ui.command('Developer: Reload Window');
+  await page.waitForSelector('.monaco-workbench', { timeout: 90000 });
+  await sleep(10000);
+  await waitFor('the restored view', (r) => r.title !== '(hidden)' && r.title !== 'Tensor viewer');
+  await shot('4-restored');
+  await ui.startDebugging();
+  await waitFor('run 3 in the restored view', (r) => r.message === '(hidden)' && r.summary !== run2.summary && r.summary !== '');
+  await says('run 3, after the reload');
+  await shot('5-run3');
+  await ui.stopDebugging();
 });

@@ -346,6 +346,24 @@ async function openCheck(prefix) {
   return { args, browser, page, ui: new Workbench(page), shot };
 }
 
+/**
+ * Runs a check: `body` gets what openCheck gives; on a failure a PREFIX-failure.png is taken and
+ * the process exits with 1; the browser is closed either way.
+ * @param {string} prefix @param {(c: Awaited<ReturnType<typeof openCheck>>) => Promise<void>} body
+ */
+async function runCheck(prefix, body) {
+  const check = await openCheck(prefix);
+  try {
+    await body(check);
+  } catch (e) {
+    await check.shot('failure').catch(() => {});
+    console.error('FAILED', e);
+    process.exitCode = 1;
+  } finally {
+    await check.browser.close();
+  }
+}
+
 // watch.js and persist.js reuse the Workbench; run on its own, this makes the README pictures
 if (require.main === module) {
   main().catch((e) => {
@@ -353,4 +371,4 @@ if (require.main === module) {
     process.exit(1);
   });
 }
-module.exports = { Workbench, writeSettings, sleep, openCheck };
+module.exports = { Workbench, writeSettings, sleep, openCheck, runCheck };
