@@ -321,6 +321,7 @@ def _tensor_array(ta: Any) -> Source:
 def _variable_name(value: Any) -> str | None:
     """A variable's name (a Keras variable's path); for a gradient record, its variable's
     (a Conv1D kernel's gradient is a kernel's shape too); None for other values."""
+    from . import variable_views
     from .tf_types import Kind, kind_of
 
     if _is_gradient_info(value):
@@ -328,8 +329,7 @@ def _variable_name(value: Any) -> str | None:
         return name if isinstance(name, str) else None
     if kind_of(value) not in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
         return None
-    name = getattr(value, "path", None) or getattr(value, "name", None)
-    return name if isinstance(name, str) else None
+    return variable_views.label(value)
 
 
 def _histogram(tensor: Any, figures: Any, category: str, bins: int) -> Any:
