@@ -187,6 +187,7 @@ def build(
         "histogram": None,
         "slice": None,
         "image": None,
+        "bad_request": False,
     }
     try:
         _fill(payload, value, axes, index, region, part, budget, bins)
@@ -251,6 +252,7 @@ def _fill(
     if category == "complex":
         part = "abs" if part is None else part
         if part not in PARTS:
+            payload["bad_request"] = True
             raise PayloadError(f"part must be one of {', '.join(PARTS)}, not {part!r}")
         payload["part"] = part
         category = "float"  # the part drawn is real
@@ -274,7 +276,13 @@ def _fill(
             layout = None
         if axes is None and layout:  # an image's height and width, not its width and channels
             axes = tensor_images.SPATIAL_AXES[layout]
-        spec = tensor_slices.resolve(tuple(shape), axes, index, region)
+        try:
+            spec = tensor_slices.resolve(tuple(shape), axes, index, region)
+        except PayloadError:
+            # The request, not the value: a view asking again after the value changed shape
+            # falls back to the default slice on this (docs/tensor-viewer.md).
+            payload["bad_request"] = True
+            raise
         slice_budget = budget // 2 if layout else budget
         payload["slice"] = _slice(tensor, spec, slice_budget, figures, category)
         if layout:

@@ -5,6 +5,7 @@ histogram against numpy's, image mode, and the harmlessness guarantees."""
 from __future__ import annotations
 
 import base64
+import math
 
 import keras
 import ml_dtypes
@@ -875,3 +876,44 @@ def test_figures_on_a_device_widen_a_chunk_at_a_time(monkeypatch):
     )
     assert chunked.mean == pytest.approx(exact.mean) and chunked.std == pytest.approx(exact.std)
     assert exact.min == float(np.nanmin(np.where(np.isfinite(values), values, np.nan)))
+
+
+# [request, shape, fits]: the requests view_payload refuses for a value of that shape, with
+# "bad_request" set (a view whose value changed shape asks again for the default slice on it).
+FITS = [
+    ({}, [3, 4, 5], True),
+    ({"axes": [0, 2], "index": [None, 1, None]}, [3, 4, 5], True),
+    ({"axes": [0, 2], "index": [None, 4, None]}, [3, 4, 5], False),
+    ({"axes": [0, 2], "index": [None, -4, None]}, [3, 4, 5], True),
+    ({"axes": [0, 2], "index": [None, 1, None]}, [3, 4], False),
+    ({"axes": [0, 2]}, [3, 4], False),
+    ({"axes": [-1, 1]}, [3, 4], False),
+    ({"axes": [1, 0], "region": [[0, 4], [1, 3]]}, [3, 4], True),
+    ({"axes": [1, 0], "region": [[0, 4], [1, 4]]}, [3, 4], False),
+    ({"axes": [0, 1], "region": [[2, 2], [0, 1]]}, [3, 4], False),
+    ({"axes": [None, 0], "index": [None, None, 7]}, [2, 3, 8], True),
+    ({"axes": [None, 1], "index": [None, None, 7]}, [2, 3, 8], False),
+    ({"axes": [None, 0], "index": [None], "region": [[0, 1], [2, 5]]}, [5], True),
+    ({"axes": [None, 0], "region": [[0, 1], [2, 6]]}, [5], False),
+    ({"axes": [0, 1], "index": [None, None]}, [5], False),
+    ({"axes": [5, 9]}, [5], True),
+    ({"axes": [None, None], "index": []}, [], True),
+    ({"index": [0]}, [], False),
+    ({"region": [[0, 1], [0, 1]]}, [], True),
+    ({"part": "real"}, [2, 2], True),
+]
+
+
+@pytest.mark.parametrize(("request_", "shape", "fits"), FITS)
+def test_a_request_that_does_not_fit_the_shape_is_marked_bad_request(request_, shape, fits):
+    p = payload(tf.reshape(tf.range(math.prod(shape), dtype=tf.float32), shape), **request_)
+    assert p["bad_request"] is (not fits), p["error"]
+    assert (p["error"] is None) is fits, p["error"]
+    assert p["shape"] == shape and p["stats"] is not None  # the value's facts stay
+
+
+def test_a_bad_part_is_a_bad_request_and_a_value_without_numbers_is_not():
+    z = tf.complex(tf.ones((2, 2)), tf.ones((2, 2)))
+    assert payload(z, part="phase")["bad_request"] is True
+    assert payload(tf.constant(["a"]))["bad_request"] is False
+    assert payload(tf.zeros((0, 3)))["bad_request"] is False

@@ -85,50 +85,6 @@ function isDefaultRequest(request) {
 }
 
 /**
- * Whether `view_payload` can answer `request` for a value of `shape`, by the checks it makes
- * (tensor_slices.resolve): axes in range and distinct, one index entry per axis and in range,
- * the region inside the slice. A view re-evaluated at another stop (or in another session) whose
- * value changed shape falls back to the default slice when this says no. Axes left null are
- * taken as the last two (the page always sends the axes with a region). A shape with unknown
- * dimensions fits anything.
- * @param {ViewRequest} request @param {unknown} shape the payload's shape
- */
-function requestFits(request, shape) {
-  if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d >= 0)) return true;
-  let r;
-  try {
-    r = checkRequest(request);
-  } catch {
-    return false;
-  }
-  const rank = shape.length;
-  /** @type {number[]} */
-  let shown;
-  let rows;
-  let cols;
-  if (rank >= 2) {
-    const wanted = (r.axes ?? [null, null]).map((a, i) => a ?? [-2, -1][i]);
-    if (wanted.some((a) => a < -rank || a >= rank)) return false;
-    shown = wanted.map((a) => (a + rank) % rank);
-    if (shown[0] === shown[1]) return false;
-    [rows, cols] = [shape[shown[0]], shape[shown[1]]];
-  } else {
-    // A vector is one row (its axis the columns), a scalar one cell: axes are ignored.
-    shown = rank === 1 ? [0] : [];
-    [rows, cols] = [1, rank === 1 ? shape[0] : 1];
-  }
-  if (r.index !== null) {
-    if (r.index.length !== rank) return false;
-    if (r.index.some((i, axis) => i !== null && !shown.includes(axis) && (i < -shape[axis] || i >= shape[axis]))) return false;
-  }
-  if (r.region !== null) {
-    const [[r0, r1], [c0, c1]] = r.region;
-    if (!(r0 >= 0 && r0 < r1 && r1 <= rows && c0 >= 0 && c0 < c1 && c1 <= cols)) return false;
-  }
-  return true;
-}
-
-/**
  * `__import__('tf_debug_repr').view_payload((EXPR), axes=…, index=…, region=…, part=…)`.
  * @param {string} expression @param {ViewRequest} [request]
  */
@@ -270,7 +226,6 @@ module.exports = {
   wrapExpression,
   checkRequest,
   isDefaultRequest,
-  requestFits,
   viewPayloadExpression,
   saveNpyExpression,
   gradientOfExpression,

@@ -13,7 +13,7 @@ const crypto = require('node:crypto');
 const vscode = require('vscode');
 const { viewerHtml } = require('./viewerHtml');
 const { ViewerError, decodePayload, decodeSaveResult, describeRequestError } = require('./viewerResult');
-const { checkRequest, expressionAt, gradientOfExpression, isDefaultRequest, npyFileName, requestFits, saveNpyExpression, targetOf, titleFor, viewPayloadExpression } = require('./viewerExpression');
+const { checkRequest, expressionAt, gradientOfExpression, isDefaultRequest, npyFileName, saveNpyExpression, targetOf, titleFor, viewPayloadExpression } = require('./viewerExpression');
 const { adopts, configurationName, pausedSessionFor } = require('./viewerAdoption');
 const { restoredView, savedView } = require('./viewerSavedState');
 
@@ -185,7 +185,7 @@ class ViewerPanel {
       const f = frame ?? (await this.currentFrame());
       const state = /** @type {SessionState} */ (this.state);
       let payload = await this.evaluatePayload(checked, f);
-      if (payload.error && !isDefaultRequest(checked) && !requestFits(checked, payload.shape)) {
+      if (payload.bad_request && !isDefaultRequest(checked)) {
         checked = checkRequest({});
         payload = await this.evaluatePayload(checked, f);
       }

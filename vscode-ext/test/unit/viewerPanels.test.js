@@ -45,7 +45,10 @@ function world() {
         if (command === 'evaluate' && args.expression.includes('nope')) return { result: 'NameError("name \'nope\' is not defined")', type: 'NameError' };
         if (command === 'evaluate' && args.expression.includes('((vec),') && !args.expression.includes('index=None')) {
           const index = /index=(\[[^\]]*\])/.exec(args.expression)?.[1];
-          return answer({ version: 1, error: `index must hold one entry per axis (1), not ${index}`, summary: 'float32[4]', shape: [4], slice: null, from: id });
+          return answer({ version: 1, error: `index must hold one entry per axis (1), not ${index}`, summary: 'float32[4]', shape: [4], slice: null, bad_request: true, from: id });
+        }
+        if (command === 'evaluate' && args.expression.includes('((words),')) {
+          return answer({ version: 1, error: 'strings: no numbers to draw', summary: 'string[2]', shape: [2], slice: null, bad_request: false, from: id });
         }
         if (command === 'evaluate') return answer({ version: 1, error: null, summary: `w=${weight}`, shape: [2], from: id });
         throw new Error(`unexpected ${command}`);
@@ -420,6 +423,19 @@ test("a slice request that no longer fits the value's shape falls back to the de
   assert.equal(shown.payload.error, null);
   assert.deepEqual(shown.request, { axes: null, index: null, region: null, part: null }, 'the page is told the default slice is shown');
   assert.deepEqual(view.request, { axes: null, index: null, region: null, part: null });
+});
+
+test('an error about the value, not the request, is shown as it is: no second evaluate', async () => {
+  const w = world();
+  w.stop(1);
+  await w.viewer.open({ expression: 'words', state: w.state });
+  const p = w.panels[0];
+  const before = evaluatedIn(w, 's1').length;
+  await p.onMessage({ type: 'request', axes: [null, 0], index: [0], region: null, part: null });
+  const asked = evaluatedIn(w, 's1').slice(before).map((/** @type {any[]} */ e) => e[0]);
+  assert.deepEqual(asked, ["__import__('tf_debug_repr').view_payload((words), axes=[None, 0], index=[0], region=None, part=None)"]);
+  assert.equal(p.posted.at(-1).payload.error, 'strings: no numbers to draw');
+  assert.deepEqual(p.posted.at(-1).request, { axes: [null, 0], index: [0], region: null, part: null });
 });
 
 /** A page's saved state as the page keeps it: the extension's `view` plus request and pinned. @param {any} msg @param {object} [extra] */
