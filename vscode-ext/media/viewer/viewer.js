@@ -842,6 +842,11 @@
   }
   el.heatmap.addEventListener('mouseleave', () => hideHover());
 
+  /** The arrow keys as (rows, columns) steps: the cell cursor and the zoomed view's pan. @type {Record<string, [number, number]>} */
+  const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  /** @param {number} a @param {number} lo @param {number} hi */
+  const clamp = (a, lo, hi) => Math.min(Math.max(a, lo), hi);
+
   // Without a mouse: the heatmap takes focus (Tab), the arrow keys move a cell cursor (Shift:
   // ten cells), Home goes to the view's first cell; the line under the heatmap, a live region,
   // reads the cell's index and value. Moving past the edge of a zoomed view pans it.
@@ -857,17 +862,14 @@
   el.heatmap.addEventListener('keydown', (e) => {
     const s = cur.payload && cur.payload.slice;
     if (!cur.heat || !cur.view || !cur.cells || !s) return;
-    /** @type {Record<string, [number, number]>} */
-    const arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
     const v = cur.view;
     const inView = cursor && cursor.row >= v.r0 && cursor.row < v.r1 && cursor.col >= v.c0 && cursor.col < v.c1;
     const at = inView && cursor ? cursor : { row: v.r0, col: v.c0 }; // a new payload: from its corner
     let next;
     if (e.key === 'Home') next = { row: v.r0, col: v.c0 };
-    else if (arrows[e.key]) {
+    else if (ARROWS[e.key]) {
       const step = e.shiftKey ? 10 : 1;
-      const clamp = (/** @type {number} */ a, /** @type {number} */ n) => Math.min(Math.max(a, 0), n - 1);
-      next = { row: clamp(at.row + arrows[e.key][0] * step, s.height), col: clamp(at.col + arrows[e.key][1] * step, s.width) };
+      next = { row: clamp(at.row + ARROWS[e.key][0] * step, 0, s.height - 1), col: clamp(at.col + ARROWS[e.key][1] * step, 0, s.width - 1) };
     } else return;
     e.preventDefault();
     e.stopPropagation();
@@ -901,8 +903,6 @@
     const end = cellAt(e);
     if (Math.abs(end.x - start.x) < 4 && Math.abs(end.y - start.y) < 4) return; // a click
     const v = cur.view;
-    /** @param {number} a @param {number} lo @param {number} hi */
-    const clamp = (a, lo, hi) => Math.min(Math.max(a, lo), hi);
     const r0 = clamp(Math.min(start.row, end.row), v.r0, v.r1 - 1);
     const r1 = clamp(Math.max(start.row, end.row), v.r0, v.r1 - 1) + 1;
     const c0 = clamp(Math.min(start.col, end.col), v.c0, v.c1 - 1);
@@ -985,9 +985,7 @@
     if (target && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return;
     if (target === el.heatmap && e.key !== 'Escape') return; // its own cell cursor
     if (e.key === 'Escape' && !el.resetZoom.disabled) return el.resetZoom.click();
-    /** @type {Record<string, [number, number]>} */
-    const arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-    const dir = arrows[e.key];
+    const dir = ARROWS[e.key];
     if (!dir) return;
     const v = cur.view;
     const moved = panned(v, dir[0] * Math.max(1, Math.round((v.r1 - v.r0) / 10)), dir[1] * Math.max(1, Math.round((v.c1 - v.c0) / 10)), cur.payload.slice);
