@@ -105,6 +105,12 @@
     vscode.postMessage(msg);
   }
 
+  /** The view's title, with its whole expression on hover. @param {string} text @param {unknown} expression */
+  function showTitle(text, expression) {
+    el.title.textContent = text;
+    el.title.title = typeof expression === 'string' ? expression : '';
+  }
+
   /** @param {boolean} pinned */
   function showPinned(pinned) {
     cur.pinned = pinned;
@@ -124,8 +130,7 @@
 
   // A page opened again (hidden and shown, or restored after a reload) shows what it is at once.
   if (state.view && typeof state.view.title === 'string') {
-    el.title.textContent = state.view.title;
-    el.title.title = typeof state.view.expression === 'string' ? state.view.expression : '';
+    showTitle(state.view.title, state.view.expression);
     showPinned(state.view.pinned === true);
   }
 
@@ -201,8 +206,7 @@
     const payload = msg.payload || {};
     cur.payload = payload;
     showPinned(!!msg.pinned);
-    el.title.textContent = msg.title || msg.expression || 'Tensor';
-    el.title.title = msg.expression || '';
+    showTitle(msg.title || msg.expression || 'Tensor', msg.expression);
     const slice = (payload.slice = normaliseSlice(payload.slice));
     cur.request = requestOf(msg.request, payload);
     keepView(msg.view);
@@ -246,8 +250,7 @@
   function showWaiting(msg) {
     setLoading(false);
     showPinned(!!msg.pinned);
-    el.title.textContent = msg.title || msg.expression || 'Tensor';
-    el.title.title = msg.expression || '';
+    showTitle(msg.title || msg.expression || 'Tensor', msg.expression);
     if (msg.request && typeof msg.request === 'object') cur.request = requestOf(msg.request, {});
     keepView(msg.view);
     showMessage(msg.message || 'Waiting for a paused debug session.', 'info');
