@@ -236,11 +236,7 @@ def test_quickstart_inside_the_step_run_eagerly(debug_session):
 def only_breakpoints(session, name: str, markers: list[str]) -> None:
     """Keep only the breakpoints at ``markers`` (a user clearing the one looked at)."""
     path = program_path(name)
-    lines = [line_of(path, m) for m in markers]
-    session.client.request(
-        "setBreakpoints",
-        {"source": {"path": path}, "breakpoints": [{"line": n} for n in lines]},
-    )
+    viewer_walk.set_breakpoints(session, path, [line_of(path, m) for m in markers])
 
 
 def walk_and_view(

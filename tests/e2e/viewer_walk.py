@@ -133,6 +133,14 @@ def valueless(row: Variable) -> bool:
     return False
 
 
+def set_breakpoints(session: Any, path: str, lines: list[int]) -> None:
+    """Keep only the breakpoints at ``lines`` of ``path`` (a user clearing the one looked at)."""
+    session.client.request(
+        "setBreakpoints",
+        {"source": {"path": path}, "breakpoints": [{"line": n} for n in lines]},
+    )
+
+
 def row_dtype_shape(row: Variable) -> tuple[str, list[int | None]] | None:
     """``(dtype, shape)`` as the row's summary writes them, or None when it does not."""
     m = _DTYPE_SHAPE.search(row.value or "")
@@ -336,10 +344,7 @@ def main(argv: list[str] | None = None) -> int:
             if stop:
                 if args.once:  # a user disabling the breakpoint they have looked at
                     lines.remove(at)
-                    session.client.request(
-                        "setBreakpoints",
-                        {"source": {"path": path}, "breakpoints": [{"line": n} for n in lines]},
-                    )
+                    set_breakpoints(session, path, lines)
                 session.resume_to_next_stop()
             seen: list[tuple[str, Variable]] = []
             walk_problems: list[str] = []
