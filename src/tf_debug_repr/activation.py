@@ -52,6 +52,7 @@ def _arm_locked() -> None:
     if looking and tf is not None and "views" not in _done:
         _done.add("views")
         _register_views_guarded(tf)
+        _install_compiled_breakpoints()
     from . import gradient_capture
 
     mode = gradient_capture.mode()
@@ -102,6 +103,16 @@ def _register_views_guarded(_tf: ModuleType) -> None:
         _register_views()
     except Exception as exc:  # the core views still work without these
         import_hooks._report(f"tf-debug-repr: gradient/model views disabled: {exc!r}")
+
+
+def _install_compiled_breakpoints() -> None:
+    """Breakpoints inside tf.functions: the functions holding one run eagerly."""
+    try:
+        from . import compiled_breakpoints
+
+        compiled_breakpoints.install()
+    except Exception as exc:  # functions then stay compiled, as without the plugin
+        import_hooks._report(f"tf-debug-repr: breakpoints in tf.functions not handled: {exc!r}")
 
 
 def activate() -> None:

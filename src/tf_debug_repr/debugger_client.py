@@ -90,3 +90,45 @@ def install() -> bool:
     run._tf_debug_repr = True  # type: ignore[attr-defined]
     api_class.run = run
     return True
+
+
+# --------------------------------------------------------------------------- the session
+
+
+def _debugger() -> object | None:
+    constants = sys.modules.get("_pydevd_bundle.pydevd_constants")
+    get_debugger = getattr(constants, "get_global_debugger", None)
+    try:
+        return get_debugger() if get_debugger is not None else None
+    except Exception:
+        return None
+
+
+def line_breakpoints() -> dict | None:
+    """The client's line breakpoints as pydevd keeps them: canonical file name -> {line:
+    breakpoint}. pydevd replaces a file's inner dict at each ``setBreakpoints``, so a
+    read never sees one half-changed. None without a session."""
+    table = getattr(_debugger(), "breakpoints", None)
+    return table if isinstance(table, dict) else None
+
+
+def canonical_path(filename: str) -> str:
+    """``filename`` as pydevd keys breakpoints by (absolute, real, case-normalised)."""
+    utils = sys.modules.get("pydevd_file_utils")
+    try:
+        return str(utils.canonical_normalized_path(filename)) if utils else filename
+    except Exception:
+        return filename
+
+
+def console_message(text: str) -> bool:
+    """Show ``text`` in the client's Debug Console (DAP output, category "console"): the
+    program's stderr goes to a terminal with ``console: integratedTerminal``. False when no
+    session could take it (the caller then writes to stderr)."""
+    py_db = _debugger()
+    try:
+        factory = py_db.cmd_factory  # type: ignore[union-attr]
+        py_db.writer.add_command(factory.make_console_message(text))  # type: ignore[union-attr]
+        return True
+    except Exception:
+        return False

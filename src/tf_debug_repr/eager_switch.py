@@ -18,7 +18,6 @@ functions) announce its thread to debugpy first.
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 from types import ModuleType
@@ -27,7 +26,9 @@ ENV = "TF_DEBUG_REPR_EAGER"
 
 
 def requested() -> bool:
-    return os.environ.get(ENV, "").strip().lower() in ("1", "true", "yes", "on")
+    from .compiled_breakpoints import mode
+
+    return mode() == "all"
 
 
 def apply(tf: ModuleType) -> bool:
@@ -67,7 +68,13 @@ def _trace_inside_graphs() -> None:
             return
 
         def _run_functions_eagerly(self: object) -> bool:
-            return bool(eager_function_run.RUN_FUNCTIONS_EAGERLY) and context.executing_eagerly()
+            # A restored SavedModel function has no Python function to run: it stays
+            # compiled ("Found zero restored functions for caller function" otherwise).
+            return (
+                bool(eager_function_run.RUN_FUNCTIONS_EAGERLY)
+                and context.executing_eagerly()
+                and type(self).__name__ != "RestoredFunction"
+            )
 
         _run_functions_eagerly._tf_debug_repr = True  # type: ignore[attr-defined]
         cls._run_functions_eagerly = property(_run_functions_eagerly)
