@@ -29,7 +29,7 @@ import sys
 import weakref
 from typing import Any
 
-from . import none_reasons
+from . import compiled_capture, none_reasons
 from .gradient_figures import Figures, figures_of, nbytes, norm_of
 from .gradient_records import HISTORY, GradientRecord, SourceRecord, TapeRecord, lock
 
@@ -159,9 +159,10 @@ def _report_failure(kind: str, exc: BaseException) -> str:
 
 def failure_note() -> str | None:
     """One line on capture failures so far, for the views; None when there were none."""
-    if not failures:
+    found = {**failures, **compiled_capture.skipped}
+    if not found:
         return None
-    return "; ".join(f"{kind}: {message}" for kind, message in list(failures.items()))
+    return "; ".join(f"{kind}: {message}" for kind, message in list(found.items()))
 
 
 _budget_bytes = _budget_from_env()
@@ -171,7 +172,20 @@ _budget_bytes = _budget_from_env()
 
 
 def record_of(obj: Any) -> SourceRecord | None:
-    """The record of a variable, a Keras variable (or the tf.Variable inside), or a tensor."""
+    """The record of a variable, a Keras variable (or the tf.Variable inside), or a tensor,
+    with the compiled steps run since the last look recorded first."""
+    _sync_compiled()
+    return _lookup(obj)
+
+
+def _sync_compiled() -> None:
+    try:
+        compiled_capture.sync()
+    except Exception as exc:
+        _report_failure("compiled steps", exc)
+
+
+def _lookup(obj: Any) -> SourceRecord | None:
     for candidate in (obj, getattr(obj, "_value", None)):
         if candidate is None:
             continue
@@ -219,7 +233,7 @@ def _forget(key: int, ref: weakref.ref) -> None:
 
 def _source_record(source: Any) -> SourceRecord:
     """The source's record, made on first use. Under ``_lock``."""
-    record = record_of(source)
+    record = _lookup(source)
     if record is not None:
         return record
     record = SourceRecord(name=_name_of(source))
@@ -352,6 +366,7 @@ def on_tape_gradient(tape: Any, target: Any, sources: Any, result: Any) -> None:
     if not _executing_eagerly():
         _note_symbolic(flat_sources, "GradientTape.gradient")
         return
+    _sync_compiled()  # compiled steps run before this one are recorded before it
     immediate, user = _callers()
     where = (_site(user), _replica())
     target_name = _name_in(immediate, target) or "the target"
@@ -545,6 +560,7 @@ def on_optimizer_apply(optimizer: Any, grads: Any, variables: Any, iteration: An
     if not _executing_eagerly():
         _note_symbolic(variables, f"{name}.apply")
         return
+    _sync_compiled()
     replica = _replica()
     where: tuple[str, int | None] | None = None
     target = f"gradients passed to {name}.apply"
@@ -571,6 +587,46 @@ def on_optimizer_apply(optimizer: Any, grads: Any, variables: Any, iteration: An
             _mark_applied(record, optimizer, name, iteration)
         if dropped:
             _add_figures(record, grad, measured[0])
+
+
+def store_compiled(
+    variable: Any,
+    optimizer: Any,
+    name: str,
+    history: list[tuple[int, float]],
+    gradient: Any,
+) -> None:
+    """Steps a compiled ``apply`` ran (see ``compiled_capture``): their norms as history,
+    the last one's values (None past the budget: its norm stays)."""
+    if not _weakrefable(variable) or not history:
+        return
+    with _lock:
+        source = _source_record(variable)
+        record = _target_record(source, ("", None), f"gradients passed to {name}.apply")
+        record.applied_by = name
+        record.optimizer_name = getattr(optimizer, "name", None)
+        for iteration, norm in history:
+            record.count += 1
+            record.history.append((record.count, f"{record.optimizer} iteration {iteration}", norm))
+        record.event = next(_events)
+        record.origin = f"{name}.apply in a compiled tf.function"
+        record.reason = record.problem = record.applied = record.figures = None
+        record.tape_call = 0
+        record._iteration = history[-1][0]
+        record._norm = history[-1][1]
+        record._identity = None
+        record.gradient = gradient
+        record.not_kept = None if gradient is not None else _compiled_not_kept_text()
+        source.latest = record
+        source.symbolic_in = None
+
+
+def _compiled_not_kept_text() -> str:
+    return (
+        "values not kept: compiled steps keep gradient values while they fit the "
+        f"{_budget_bytes / (1 << 20):,.0f} MiB budget (raise it with {BUDGET_VARIABLE} in "
+        "the launch configuration's env); the norm of every step is kept"
+    )
 
 
 def _tape_gradient_applied(
@@ -668,6 +724,8 @@ def install_keras_hooks(keras: Any) -> bool:
 
     def apply(self, grads, trainable_variables=None):
         iteration = _guarded("iteration", iteration_before, self) if _enabled else None
+        if _enabled and not _executing_eagerly():
+            _guarded("compiled step", compiled_capture.capture, self, grads, trainable_variables)
         result = original_apply(self, grads, trainable_variables)
         if _enabled:
             _guarded("optimizer", on_optimizer_apply, self, grads, trainable_variables, iteration)

@@ -1,0 +1,53 @@
+"""Gradients from compiled steps, with no switch: at a callback stop after compiled fit,
+each weight's ∇ gradient row holds what the compiled step passed to the optimizer, equal to
+an eager recompute from the weights before that step and its batch."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+
+def gradient_rows(s, count: int) -> list:
+    rows = []
+    for i in range(count):
+        weight = s.evaluate(f"model.trainable_weights[{i}]")
+        children = {c.name: c for c in s.client.variables(weight["variablesReference"])}
+        assert "∇ gradient" in children, (weight["result"], list(children))
+        rows.append(children["∇ gradient"])
+    return rows
+
+
+# Bit for bit where the graph computes what eager ops compute; Grappler's fused
+# MatMul+BiasAdd+Tanh (on by default) and XLA round differently, hence to 1e-5 there.
+@pytest.mark.parametrize(
+    "env, exact",
+    [
+        ({"TFDR_NO_FUSION": "1"}, True),
+        ({}, False),
+        ({"TFDR_JIT": "1"}, False),
+    ],
+    ids=["graph-unfused", "graph", "xla"],
+)
+def test_compiled_fit_gradients_equal_an_eager_recompute(debug_session, env, exact):
+    s = debug_session("grad_compiled_fit.py", marker="CALLBACK_BREAKPOINT", env=env)
+    s.evaluate("expected = recompute(self.before)", "repl")
+    rows = gradient_rows(s, 4)
+    for i, row in enumerate(rows):
+        # The fourth step of compiled fit: Adam's iteration 3, and the last 4 steps' norms.
+        assert row.value.startswith("∇ Adam iteration 3 ‖g‖="), row.value
+        parts = s.child_map(row)
+        assert "last 4 gradients" in parts["‖g‖ history"].value, parts["‖g‖ history"].value
+        assert "compiled tf.function" in parts["target"].value, parts["target"].value
+        value = parts["value"].evaluate_name
+        same = (
+            f"bool(np.allclose(({value}).numpy(), expected[{i}], rtol=1e-5, atol=1e-7))"
+            if not exact
+            else f"bool(np.array_equal(({value}).numpy(), expected[{i}]))"
+        )
+        assert s.evaluate(same, "repl")["result"] == "True", (i, s.evaluate(value, "repl"))
+        norm = f"abs({parts['‖g‖'].evaluate_name} - float(np.linalg.norm(expected[{i}])))"
+        assert float(s.evaluate(norm, "repl")["result"]) < 1e-4
+    model = s.evaluate("model")["result"]
+    assert "∇‖g‖=" in model and model.endswith("@Adam iteration 3"), model

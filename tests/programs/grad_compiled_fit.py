@@ -1,0 +1,54 @@
+"""Gradients from compiled fit (no switch): at a callback stop after the last batch, the
+weights' ∇ gradient rows hold what the compiled step applied. ``recompute`` gives the same
+gradients eagerly, from the weights before that step and its batch."""
+
+import os
+
+import keras
+import numpy as np
+import tensorflow as tf
+
+JIT = os.environ.get("TFDR_JIT") == "1"
+if os.environ.get("TFDR_NO_FUSION") == "1":
+    # Grappler fuses MatMul+BiasAdd+Tanh in graphs, which rounds differently from eager
+    # ops: off, the compiled step's gradients must equal the eager recompute bit for bit.
+    tf.config.optimizer.set_experimental_options({"remapping": False})
+keras.utils.set_random_seed(5)
+x = np.random.rand(64, 5).astype("float32")
+y = np.random.rand(64, 1).astype("float32")
+LAST = 3  # 64 / 16 batches
+
+
+def build():
+    return keras.Sequential(
+        [keras.Input((5,)), keras.layers.Dense(8, activation="tanh"), keras.layers.Dense(1)]
+    )
+
+
+class Keep(keras.callbacks.Callback):
+    """The weights before each step (compiled fit calls callbacks between steps)."""
+
+    def on_train_batch_begin(self, batch, logs=None):
+        self.before = [w.numpy() for w in self.model.trainable_weights]
+
+    def on_train_batch_end(self, batch, logs=None):
+        if batch == LAST:
+            print(end="")  # CALLBACK_BREAKPOINT
+
+
+def recompute(before):
+    """The last step's gradients, eagerly, on a copy of the model with the weights it had."""
+    clone = build()
+    clone.compile(loss="mse")
+    clone.set_weights(before)
+    xb, yb = x[16 * LAST : 16 * (LAST + 1)], y[16 * LAST : 16 * (LAST + 1)]
+    with tf.GradientTape() as tape:
+        loss = clone.compute_loss(x=xb, y=yb, y_pred=clone(xb, training=True))
+    return [g.numpy() for g in tape.gradient(loss, clone.trainable_weights)]
+
+
+model = build()
+model.compile(optimizer="adam", loss="mse", jit_compile=JIT)
+keep = Keep()
+model.fit(x, y, batch_size=16, epochs=1, shuffle=False, verbose=0, callbacks=[keep])
+done = True  # END
