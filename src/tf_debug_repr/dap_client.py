@@ -208,7 +208,7 @@ class DapClient:
     def start(
         self,
         config: dict,
-        breakpoints: dict[str, list[int]],
+        breakpoints: dict[str, list],
         timeout: float = DEFAULT_TIMEOUT,
     ) -> dict:
         """initialize → launch/attach → breakpoints → configurationDone → first stop."""
@@ -218,7 +218,7 @@ class DapClient:
     def configure(
         self,
         config: dict,
-        breakpoints: dict[str, list[int]],
+        breakpoints: dict[str, list],
         exception_filters: list[str] | None = None,
         timeout: float = DEFAULT_TIMEOUT,
     ) -> None:
@@ -242,7 +242,11 @@ class DapClient:
         for path, lines in breakpoints.items():
             self.request(
                 "setBreakpoints",
-                {"source": {"path": path}, "breakpoints": [{"line": n} for n in lines]},
+                {
+                    "source": {"path": path},
+                    # a line, or a DAP SourceBreakpoint ({"line": n, "condition": "..."})
+                    "breakpoints": [n if isinstance(n, dict) else {"line": n} for n in lines],
+                },
             )
         self.request("setExceptionBreakpoints", {"filters": exception_filters or []})
         self.request("configurationDone")

@@ -281,7 +281,7 @@ def graph_message(
     name = f" ({op_name})" if op_name and op_name != op_type else ""
     lines = [
         f"NaN/Inf produced by op {op_type}{name} in tf.function graph "
-        f"{getattr(graph, 'name', '?')!r}: output {slot} of {len(outputs)}, "
+        f"{getattr(graph, 'name', '?')}: output {slot} of {len(outputs)}, "
         f"{output.dtype.name}{fmt.shape_text(output.shape)}",
     ]
     if site:
@@ -294,27 +294,76 @@ def graph_message(
             f"{fmt.shape_text(tensor.shape)} (from op {producer})"
         )
     lines.append(
-        "  (values and counts: run the function eagerly, TF_DEBUG_REPR_EAGER=1, to stop at "
-        "the op's own line)"
+        "  (to stop at that line with values: put a breakpoint in the function; while one "
+        "lies there it runs eagerly)"
     )
     return "\n".join(lines)
 
 
 def _instrument(op_type: str, op_name: str | None, outputs: Any, inputs: Any, graph: Any) -> None:
-    """A check after each floating output of an op being traced: TF's own reduction to
-    three flags (cheap, works under XLA) and ``CheckNumericsV2`` with our message. Run by
-    tf.function's automatic control dependencies; the outputs stay the user's."""
-    from tensorflow.python.debug.lib import check_numerics_callback
-    from tensorflow.python.ops import array_ops
+    """A check after each floating output of an op being traced, run by tf.function's
+    automatic control dependencies; the outputs stay the user's. A failing check reports
+    the counts and the first index as the eager check does. XLA has no op that raises
+    (its CheckNumerics is a no-op, DebugNumericSummaryV2 fails to compile): functions
+    compiled with XLA are left unchecked, said once."""
+    from tensorflow.python.ops import control_flow_util
 
+    if control_flow_util.GraphOrParentsInXlaContext(graph):
+        _warn_once(
+            "XLA: inside functions compiled with XLA (jit_compile=True) ops are not "
+            "checked one by one (XLA has no op that can stop on NaN/Inf); their outputs "
+            "are, when the call returns"
+        )
+        return
     outputs = list(outputs or [])
     for slot, output in enumerate(outputs):
         if not _checked(output) or (op_type.encode(), slot) in _IGNORED:
             continue
         message = graph_message(op_type, op_name, slot, outputs, list(inputs or []), graph)
-        array_ops.check_numerics_v2(
-            check_numerics_callback._debug_summary(output), "\n" + message + "\n"
+        _check_with_counts(output, slot, message.split("\n"))
+
+
+def _check_with_counts(output: Any, slot: int, lines: list[str]) -> None:
+    """One reduction when all is finite; only a failing output pays for the counts and
+    the first index, in the branch that raises. ``Assert`` prints each string escaped
+    (quotes, newlines, non-ASCII): one plain-ASCII string per line of the message."""
+    import tensorflow as tf
+
+    rank = output.shape.rank
+
+    def fail() -> Any:
+        bad = tf.logical_not(tf.math.is_finite(output))
+        inf = tf.math.is_inf(output)
+
+        def count(mask: Any) -> Any:
+            return tf.reduce_sum(tf.cast(mask, tf.int64))
+
+        where = "[]"
+        if rank != 0:
+            flat = tf.where(tf.reshape(bad, [-1]))[0, 0]
+            index = tf.unravel_index(flat, tf.shape(output, out_type=tf.int64))
+            where = tf.strings.join(
+                ["[", tf.strings.reduce_join(tf.strings.as_string(index), separator=", "), "]"]
+            )
+        figures = [
+            count(tf.math.is_nan(output)),
+            count(tf.logical_and(inf, output > 0)),
+            count(tf.logical_and(inf, output < 0)),
+            tf.size(output, out_type=tf.int64),
+        ]
+        text = [tf.strings.as_string(figure) for figure in figures]
+        facts = tf.strings.join(
+            [f"output {slot} holds NaN: ", text[0], ", +Inf: ", text[1], ", -Inf: ", text[2]]
+            + [" of ", text[3], " elements, first at ", where]
         )
+        shown = (
+            [line.strip() for line in lines[:1]] + [facts] + [line.strip() for line in lines[1:]]
+        )
+        check = tf.debugging.Assert(False, shown, summarize=1)
+        with tf.control_dependencies([check]):
+            return tf.constant(False)
+
+    tf.cond(tf.reduce_all(tf.math.is_finite(output)), lambda: tf.constant(True), fail)
 
 
 def _finite(output: Any) -> bool:

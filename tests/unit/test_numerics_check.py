@@ -72,9 +72,26 @@ def test_inside_tf_function_the_message_names_the_op_and_the_line(checking):
     with pytest.raises(tf.errors.InvalidArgumentError) as caught:
         log_of(tf.constant([1.0, -1.0]))
     text = str(caught.value)
-    assert "NaN/Inf produced by op Log in tf.function graph 'log_of'" in text
+    assert "NaN/Inf produced by op Log in tf.function graph log_of" in text
     assert "in log_of: return tf.math.log(values)  # THE LINE" in text
     assert "test_numerics_check.py:" in text
+    # Counts and the first index, computed only in the branch that raises.
+    assert "output 0 holds NaN: 1, +Inf: 0, -Inf: 0 of 2 elements, first at [1]" in text
+
+
+def test_an_xla_function_is_checked_at_its_outputs_and_it_is_said(checking, capsys):
+    # XLA has no op that raises on NaN/Inf (checks inside used to make compilation fail):
+    # the call's outputs are checked eagerly, as any op's.
+    @tf.function(jit_compile=True)
+    def log_of(values):
+        return tf.math.log(values)
+
+    with pytest.raises(tf.errors.InvalidArgumentError) as caught:
+        log_of(tf.constant([1.0, -1.0]))
+    assert "has NaN×1 of 2, first at [1]" in str(caught.value)
+    assert "inside functions compiled with XLA (jit_compile=True) ops are not checked" in (
+        capsys.readouterr().err
+    )
 
 
 def test_disabled_nothing_is_checked():

@@ -1,0 +1,236 @@
+"""Gradient capture in compiled Keras steps, on a Keras MLP of 25.2M parameters (Adam).
+
+1. Step time, capture on vs off, in one process: two copies of the model (same weights),
+   one whose compiled step was traced with capture on (the shadow and norm ops in its
+   graph), one traced with it off; ``train_on_batch`` on each, alternating every round so
+   drift in machine load hits both sides alike. Without and with XLA (``jit_compile``).
+2. Resident memory after many compiled steps, each setting in a fresh subprocess.
+3. Breakpoints in compiled code, under a real debugpy session (a smaller model,
+   ``benchmarks/programs/compiled_step_timing.py``): the time of a ``fit`` step and of
+   another compiled function with no breakpoint, with a breakpoint in ``train_step`` (a
+   never-true condition, so it never stops: only that function runs eagerly), and with
+   ``TF_DEBUG_REPR_EAGER=1`` (every function eagerly); the control: a never-true breakpoint
+   outside compiled code (what any breakpoint costs under pydevd).
+
+    .venv/bin/python benchmarks/compiled_capture.py [--rounds 12 --memory-steps 20]
+
+About ten minutes on a 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+WIDTH, INPUT, CLASSES, BATCH = 4096, 1024, 10, 32
+HERE = Path(__file__).parent
+
+
+def resident_mib() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def build(jit: bool, seed: int = 0):
+    import keras
+
+    keras.utils.set_random_seed(seed)
+    model = keras.Sequential(
+        [
+            keras.Input((INPUT,)),
+            keras.layers.Dense(WIDTH, activation="relu"),
+            keras.layers.Dense(WIDTH, activation="relu"),
+            keras.layers.Dense(INPUT, activation="relu"),
+            keras.layers.Dense(CLASSES),
+        ]
+    )
+    model.compile(
+        optimizer=keras.optimizers.Adam(1e-4),
+        loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+        jit_compile=jit,
+    )
+    return model
+
+
+def batch():
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((BATCH, INPUT), dtype=np.float32)
+    y = rng.integers(0, CLASSES, (BATCH,))
+    return x, y
+
+
+def install_capture():
+    """What the plugin does once TF is imported and a client is looking."""
+    import keras
+    import tensorflow as tf
+
+    from tf_debug_repr import gradient_capture
+
+    gradient_capture.set_enabled(True)
+    gradient_capture.install_tape_hooks(tf)
+    gradient_capture.install_keras_hooks(keras)
+    return gradient_capture
+
+
+def time_on_off(rounds: int, jit: bool) -> dict:
+    capture = install_capture()
+    from tf_debug_repr import compiled_capture
+
+    x, y = batch()
+    models = {}
+    for on in (True, False):  # traced (at the first step) with capture on, then off
+        capture.set_enabled(on)
+        models[on] = build(jit)
+        for _ in range(2):  # warm-up: the trace, the optimizer's slots
+            models[on].train_on_batch(x, y)
+    capture.set_enabled(True)
+    params = sum(int(v.shape.num_elements()) for v in models[True].trainable_variables)
+    times: dict[bool, list[float]] = {True: [], False: []}
+    paired = []
+    for round_ in range(rounds):
+        this = {}
+        for on in (True, False) if round_ % 2 == 0 else (False, True):
+            start = time.perf_counter()
+            models[on].train_on_batch(x, y)
+            this[on] = time.perf_counter() - start
+            times[on].append(this[on])
+        paired.append(this[True] / this[False])
+    compiled_capture.sync()
+    kept = sum(
+        1 for v in models[True].trainable_variables if capture.record_of(v).gradient is not None
+    )
+    on, off = statistics.median(times[True]), statistics.median(times[False])
+    return {
+        "params": params,
+        "jit": jit,
+        "off_ms": off * 1e3,
+        "on_ms": on * 1e3,
+        "ratio": on / off,
+        "paired_median": statistics.median(paired),
+        "paired_min": min(paired),
+        "paired_max": max(paired),
+        "n": rounds,
+        "kept": f"{kept} of {len(models[True].trainable_variables)}",
+        "shadow_mib": compiled_capture._shadow_bytes / 2**20,
+    }
+
+
+def memory_child(steps: int, on: bool, jit: bool) -> None:
+    if on:
+        install_capture()
+    model = build(jit)
+    x, y = batch()
+    for _ in range(steps):
+        model.train_on_batch(x, y)
+    gc.collect()
+    print(json.dumps({"rss_mib": resident_mib()}))
+
+
+def memory(steps: int, jit: bool) -> dict:
+    out = {}
+    for on in (False, True):
+        run = subprocess.run(
+            [sys.executable, __file__, "--memory-child", str(steps)]
+            + (["--on"] if on else [])
+            + (["--jit"] if jit else []),
+            capture_output=True,
+            text=True,
+            timeout=1800,
+            check=True,
+        )
+        out[on] = json.loads(run.stdout.strip().splitlines()[-1])["rss_mib"]
+    return out
+
+
+def session_timing(mode: str) -> dict:
+    """One real debugpy session of the timing program; its own timings back."""
+    from tf_debug_repr.dap_client import DapClient, launch_config, line_of
+
+    program = str(HERE / "programs" / "compiled_step_timing.py")
+    out = tempfile.mktemp(suffix=".json")
+    env = {"TFDR_OUT": out, "TF_CPP_MIN_LOG_LEVEL": "2"}
+    if mode == "global switch":
+        env["TF_DEBUG_REPR_EAGER"] = "1"
+    breakpoints = {}
+    marker = {
+        "breakpoint in train_step": "TRAIN_STEP_LINE",
+        "breakpoint elsewhere": "ELSEWHERE_LINE",
+    }
+    if mode in marker:
+        breakpoints = {program: [{"line": line_of(program, marker[mode]), "condition": "False"}]}
+    client = DapClient(python=sys.executable)
+    try:
+        client.configure(launch_config(program, env=env), breakpoints)
+        client.wait_event("terminated", timeout=1800)
+    finally:
+        client.close()
+    with open(out) as f:
+        return json.load(f)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=12)
+    parser.add_argument("--memory-steps", type=int, default=20)
+    parser.add_argument("--memory-child", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--on", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--jit", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--part", choices=["time", "memory", "session", "all"], default="all")
+    args = parser.parse_args()
+    if args.memory_child:
+        memory_child(args.memory_child, args.on, args.jit)
+        return
+    if args.part in ("time", "all"):
+        for jit in (False, True):
+            result = time_on_off(args.rounds, jit)
+            print(
+                f"{'XLA' if jit else 'graph'}: {result['params']:,} params, "
+                f"step off {result['off_ms']:,.1f} ms, on {result['on_ms']:,.1f} ms "
+                f"(medians of {result['n']}), ratio {result['ratio']:.3f}; per-round ratios "
+                f"median {result['paired_median']:.3f} [{result['paired_min']:.3f}, "
+                f"{result['paired_max']:.3f}]; values kept for {result['kept']} weights "
+                f"({result['shadow_mib']:,.0f} MiB of shadows)",
+                flush=True,
+            )
+    if args.part in ("memory", "all"):
+        for jit in (False, True):
+            rss = memory(args.memory_steps, jit)
+            print(
+                f"{'XLA' if jit else 'graph'}: resident after {args.memory_steps} steps: "
+                f"off {rss[False]:,.0f} MiB, on {rss[True]:,.0f} MiB "
+                f"({rss[True] - rss[False]:+,.0f} MiB)",
+                flush=True,
+            )
+    if args.part in ("session", "all"):
+        modes = (
+            "no breakpoint",
+            "breakpoint elsewhere",
+            "breakpoint in train_step",
+            "global switch",
+        )
+        for mode in modes:
+            t = session_timing(mode)
+            print(
+                f"debug session, {mode}: fit step median {t['step_ms']:,.1f} ms, "
+                f"other compiled function median {t['other_ms']:,.2f} ms",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
