@@ -110,7 +110,7 @@ def time_on_off(rounds: int, jit: bool) -> dict:
             this[on] = time.perf_counter() - start
             times[on].append(this[on])
         paired.append(this[True] / this[False])
-    compiled_capture.sync()
+    compiled_capture.sync(capture.store_compiled)
     kept = sum(
         1 for v in models[True].trainable_variables if capture.record_of(v).gradient is not None
     )

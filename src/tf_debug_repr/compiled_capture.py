@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import threading
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from .gradient_records import HISTORY
@@ -75,17 +76,11 @@ class _Site:
         )
 
 
-def _budget_left() -> int:
-    from . import gradient_capture
-
-    return gradient_capture.budget_bytes() - _shadow_bytes
-
-
 def _is_slices(grad: Any) -> bool:
     return hasattr(grad, "indices") and hasattr(grad, "values")
 
 
-def _shadow_for(tf: Any, variable: Any, grad: Any) -> _Shadow:
+def _shadow_for(tf: Any, variable: Any, grad: Any, budget: int) -> _Shadow:
     """The variable's shadow, made (eagerly) at its first traced apply."""
     global _shadow_bytes
     shadow = _shadows.get(id(variable))
@@ -94,7 +89,7 @@ def _shadow_for(tf: Any, variable: Any, grad: Any) -> _Shadow:
     dtype = grad.dtype
     if _is_slices(grad):
         nbytes = int(math.prod(int(d or 0) for d in variable.shape)) * dtype.size
-        fits = nbytes <= _budget_left()
+        fits = nbytes <= budget - _shadow_bytes
         # Rows differ from step to step: shapes left open.
         values = tf.Variable(
             tf.zeros([0] + list(grad.values.shape[1:]), dtype),
@@ -113,7 +108,7 @@ def _shadow_for(tf: Any, variable: Any, grad: Any) -> _Shadow:
     else:
         shape = [int(d) for d in variable.shape]
         nbytes = int(math.prod(shape)) * dtype.size
-        fits = nbytes <= _budget_left()
+        fits = nbytes <= budget - _shadow_bytes
         values = (
             tf.Variable(tf.zeros(shape, dtype), trainable=False, name="tfdr_gradient")
             if fits
@@ -154,10 +149,10 @@ def _replicas() -> int:
     return 1 if context is None else int(context.num_replicas_in_sync)
 
 
-def capture(optimizer: Any, grads: Any, variables: Any) -> None:
+def capture(optimizer: Any, grads: Any, variables: Any, budget: int) -> None:
     """Inside a trace of ``optimizer.apply(grads, variables)``: add the ops that keep the
-    gradients. Called before the optimizer's own ops, so ``iterations`` is read before
-    this step counts."""
+    gradients (values while the shadows stay within ``budget`` bytes). Called before the
+    optimizer's own ops, so ``iterations`` is read before this step counts."""
     if variables is None:  # apply(grads): the optimizer's own list
         variables = getattr(optimizer, "_trainable_variables", None)
     if not isinstance(grads, (list, tuple)) or not isinstance(variables, (list, tuple)):
@@ -183,7 +178,7 @@ def capture(optimizer: Any, grads: Any, variables: Any) -> None:
     with tf.init_scope():  # the shadows are made eagerly, outside the step's graph
         site = _site_for(tf, optimizer, [v for _, v in pairs])
         with _lock:
-            shadows = [_shadow_for(tf, v, g) for g, v in pairs]
+            shadows = [_shadow_for(tf, v, g, budget) for g, v in pairs]
     with record.stop_recording():
         slot = tf.math.floormod(site.counter.read_value(), HISTORY)
         iteration = tf.cast(tf.convert_to_tensor(optimizer.iterations), tf.int64)
@@ -213,21 +208,21 @@ def _square_norm(tf: Any, grad: Any) -> Any:
 # --------------------------------------------------------------------------- reading
 
 
-def sync() -> None:
-    """Turn the steps run since the last look into gradient records. Runs eagerly, off
-    every tape (a stop may be inside a trace or a tape)."""
+def sync(store: Callable[[Any, Any, str, list[tuple[int, float]], Any], None]) -> None:
+    """Hand the steps run since the last look to ``store(variable, optimizer, name,
+    [(iteration, norm)], gradient)`` (gradient capture's records). Runs eagerly, off every
+    tape (a stop may be inside a trace or a tape)."""
     if not _sites:
         return
-    from . import gradient_capture
     from .guards import harmless
 
     with _lock, harmless():
         for optimizer, sites in list(_sites.items()):
             for site in list(sites.values()):
-                _sync_site(gradient_capture, optimizer, site)
+                _sync_site(store, optimizer, site)
 
 
-def _sync_site(capture: Any, optimizer: Any, site: _Site) -> None:
+def _sync_site(store: Callable, optimizer: Any, site: _Site) -> None:
     count = int(site.counter.numpy())
     if count == site.synced:
         return
@@ -245,4 +240,4 @@ def _sync_site(capture: Any, optimizer: Any, site: _Site) -> None:
             (int(iterations[k % HISTORY]), math.sqrt(float(squares[k % HISTORY, i]))) for k in steps
         ]
         gradient = shadow.gradient() if shadow is not None else None
-        capture.store_compiled(variable, optimizer, site.name, history, gradient)
+        store(variable, optimizer, site.name, history, gradient)

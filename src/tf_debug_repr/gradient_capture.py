@@ -180,7 +180,7 @@ def record_of(obj: Any) -> SourceRecord | None:
 
 def _sync_compiled() -> None:
     try:
-        compiled_capture.sync()
+        compiled_capture.sync(store_compiled)
     except Exception as exc:
         _report_failure("compiled steps", exc)
 
@@ -725,7 +725,14 @@ def install_keras_hooks(keras: Any) -> bool:
     def apply(self, grads, trainable_variables=None):
         iteration = _guarded("iteration", iteration_before, self) if _enabled else None
         if _enabled and not _executing_eagerly():
-            _guarded("compiled step", compiled_capture.capture, self, grads, trainable_variables)
+            _guarded(
+                "compiled step",
+                compiled_capture.capture,
+                self,
+                grads,
+                trainable_variables,
+                _budget_bytes,
+            )
         result = original_apply(self, grads, trainable_variables)
         if _enabled:
             _guarded("optimizer", on_optimizer_apply, self, grads, trainable_variables, iteration)
