@@ -40,7 +40,7 @@ def _devices(replicas: tuple) -> str:
     return ", ".join(_device(r) for r in replicas[:8]) + (", …" if len(replicas) > 8 else "")
 
 
-def _eager_value(component: Any) -> Any:
+def eager_value(component: Any) -> Any:
     """The replica's current value as an eager tensor, or None (symbolic, not a tensor)."""
     kind = kind_of(component)
     if kind in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
@@ -85,7 +85,7 @@ def _difference(a: np.ndarray, b: np.ndarray) -> float:
 def compare(value: Any) -> tuple[float | None, bool]:
     """(largest |replica - first replica|, sampled); None when a replica has no values."""
     replicas = _replicas(value)
-    tensors = [_eager_value(r) for r in replicas]
+    tensors = [eager_value(r) for r in replicas]
     if not tensors or any(t is None for t in tensors):
         return None, False
     first, sampled = _sample(tensors[0])
@@ -125,7 +125,7 @@ def _name(value: Any) -> str:
 def _value_summary(component: Any) -> str:
     from . import views
 
-    tensor = _eager_value(component)
+    tensor = eager_value(component)
     return tensor_views.summary(tensor) if tensor is not None else views.brief(component)
 
 

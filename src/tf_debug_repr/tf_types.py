@@ -80,6 +80,12 @@ _CLASS_KINDS: tuple[tuple[str, Kind], ...] = (
 _NAMES = dict(_CLASS_KINDS)
 
 
+def class_kinds() -> tuple[tuple[str, Kind], ...]:
+    """(qualified class name, kind), in the order that decides: the notebook registers
+    its printers by these names."""
+    return _CLASS_KINDS
+
+
 _cache: dict[type, Kind | None] = {}
 
 

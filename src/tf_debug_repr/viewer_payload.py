@@ -60,7 +60,7 @@ def source_of(value: Any) -> Source:
     if kind in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
         values = variable_views.read_value(value)
         if values is None:
-            raise PayloadError(variable_views._state(value)[1])
+            raise PayloadError(variable_views.state(value)[1])
         inner = getattr(value, "_value", None)
         if kind_of(inner) in (Kind.MIRRORED, Kind.SYNC_ON_READ):
             return _distributed(inner, value)
@@ -152,7 +152,7 @@ def _distributed(value: Any, shown: Any) -> Source:
         if tf.distribute.has_strategy() and not tf.distribute.in_cross_replica_context():
             note = f"this replica's own value (in a replica context: not {note})"
     else:
-        values = distribute_views._eager_value(replicas[0])
+        values = distribute_views.eager_value(replicas[0])
         if values is None:
             raise PayloadError("replica 0 has no values here (symbolic)")
         device = fmt.device_text(getattr(replicas[0], "device", ""))
@@ -297,9 +297,9 @@ def _tensor_array(ta: Any) -> Source:
     import tensorflow as tf
 
     from .guards import harmless
-    from .tensor_array_views import _elements
+    from .tensor_array_views import elements as written_elements
 
-    elements = _elements(ta)
+    elements = written_elements(ta)
     if elements is None:
         raise PayloadError(
             "symbolic: a TensorArray in a graph being traced holds no values "
