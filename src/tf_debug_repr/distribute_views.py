@@ -21,9 +21,9 @@ from . import formatting as fmt
 from . import tensor_views, variable_views
 from .guards import harmless, host_view, is_on_host
 from .tf_types import Kind, kind_of
-from .view_model import Child, Note, call, lazy
+from .view_model import FACADE, Child, Note, call, lazy
 
-MODULE = "__import__('tf_debug_repr.distribute_views', fromlist=['_'])"
+MODULE = FACADE  # expressions name the stable facade, never this module's path
 COMPARED = 1 << 20  # elements compared exactly; beyond, a strided sample of this many
 LISTED = 100
 
