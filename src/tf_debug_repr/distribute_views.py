@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from . import dispatch, tensor_views, variable_views
 from . import formatting as fmt
-from . import tensor_views, variable_views
 from .guards import harmless, host_view, is_on_host
 from .tf_types import Kind, kind_of
 from .view_model import FACADE, Child, Note, call, lazy
@@ -123,10 +123,17 @@ def _name(value: Any) -> str:
 
 
 def _value_summary(component: Any) -> str:
-    from . import views
-
     tensor = eager_value(component)
-    return tensor_views.summary(tensor) if tensor is not None else views.brief(component)
+    return tensor_views.summary(tensor) if tensor is not None else dispatch.brief(component)
+
+
+def read_values(value: Any) -> Any:
+    """What the console and clipboard print: a mirrored variable's first replica, a
+    sync-on-read one's aggregate (what the program would read)."""
+    if hasattr(value, "read_value"):
+        with harmless():
+            return value.read_value()
+    return dispatch.values_of(value.values[0])
 
 
 def _replica_rows(value: Any) -> list[Child]:

@@ -170,3 +170,8 @@ def outside_graph(child: Child) -> Child:
 def _dtype_child(var: Any, keras: bool) -> Child:
     # A Keras 3 dtype is already its name (a str); a tf.DType has .name.
     return Child("dtype", Note(dtype_name(var)), ".dtype" if keras else call("{}.dtype.name"))
+
+
+def brief(var: Any) -> str:
+    """``Variable 'w' float32[3]`` inside a list."""
+    return f"Variable {label(var)!r} {dtype_name(var)}{fmt.shape_text(var.shape)}"
