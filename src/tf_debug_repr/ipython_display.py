@@ -26,6 +26,8 @@ from .tf_types import Kind, class_kinds
 # The kinds whose values can be drawn: what the payload builder reads as one array
 # (a distributed value: its first replica; indexed slices and sparse tensors: the values
 # they hold; a ragged tensor: its flat values; an eager TensorArray: its elements stacked).
+# The catalog's rows (``notebook=True``) say which; this copy exists because the printers
+# are registered at %load_ext, before numpy may be imported (tests/unit/test_catalog.py).
 VALUE_KINDS = (
     Kind.EAGER,
     Kind.VARIABLE,
