@@ -5,6 +5,8 @@ module stays import-light (no TensorFlow, no pydevd) so importing it costs nothi
 the functions below import what they need when called.
 """
 
+from . import wiring as _wiring  # imports nothing
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -17,6 +19,16 @@ __all__ = [
     "set_gradient_capture",
     "view_payload",
 ]
+
+
+def _install_catalog() -> None:
+    """The table of kinds, filled at the first question asked of the views."""
+    from . import catalog
+
+    catalog.install()
+
+
+_wiring.set_catalog_installer(_install_catalog)
 
 
 def set_gradient_capture(on: bool) -> None:

@@ -12,15 +12,15 @@ import math
 import weakref
 from typing import Any
 
+from . import dispatch, variable_views
 from . import formatting as fmt
 from . import stop_snapshots as snapshots
-from . import variable_views
+from .dispatch import Changes
 from .tf_types import Kind, kind_of
 from .view_model import Child, Node, Note, call
 
 CHANGE = "__import__('tf_debug_repr').change_since_last_stop({})"
 NAME = "Δ since last stop"
-_VARIABLES = (Kind.VARIABLE, Kind.KERAS_VARIABLE)
 _LISTED = 100
 
 
@@ -236,12 +236,12 @@ def tensor_change(obj: Any, key: tuple) -> ChangeNode | None:
 def change_since_last_stop(obj: Any) -> Any:
     """The public entry (``tf_debug_repr.change_since_last_stop``): a variable's change,
     a model's weights' changes, or a watched expression's tensor's, at the current stop."""
-    kind = kind_of(obj)
-    if kind in _VARIABLES:
+    tracked = _tracked(kind_of(obj))
+    if tracked is Changes.VARIABLE:
         return variable_change(obj)
-    if kind is Kind.KERAS_LAYER:
+    if tracked is Changes.MODEL:
         return weight_changes(obj, looked=False)
-    if kind is Kind.EAGER:
+    if tracked is Changes.WATCHED:
         key = _watch_key(obj, remembered_first=True)
         return None if key is None else tensor_change(obj, key)
     return None
@@ -250,16 +250,23 @@ def change_since_last_stop(obj: Any) -> Any:
 # --------------------------------------------------------------------------- hooks
 
 
+def _tracked(kind: Kind | None) -> Changes | None:
+    """How the kind's catalog row says its values are tracked, if at all."""
+    row = dispatch.row(kind)
+    return None if row is None else row.changes
+
+
 def change_children(obj: Any, kind: Kind | None) -> list[Child]:
     """Expanding a variable (or a model) is looking at it: it is tracked from now on."""
-    if kind in _VARIABLES:
+    tracked = _tracked(kind)
+    if tracked is Changes.VARIABLE:
         snapshots.observe(obj, looked=True)
         value = variable_change(obj)
         return [] if value is None else [Child(NAME, value, call(CHANGE))]
-    if kind is Kind.KERAS_LAYER:
+    if tracked is Changes.MODEL:
         node = weight_changes(obj, looked=True)
         return [] if node is None else [Child(NAME, node, call(CHANGE))]
-    if kind is Kind.EAGER and snapshots.tracking():
+    if tracked is Changes.WATCHED and snapshots.tracking():
         key = _watch_key(obj, remembered_first=True)
         value = None if key is None else tensor_change(obj, key)
         return [] if value is None else [Child(NAME, value, call(CHANGE))]
@@ -269,9 +276,10 @@ def change_children(obj: Any, kind: Kind | None) -> list[Child]:
 def change_mark(obj: Any, kind: Kind | None) -> str:
     """``Δ‖·‖=0.17@stop 3`` on a tracked variable's (or watched tensor's) summary line;
     frozen ones stand out."""
-    if kind in _VARIABLES:
+    tracked = _tracked(kind)
+    if tracked is Changes.VARIABLE:
         change = snapshots.change_of(obj)
-    elif kind is Kind.EAGER and snapshots.tracking():
+    elif tracked is Changes.WATCHED and snapshots.tracking():
         key = _watch_key(obj)
         change = None if key is None else snapshots.observe_watched(key, obj, looked=False)
     else:
@@ -289,10 +297,10 @@ def change_mark(obj: Any, kind: Kind | None) -> str:
 
 def looked_at(obj: Any) -> None:
     """Watched or hovered: start tracking a variable, or the expression giving a tensor."""
-    kind = kind_of(obj)
-    if kind in _VARIABLES:
+    tracked = _tracked(kind_of(obj))
+    if tracked is Changes.VARIABLE:
         snapshots.observe(obj, looked=True)
-    elif kind is Kind.EAGER:
+    elif tracked is Changes.WATCHED:
         key = _watch_key(obj)
         if key is not None:
             snapshots.observe_watched(key, obj, looked=True)

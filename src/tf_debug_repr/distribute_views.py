@@ -17,13 +17,13 @@ from typing import Any
 
 import numpy as np
 
+from . import dispatch, tensor_views, variable_views
 from . import formatting as fmt
-from . import tensor_views, variable_views
 from .guards import harmless, host_view, is_on_host
 from .tf_types import Kind, kind_of
-from .view_model import Child, Note, call, lazy
+from .view_model import FACADE, Child, Note, call, lazy
 
-MODULE = "__import__('tf_debug_repr.distribute_views', fromlist=['_'])"
+MODULE = FACADE  # expressions name the stable facade, never this module's path
 COMPARED = 1 << 20  # elements compared exactly; beyond, a strided sample of this many
 LISTED = 100
 
@@ -40,7 +40,7 @@ def _devices(replicas: tuple) -> str:
     return ", ".join(_device(r) for r in replicas[:8]) + (", …" if len(replicas) > 8 else "")
 
 
-def _eager_value(component: Any) -> Any:
+def eager_value(component: Any) -> Any:
     """The replica's current value as an eager tensor, or None (symbolic, not a tensor)."""
     kind = kind_of(component)
     if kind in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
@@ -85,7 +85,7 @@ def _difference(a: np.ndarray, b: np.ndarray) -> float:
 def compare(value: Any) -> tuple[float | None, bool]:
     """(largest |replica - first replica|, sampled); None when a replica has no values."""
     replicas = _replicas(value)
-    tensors = [_eager_value(r) for r in replicas]
+    tensors = [eager_value(r) for r in replicas]
     if not tensors or any(t is None for t in tensors):
         return None, False
     first, sampled = _sample(tensors[0])
@@ -123,10 +123,17 @@ def _name(value: Any) -> str:
 
 
 def _value_summary(component: Any) -> str:
-    from . import views
+    tensor = eager_value(component)
+    return tensor_views.summary(tensor) if tensor is not None else dispatch.brief(component)
 
-    tensor = _eager_value(component)
-    return tensor_views.summary(tensor) if tensor is not None else views.brief(component)
+
+def read_values(value: Any) -> Any:
+    """What the console and clipboard print: a mirrored variable's first replica, a
+    sync-on-read one's aggregate (what the program would read)."""
+    if hasattr(value, "read_value"):
+        with harmless():
+            return value.read_value()
+    return dispatch.values_of(value.values[0])
 
 
 def _replica_rows(value: Any) -> list[Child]:

@@ -28,15 +28,10 @@ def on_tensorflow(_tf: ModuleType) -> None:
 
 
 def register() -> None:
-    from . import change_views, memory_report, views
+    from . import additions, change_views, memory_report
+    from .additions import Slot
 
-    for provider in (change_views.change_children, memory_report.model_memory):
-        if provider not in views.extra_children:
-            views.extra_children.append(provider)
-    if change_views.change_mark not in views.summary_marks:
-        # before the gradient's mark, which ends the line (``…@Adam iteration 41``)
-        marks = views.summary_marks
-        gradient = [i for i, m in enumerate(marks) if getattr(m, "__name__", "") == "gradient_mark"]
-        marks.insert(gradient[0] if gradient else len(marks), change_views.change_mark)
-    if change_views.looked_at not in views.looked_at:
-        views.looked_at.append(change_views.looked_at)
+    additions.add(Slot.CHILDREN, "change", additions.CHILD_CHANGE, change_views.change_children)
+    additions.add(Slot.CHILDREN, "memory", additions.CHILD_MEMORY, memory_report.model_memory)
+    additions.add(Slot.MARK, "change", additions.MARK_CHANGE, change_views.change_mark)
+    additions.add(Slot.LOOKED_AT, "change", additions.LOOKED_CHANGE, change_views.looked_at)

@@ -12,9 +12,10 @@ import dataclasses
 import math
 from typing import Any
 
+from . import additions, dispatch
 from . import formatting as fmt
 from . import gradient_capture as capture
-from . import views
+from .additions import Slot
 from .tf_types import Kind
 from .view_model import Child, Expression, Node, Note, call
 
@@ -133,7 +134,7 @@ class GradientInfo(Node):
         head = f"{warn}{self._head()} ‖g‖={fmt.number(norm)} {spark}"
         if r.gradient is None:
             return f"{head} values not kept (memory budget) {_figures_text(r)}".rstrip()
-        return f"{head} {views.summary(r.gradient)}"
+        return f"{head} {dispatch.summary(r.gradient)}"
 
     def children(self) -> list[Child]:
         r = self.record
@@ -170,7 +171,7 @@ class GradientInfo(Node):
             if r.figures is not None:
                 rows.append(Child("figures", Note(_figures_text(r))))
             return rows
-        rows.extend(_reroot(child, ".gradient") for child in views.children(r.gradient))
+        rows.extend(_reroot(child, ".gradient") for child in dispatch.children(r.gradient))
         rows.append(Child("value", r.gradient, ".gradient"))
         return rows
 
@@ -290,7 +291,5 @@ def gradient_children(obj: Any, kind: Kind | None) -> list[Child]:
 
 
 def register() -> None:
-    if gradient_mark not in views.summary_marks:
-        views.summary_marks.append(gradient_mark)
-    if gradient_children not in views.extra_children:
-        views.extra_children.append(gradient_children)
+    additions.add(Slot.MARK, "gradient", additions.MARK_GRADIENT, gradient_mark)
+    additions.add(Slot.CHILDREN, "gradient", additions.CHILD_GRADIENT, gradient_children)

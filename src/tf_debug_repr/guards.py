@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from .view_model import FACADE
+
 
 @contextlib.contextmanager
 def harmless(device: str | None = None) -> Iterator[None]:
@@ -63,7 +65,7 @@ def host_view(tensor: Any) -> np.ndarray:
     return array
 
 
-EAGERLY = "__import__('tf_debug_repr.guards').guards.eagerly"
+EAGERLY = f"{FACADE}.eagerly"
 # Expressions made by ``eager_expression``: text -> (body, root), so that a child's index
 # goes inside the lambda (``eagerly(lambda v: v[0][1], w)``), not after it, where it would
 # become an op of the scratch graph again. Bounded: oldest first out.

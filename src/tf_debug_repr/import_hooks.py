@@ -25,14 +25,18 @@ def _run(callbacks: list[Callback], module: ModuleType) -> None:
         try:
             callback(module)
         except Exception as exc:  # a hook must never break the user's import
-            _report(f"tf-debug-repr: hook for {module.__name__} failed: {exc!r}")
+            report(f"tf-debug-repr: hook for {module.__name__} failed: {exc!r}")
 
 
-def _report(message: str) -> None:
+def report(message: str) -> None:
+    """One line on stderr about a hook that failed; never raises."""
     try:
         sys.stderr.write(message + "\n")
     except Exception:
         pass
+
+
+_report = report  # the name activation still calls (being changed elsewhere)
 
 
 class _LoaderWrapper:  # duck-typed: importlib.abc costs ~20 ms at debugger start

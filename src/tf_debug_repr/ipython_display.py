@@ -21,11 +21,13 @@ import time
 import weakref
 from typing import Any
 
-from .tf_types import _CLASS_KINDS, Kind
+from .tf_types import Kind, class_kinds
 
 # The kinds whose values can be drawn: what the payload builder reads as one array
 # (a distributed value: its first replica; indexed slices and sparse tensors: the values
 # they hold; a ragged tensor: its flat values; an eager TensorArray: its elements stacked).
+# The catalog's rows (``notebook=True``) say which; this copy exists because the printers
+# are registered at %load_ext, before numpy may be imported (tests/unit/test_catalog.py).
 VALUE_KINDS = (
     Kind.EAGER,
     Kind.VARIABLE,
@@ -63,7 +65,7 @@ _OWN_REPR = (
 def formatted_types() -> list[tuple[str, str]]:
     """(module, class name) of the classes whose values get the rich display."""
     found = []
-    for qualified, kind in _CLASS_KINDS:
+    for qualified, kind in class_kinds():
         if kind in VALUE_KINDS:
             module, _, name = qualified.rpartition(".")
             found.append((module, name))

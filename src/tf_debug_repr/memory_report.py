@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from types import FrameType, FunctionType, ModuleType
 from typing import Any
 
+from . import dispatch, variable_views
 from . import formatting as fmt
-from . import variable_views
+from .dispatch import Memory
 from .formatting import bytes_text
 from .tf_types import Kind, kind_of
 from .view_model import Child, Node, Note, call
@@ -31,9 +32,6 @@ LISTED = 25  # tensors listed by name; the rest are summed up
 _MAX_VISITS = 20_000  # objects looked at in one walk, whatever the frame holds
 _CONTAINER_ITEMS = 1_000  # items looked at per list/dict
 _DEPTH = 2  # containers and attributes followed below a local
-_TENSOR_KINDS = (Kind.EAGER, Kind.VARIABLE, Kind.KERAS_VARIABLE)
-_OWNER_KINDS = (Kind.KERAS_LAYER, Kind.TF_MODULE, Kind.OPTIMIZER)
-_DISTRIBUTED_KINDS = (Kind.MIRRORED, Kind.SYNC_ON_READ, Kind.PER_REPLICA, Kind.DISTRIBUTED)
 _DEBUGGER_FILES = ("pydevd", "debugpy", f"{os.sep}_pydev")
 
 
@@ -169,13 +167,14 @@ def _visit(walk: _Walk, expression: str, value: Any, depth: int) -> None:
         return
     walk.seen.add(id(value))
     kind = kind_of(value)
-    if kind in _TENSOR_KINDS:
+    counted = _counted(kind)  # what the kind's catalog row says
+    if counted is Memory.TENSOR:
         _add(walk, expression, value)
         return
-    if kind in _OWNER_KINDS:
-        _visit_owner(walk, expression, value, kind)
+    if counted in (Memory.MODEL, Memory.OWNER):
+        _visit_owner(walk, expression, value, counted)
         return
-    if kind in _DISTRIBUTED_KINDS:  # one component per replica, each on its device
+    if counted is Memory.REPLICAS:  # one component per replica, each on its device
         for i, component in enumerate(_variables_of(value, "values")):
             _visit(walk, f"{expression}.values[{i}]", component, depth)
         return
@@ -199,13 +198,13 @@ def _visit(walk: _Walk, expression: str, value: Any, depth: int) -> None:
                     _visit(walk, f"{expression}.{name}", item, depth - 1)
 
 
-def _visit_owner(walk: _Walk, expression: str, owner: Any, kind: Kind) -> None:
+def _visit_owner(walk: _Walk, expression: str, owner: Any, counted: Memory) -> None:
     """A model, layer, module or optimizer: its variables, and a model's byte counts."""
-    attribute = "weights" if kind is Kind.KERAS_LAYER else "variables"
+    attribute = "weights" if counted is Memory.MODEL else "variables"
     weights = _variables_of(owner, attribute)
     for i, var in enumerate(weights):
         _add(walk, f"{expression}.{attribute}[{i}]", var)
-    if kind is not Kind.KERAS_LAYER:
+    if counted is not Memory.MODEL:
         return
     optimizer = getattr(owner, "optimizer", None)
     slots = []
@@ -232,6 +231,11 @@ def _visit_owner(walk: _Walk, expression: str, owner: Any, kind: Kind) -> None:
             slot_count=len(slots),
         )
     )
+
+
+def _counted(kind: Kind | None) -> Memory | None:
+    row = dispatch.row(kind)
+    return None if row is None else row.memory
 
 
 def _safe_nbytes(var: Any) -> int:
@@ -496,10 +500,8 @@ class MemoryReport(Node):
 
 
 def _brief(value: Any) -> str:
-    from . import views
-
     try:
-        return views.brief(value)
+        return dispatch.brief(value)
     except Exception:
         return type(value).__name__
 
@@ -516,10 +518,10 @@ def report(frame: FrameType) -> MemoryReport:
 
 def model_bytes(model: Any) -> ModelRow | None:
     """A Keras model's parameter and optimizer bytes (None for anything else)."""
-    if kind_of(model) is not Kind.KERAS_LAYER:
+    if _counted(kind_of(model)) is not Memory.MODEL:
         return None
     walk = _Walk()
-    _visit_owner(walk, "model", model, Kind.KERAS_LAYER)
+    _visit_owner(walk, "model", model, Memory.MODEL)
     return ModelRow(walk.models[0]) if walk.models else None
 
 
@@ -528,7 +530,7 @@ MEMORY = "__import__('tf_debug_repr').memory({})"
 
 def model_memory(obj: Any, kind: Kind | None) -> list[Child]:
     """A ``memory`` row on Keras models (layers that hold an optimizer or sublayers)."""
-    if kind is not Kind.KERAS_LAYER:
+    if _counted(kind) is not Memory.MODEL:
         return []
     if not hasattr(obj, "optimizer") and not getattr(obj, "layers", None):
         return []

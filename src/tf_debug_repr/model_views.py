@@ -17,7 +17,7 @@ from .gradient_views import GradientInfo, global_mark
 from .tf_types import Kind, kind_of
 from .view_model import Child, Node, Note, call
 
-MODULE = "__import__('tf_debug_repr.model_views', fromlist=['_'])"
+MODULE = "__import__('tf_debug_repr._expr', fromlist=['_'])"  # view_model.FACADE: stable
 LISTED = 100
 
 

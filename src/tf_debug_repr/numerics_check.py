@@ -103,10 +103,10 @@ def _bad_figures(output: Any) -> tuple[int, int, int, tuple[int, ...] | None]:
 
 
 def _input_line(tensor: Any) -> str:
-    from . import views
+    from . import dispatch
 
     try:
-        return views.summary(tensor)
+        return dispatch.summary(tensor)
     except Exception as exc:
         return f"{type(tensor).__name__} <error: {exc!r}>"
 

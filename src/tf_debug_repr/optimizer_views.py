@@ -17,9 +17,9 @@ import numpy as np
 from . import formatting as fmt
 from .guards import harmless
 from .tf_types import Kind, kind_of
-from .view_model import Child, Node, Note, call, scalar_leaf
+from .view_model import FACADE, Child, Node, Note, call, scalar_leaf
 
-MODULE = "__import__('tf_debug_repr.optimizer_views', fromlist=['_'])"
+MODULE = FACADE  # expressions name the stable facade, never this module's path
 CLIPPING = ("clipnorm", "clipvalue", "global_clipnorm")
 LISTED = 100
 

@@ -18,6 +18,8 @@ import socket
 import sys
 from typing import Any
 
+from .patching import patch_once
+
 ENV = "TF_DEBUG_REPR_NODELAY"
 
 
@@ -38,6 +40,14 @@ def set_nodelay(sock: Any) -> bool:
     return True
 
 
+def _nodelay_init(original: Any) -> Any:
+    def __init__(self, sock, *args, **kwargs):  # type: ignore[no-untyped-def]
+        set_nodelay(sock)
+        original(self, sock, *args, **kwargs)
+
+    return __init__
+
+
 def install() -> bool:
     """Tune pydevd's current and future sockets to the adapter. Never imports pydevd:
     does nothing unless pydevd is loaded (the plugin is only loaded by pydevd)."""
@@ -47,16 +57,7 @@ def install() -> bool:
     writer_class = getattr(comm, "WriterThread", None)
     if writer_class is None:
         return False
-    original = writer_class.__init__
-    if not getattr(original, "_tf_debug_repr", False):
-
-        def __init__(self, sock, *args, **kwargs):  # type: ignore[no-untyped-def]
-            set_nodelay(sock)
-            original(self, sock, *args, **kwargs)
-
-        __init__.__wrapped__ = original  # type: ignore[attr-defined]
-        __init__._tf_debug_repr = True  # type: ignore[attr-defined]
-        writer_class.__init__ = __init__
+    patch_once(writer_class, "__init__", _nodelay_init)
     # A connection made before this module was loaded (the plugin loaded late).
     constants = sys.modules.get("_pydevd_bundle.pydevd_constants")
     get_debugger = getattr(constants, "get_global_debugger", None)

@@ -142,3 +142,13 @@ def keras_tensor_children(tensor: Any) -> list[Child]:
     if origin is not None:
         children.append(Child("layer", origin, "._keras_history.operation"))
     return children
+
+
+def brief(tensor: Any) -> str:
+    """``symbolic float32[4]``: no value, so it must not read like a real tensor beside it."""
+    return f"symbolic {tensor.dtype.name}{fmt.shape_text(tensor.shape)}"
+
+
+def keras_tensor_brief(tensor: Any) -> str:
+    dtype = getattr(tensor.dtype, "name", tensor.dtype)
+    return f"symbolic {dtype}{fmt.shape_text(tensor.shape)}"

@@ -11,9 +11,9 @@ from typing import Any
 
 from . import formatting as fmt
 from . import gradient_capture as capture
-from .view_model import Child, Node, Note, call
+from .view_model import FACADE, Child, Node, Note, call
 
-MODULE = "__import__('tf_debug_repr.tape_views', fromlist=['_'])"
+MODULE = FACADE  # expressions name the stable facade, never this module's path
 LISTED = 100  # most rows in one group
 
 

@@ -17,10 +17,10 @@ LISTED = 100
 ELEMENTS = "._implementation._tensor_array"
 
 
-def _elements(ta: Any) -> list | None:
+def elements(ta: Any) -> list | None:
     """The eager array's element list (None for unwritten ones); None in a graph."""
-    elements = getattr(getattr(ta, "_implementation", None), "_tensor_array", None)
-    return elements if isinstance(elements, list) else None
+    found = getattr(getattr(ta, "_implementation", None), "_tensor_array", None)
+    return found if isinstance(found, list) else None
 
 
 def _dtype(ta: Any) -> str:
@@ -32,31 +32,31 @@ def tensor_array_summary(ta: Any) -> str:
     element_shape = (
         fmt.shape_text(ta.element_shape) if ta.element_shape.rank is not None else "<unknown>"
     )
-    elements = _elements(ta)
-    if elements is None:
+    items = elements(ta)
+    if items is None:
         return fmt.clip(
             f"{head} element_shape={element_shape} (symbolic: in a graph, no values while tracing)"
         )
-    written = sum(1 for e in elements if e is not None)
+    written = sum(1 for e in items if e is not None)
     dynamic = ", dynamic size" if getattr(ta._implementation, "_dynamic_size", False) else ""
     return fmt.clip(
-        f"{head} size={len(elements)} element_shape={element_shape}, "
-        f"{written} of {len(elements)} written{dynamic}"
+        f"{head} size={len(items)} element_shape={element_shape}, "
+        f"{written} of {len(items)} written{dynamic}"
     )
 
 
 def tensor_array_children(ta: Any) -> list[Child]:
     rows: list[Child] = []
-    elements = _elements(ta)
-    if elements is not None:
-        for i, element in enumerate(elements[:LISTED]):
+    items = elements(ta)
+    if items is not None:
+        for i, element in enumerate(items[:LISTED]):
             if element is None:
                 rows.append(Child(f"[{i}]", Note("not written (or cleared after a read)")))
             else:
                 rows.append(Child(f"[{i}]", element, f"{ELEMENTS}[{i}]"))
-        if len(elements) > LISTED:
-            rows.append(Child("…", Note(f"{fmt.count(len(elements) - LISTED)} more elements")))
-        rows.append(Child("size", len(elements), call(f"len({{}}{ELEMENTS})")))
+        if len(items) > LISTED:
+            rows.append(Child("…", Note(f"{fmt.count(len(items) - LISTED)} more elements")))
+        rows.append(Child("size", len(items), call(f"len({{}}{ELEMENTS})")))
     else:
         rows.append(
             Child("values", Note("symbolic: the array lives in a graph being traced; no values"))

@@ -641,3 +641,13 @@ def values_text(tensor: Any, limit: int) -> str:
         note = f"{note}\n" if note else ""
         note += f"… cut at {fmt.count(CLIPBOARD_CHARS)} characters"
     return f"{text}\n{note}" if note else text
+
+
+def clipboard_values(tensor: Any) -> str:
+    """Copy Value's text of an eager tensor: bounded for huge ones."""
+    return values_text(tensor, CLIPBOARD_ELEMENTS)
+
+
+def brief(tensor: Any) -> str:
+    """``float32[4, 8]``: a tensor (or what holds one, sparse, ragged) inside a list."""
+    return f"{tensor.dtype.name}{fmt.shape_text(tensor.shape)}"

@@ -9,6 +9,7 @@ imports TF at all. Each kind has exactly one view (``views``).
 from __future__ import annotations
 
 from enum import Enum
+from typing import Any
 
 
 class Kind(Enum):
@@ -78,6 +79,29 @@ _CLASS_KINDS: tuple[tuple[str, Kind], ...] = (
     ("tensorflow.python.module.module.Module", Kind.TF_MODULE),
 )
 _NAMES = dict(_CLASS_KINDS)
+
+
+def class_kinds() -> tuple[tuple[str, Kind], ...]:
+    """(qualified class name, kind), in the order that decides: the notebook registers
+    its printers by these names."""
+    return _CLASS_KINDS
+
+
+def add_class(qualified: str, kind: Any) -> None:
+    """Values of class ``qualified`` (and its subclasses) are of ``kind``, checked before
+    the built-in classes: for a kind added beside the catalog's (its row goes to
+    ``dispatch.add_row``)."""
+    global _CLASS_KINDS
+    _CLASS_KINDS = ((qualified, kind), *_CLASS_KINDS)
+    _NAMES[qualified] = kind
+    _cache.clear()
+
+
+def remove_class(qualified: str) -> None:
+    global _CLASS_KINDS
+    _CLASS_KINDS = tuple((name, kind) for name, kind in _CLASS_KINDS if name != qualified)
+    _NAMES.pop(qualified, None)
+    _cache.clear()
 
 
 _cache: dict[type, Kind | None] = {}

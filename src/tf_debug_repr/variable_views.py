@@ -43,7 +43,7 @@ def dtype_name(var: Any) -> str:
 
 def read_value(var: Any) -> Any:
     """The current value as an eager tensor (read harmlessly), or None before it has one."""
-    value, _ = _state(var)
+    value, _ = state(var)
     return value
 
 
@@ -53,7 +53,7 @@ def _uninitialized_tf_variable(var: Any) -> bool:
     return any(c.__name__ == "UninitializedVariable" for c in type(var).__mro__)
 
 
-def _state(var: Any) -> tuple[Any, str]:
+def state(var: Any) -> tuple[Any, str]:
     """(current value, "") or (None, why there is none yet). Reading under ``harmless``
     neither records on an active tape nor adds an op to a graph being traced."""
     with harmless():
@@ -90,7 +90,7 @@ def _trainable(var: Any) -> str:
 def variable_summary(var: Any, kind: Kind) -> str:
     """``Variable 'dense/kernel' trainable float32[4, 8] x∈[…] μ=… σ=… n=32 CPU:0``
     (marks from other features are added by the caller, through ``fmt.with_marks``)."""
-    value, reason = _state(var)
+    value, reason = state(var)
     prefix = f"Variable {label(var)!r} {_trainable(var)}"
     if value is None:
         return fmt.render(
@@ -106,7 +106,7 @@ def variable_summary(var: Any, kind: Kind) -> str:
 def variable_children(var: Any, kind: Kind) -> list[Child]:
     """Elements, numpy, facts and statistics of the current value (expressions on the
     variable itself: ``w[0]``, ``w.numpy()``), then its name or path, value, trainable."""
-    value, reason = _state(var)
+    value, reason = state(var)
     keras = kind is Kind.KERAS_VARIABLE
     if value is None:
         children = [
@@ -170,3 +170,8 @@ def outside_graph(child: Child) -> Child:
 def _dtype_child(var: Any, keras: bool) -> Child:
     # A Keras 3 dtype is already its name (a str); a tf.DType has .name.
     return Child("dtype", Note(dtype_name(var)), ".dtype" if keras else call("{}.dtype.name"))
+
+
+def brief(var: Any) -> str:
+    """``Variable 'w' float32[3]`` inside a list."""
+    return f"Variable {label(var)!r} {dtype_name(var)}{fmt.shape_text(var.shape)}"

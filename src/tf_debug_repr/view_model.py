@@ -113,6 +113,8 @@ def call(template: str) -> Callable[[str], str]:
 
 
 NUMPY = "__import__('numpy')"  # works in any frame: needs no import by the user
+# The plugin's own functions in expressions: only through this module (never renamed).
+FACADE = "__import__('tf_debug_repr._expr', fromlist=['_'])"
 
 
 def error_note(exc: BaseException) -> Note:

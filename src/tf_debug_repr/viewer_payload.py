@@ -47,53 +47,17 @@ class Source:
 
 def source_of(value: Any) -> Source:
     """The values behind a TF value (or an array); a ``PayloadError`` saying why for a
-    value that has none here."""
-    from . import symbolic_views, variable_views
-    from .tf_types import Kind, kind_of
+    value that has none here. A TF value's kind answers through its catalog row."""
+    from . import dispatch
+    from .tf_types import kind_of
 
     kind = kind_of(value)
-    if kind is Kind.SHOULD_USE:
-        value = object.__getattribute__(value, "_tf_should_use_wrapped_value")
-        kind = kind_of(value)
-    if kind is Kind.EAGER:
-        return Source(value, "tensor", value)
-    if kind in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
-        values = variable_views.read_value(value)
-        if values is None:
-            raise PayloadError(variable_views._state(value)[1])
-        inner = getattr(value, "_value", None)
-        if kind_of(inner) in (Kind.MIRRORED, Kind.SYNC_ON_READ):
-            return _distributed(inner, value)
-        return Source(values, "variable", value)
-    if kind in (Kind.MIRRORED, Kind.SYNC_ON_READ, Kind.PER_REPLICA, Kind.DISTRIBUTED):
-        return _distributed(value, value)
-    if kind in (Kind.INDEXED_SLICES, Kind.SPARSE):  # what they hold, never densified
-        held = int(value.values.shape[0])
-        name, what = (
-            ("indexed slices", "rows")
-            if kind is Kind.INDEXED_SLICES
-            else ("sparse tensor", "values")
-        )
-        return Source(
-            value.values,
-            name,
-            value,
-            f"the {held} {what} held (.values), not the dense {_dense_shape(value)} tensor",
-        )
-    if kind is Kind.RAGGED:
-        return Source(
-            value.flat_values,
-            "ragged tensor",
-            value,
-            f"its {int(value.flat_values.shape[0])} flat values (.flat_values), row after row",
-        )
-    if kind is Kind.SYMBOLIC:
-        raise PayloadError(str(symbolic_views.hint_for(value)))
-    if kind is Kind.KERAS_TENSOR:
-        raise PayloadError(str(symbolic_views.KERAS_HINT))
-    if kind is Kind.TENSOR_ARRAY:
-        return _tensor_array(value)
     if kind is not None:
+        row = dispatch.row(kind)
+        if row is not None and row.source is not None:
+            return row.source(value)
+        if row is not None and row.no_values is not None:
+            raise PayloadError(row.no_values(value))
         raise PayloadError(f"a {kind.value} has no tensor values to draw")
     if _is_gradient_info(value):
         return _gradient(value)
@@ -109,6 +73,60 @@ def source_of(value: Any) -> Source:
         return Source(array, "numpy", array)
     raise PayloadError(
         f"{type(value).__name__} is not a tensor, variable or array: nothing to draw"
+    )
+
+
+# The sources of the kinds that have values (their catalog rows name them).
+
+
+def tensor_source(tensor: Any) -> Source:
+    return Source(tensor, "tensor", tensor)
+
+
+def variable_source(var: Any) -> Source:
+    """A variable's current value; a Keras variable made under a strategy: its replicas'."""
+    from . import variable_views
+    from .tf_types import Kind, kind_of
+
+    values = variable_views.read_value(var)
+    if values is None:
+        raise PayloadError(variable_views.state(var)[1])
+    inner = getattr(var, "_value", None)
+    if kind_of(inner) in (Kind.MIRRORED, Kind.SYNC_ON_READ):
+        return _distributed(inner, var)
+    return Source(values, "variable", var)
+
+
+def distributed_source(value: Any) -> Source:
+    return _distributed(value, value)
+
+
+def indexed_slices_source(value: Any) -> Source:
+    """The rows held, never densified."""
+    return _held(value, "indexed slices", "rows")
+
+
+def sparse_source(value: Any) -> Source:
+    """The values held, never densified."""
+    return _held(value, "sparse tensor", "values")
+
+
+def _held(value: Any, name: str, what: str) -> Source:
+    held = int(value.values.shape[0])
+    return Source(
+        value.values,
+        name,
+        value,
+        f"the {held} {what} held (.values), not the dense {_dense_shape(value)} tensor",
+    )
+
+
+def ragged_source(value: Any) -> Source:
+    return Source(
+        value.flat_values,
+        "ragged tensor",
+        value,
+        f"its {int(value.flat_values.shape[0])} flat values (.flat_values), row after row",
     )
 
 
@@ -152,7 +170,7 @@ def _distributed(value: Any, shown: Any) -> Source:
         if tf.distribute.has_strategy() and not tf.distribute.in_cross_replica_context():
             note = f"this replica's own value (in a replica context: not {note})"
     else:
-        values = distribute_views._eager_value(replicas[0])
+        values = distribute_views.eager_value(replicas[0])
         if values is None:
             raise PayloadError("replica 0 has no values here (symbolic)")
         device = fmt.device_text(getattr(replicas[0], "device", ""))
@@ -201,13 +219,13 @@ def build(
 def _describe(payload: dict, value: Any) -> None:
     """What a value without values here still says (a symbolic tensor's summary, dtype
     and static shape): read from its type and graph, no op run."""
-    from . import views
+    from . import dispatch
     from .tf_types import kind_of
 
     if kind_of(value) is None:
         return
     try:
-        payload["summary"] = views.summary(value)
+        payload["summary"] = dispatch.summary(value)
         payload["dtype"] = str(getattr(value.dtype, "name", value.dtype))
         dims = value.shape.as_list() if hasattr(value.shape, "as_list") else list(value.shape)
         payload["shape"] = [None if d is None else int(d) for d in dims]
@@ -290,16 +308,16 @@ def _fill(
             payload["image"] = tensor_images.image(tensor, layout, scale, budget - slice_budget)
 
 
-def _tensor_array(ta: Any) -> Source:
+def tensor_array_source(ta: Any) -> Source:
     """An eager TensorArray's written elements, stacked on their device: what ``stack()``
     gives, without calling it (it would write zeros into unwritten elements, and a read
     clears one)."""
     import tensorflow as tf
 
     from .guards import harmless
-    from .tensor_array_views import _elements
+    from .tensor_array_views import elements as written_elements
 
-    elements = _elements(ta)
+    elements = written_elements(ta)
     if elements is None:
         raise PayloadError(
             "symbolic: a TensorArray in a graph being traced holds no values "
@@ -354,14 +372,14 @@ def _histogram(tensor: Any, figures: Any, category: str, bins: int) -> Any:
 
 
 def _summary(source: Source) -> str:
-    from . import tensor_views, views
+    from . import dispatch, tensor_views
 
     try:
         if source.is_array:
             array = source.values
             line = tensor_views.summary(tensor_views.HostArray(array, array.dtype.name, ""))
         else:
-            line = views.summary(source.summary_of)
+            line = dispatch.summary(source.summary_of)
     except Exception as exc:
         line = f"<error: {_first_line(exc)}>"
     return f"{line} · showing {source.note}" if source.note else line

@@ -1,0 +1,60 @@
+"""The one module path written into users' expressions, besides the package's public API.
+
+Rows' expressions end up in the Watch pane, in "Copy as Expression" and in restored viewer
+panels, so the path they name must never move: they name ``tf_debug_repr._expr``
+(``view_model.FACADE``), and each function here hands over to the module doing the work,
+imported when called. Internal modules can then move without breaking what users hold.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def eagerly(fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` outside any graph being built (``guards.eagerly``)."""
+    from . import guards
+
+    return guards.eagerly(fn, *args)
+
+
+def max_difference(value: Any) -> float | None:
+    """The largest |replica - first replica| of a distributed value."""
+    from . import distribute_views
+
+    return distribute_views.max_difference(value)
+
+
+def param_count(obj: Any) -> int:
+    """Parameters of a Keras layer or model, or a ``tf.Module``."""
+    from . import model_views
+
+    return model_views.param_count(obj)
+
+
+def gradient_table(obj: Any) -> Any:
+    """Every trainable weight's latest gradient of a layer, model or ``tf.Module``."""
+    from . import model_views
+
+    return model_views.gradient_table(obj)
+
+
+def slots_by_weight(opt: Any) -> Any:
+    """A Keras optimizer's slot variables grouped by the weight they were made for."""
+    from . import optimizer_views
+
+    return optimizer_views.slots_by_weight(opt)
+
+
+def watched_tensors(tape: Any) -> list:
+    """The plain tensors given to ``tape.watch`` that are still alive."""
+    from . import tape_views
+
+    return tape_views.watched_tensors(tape)
+
+
+def last_gradients(tape: Any) -> Any:
+    """What the tape's latest ``gradient`` call returned."""
+    from . import tape_views
+
+    return tape_views.last_gradients(tape)

@@ -1,0 +1,20 @@
+"""The one way up: the package's top level tells the dispatch module how to install the
+catalog, so that a question asked before anything installed it (a NaN stop, a test
+calling a view module) still finds every kind, while the dispatch module never imports
+the catalog (which imports every view module, and they import the dispatch module)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+_installer: Callable[[], object] | None = None
+
+
+def set_catalog_installer(installer: Callable[[], object]) -> None:
+    global _installer
+    _installer = installer
+
+
+def install_catalog() -> None:
+    if _installer is not None:
+        _installer()
