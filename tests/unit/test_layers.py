@@ -44,6 +44,7 @@ LAYERS: dict[str, set[str]] = {
         "tensor_views",
         "variable_views",
         # gradients
+        "compiled_capture",
         "gradient_capture",
         "gradient_figures",
         "gradient_records",
@@ -69,6 +70,7 @@ LAYERS: dict[str, set[str]] = {
         "__main__",
         "_expr",
         "activation",
+        "compiled_breakpoints",
         "dap_client",
         "debugger_client",
         "demo_runner",
