@@ -103,7 +103,7 @@ function getTemplates(options = {}) {
       id: 'currentFile',
       label: 'TensorFlow: Current File',
       description: 'Debug the Python file in the active editor',
-      detail: 'Everyday choice for a training script or notebook-turned-script. Output goes to the integrated terminal; TensorFlow\'s C++ INFO lines are hidden.',
+      detail: 'Everyday choice for a training script or notebook-turned-script. A breakpoint inside a @tf.function or a Keras train_step stops with values: tf-debug-repr runs that function eagerly while the breakpoint is there, the rest stays compiled. Output goes to the integrated terminal; TensorFlow\'s C++ INFO lines are hidden.',
       comment: [LOG_NOTE],
       configurations: [
         base({
@@ -177,10 +177,10 @@ function getTemplates(options = {}) {
     {
       id: 'eager',
       label: 'TensorFlow: Current File, functions run eagerly',
-      description: 'Breakpoints inside @tf.function bodies and Dataset.map functions are hit',
-      detail: 'TF_DEBUG_REPR_EAGER=1 makes tf-debug-repr call tf.config.run_functions_eagerly(True) and tf.data.experimental.enable_debug_mode() when TensorFlow is imported, so tf.function and tf.data functions run as plain Python. Slower; use it to find a bug, not to train.',
+      description: 'Every @tf.function and Dataset.map function runs as plain Python',
+      detail: 'Not needed for a breakpoint in a @tf.function or a Keras train_step: without it, the function holding the breakpoint runs eagerly by itself. TF_DEBUG_REPR_EAGER=1 makes tf-debug-repr call tf.config.run_functions_eagerly(True) and tf.data.experimental.enable_debug_mode() when TensorFlow is imported, so every tf.function and tf.data function (Dataset.map too) runs as plain Python. Slower; use it to find a bug, not to train.',
       comment: [
-        'TF_DEBUG_REPR_EAGER=1: tf.function bodies and tf.data functions run as plain Python, so breakpoints inside them are hit (slower than graph mode).',
+        'TF_DEBUG_REPR_EAGER=1: every tf.function and tf.data function (Dataset.map too) runs as plain Python (slower than graph mode). Without it, a tf.function holding a breakpoint already runs eagerly by itself.',
         LOG_NOTE,
       ],
       configurations: [
