@@ -14,8 +14,9 @@ tracked by a model or a checkpoint) and read the gradients: the step computes th
 values, bit for bit. ``LossScaleOptimizer``: its inner optimizer's ``apply`` is the one
 kept (unscaled). ``steps_per_execution > 1``: the ring holds every inner step's norm, the
 values are the last inner step's. ``IndexedSlices`` keep their values and indices. Under a
-``tf.distribute`` strategy with several replicas, compiled steps are not captured (the
-row says so).
+``tf.distribute`` strategy with several replicas each replica writes its own copy of the
+shadows, which read as their sum (the gradient the optimizer applied, for the global
+batch); norms are then those of the last step only, computed at the stop.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ _sites: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 # id(variable) -> _Shadow: the variable's last gradient values, shared by its sites.
 _shadows: dict[int, Any] = {}
 _shadow_bytes = 0  # bytes held by value shadows (within the gradient memory budget)
-skipped: dict[str, str] = {}  # why some compiled steps were not captured (shown by views)
 
 
 class _Shadow:
@@ -62,25 +62,44 @@ class _Site:
     """One traced ``apply`` of a list of variables: how often it ran, and a ring of the
     last ``HISTORY`` steps' iterations and squared gradient norms."""
 
-    def __init__(self, tf: Any, optimizer: Any, variables: list) -> None:
+    def __init__(self, tf: Any, optimizer: Any, variables: list, replicated: bool) -> None:
         self.optimizer = weakref.ref(optimizer)
         self.name = type(optimizer).__name__
         self.variables = [weakref.ref(v) for v in variables]
         self.synced = 0
-        self.counter = tf.Variable(0, dtype=tf.int64, trainable=False, name="tfdr_steps")
+        # Under several replicas each writes its own copy; the first one's is read.
+        shared = _per_replica(tf, "ONLY_FIRST_REPLICA") if replicated else {}
+        self.replicated = replicated
+        self.counter = tf.Variable(0, dtype=tf.int64, trainable=False, name="tfdr_steps", **shared)
+        # The ring of iterations; per-replica variables have no scatter: there, the last.
         self.iterations = tf.Variable(
-            tf.fill([HISTORY], tf.constant(-1, tf.int64)), trainable=False, name="tfdr_iterations"
+            tf.constant(-1, tf.int64)
+            if replicated
+            else tf.fill([HISTORY], tf.constant(-1, tf.int64)),
+            trainable=False,
+            name="tfdr_iterations",
+            **shared,
         )
         self.squares = tf.Variable(
             tf.zeros([HISTORY, len(variables)], tf.float32), trainable=False, name="tfdr_norms"
         )
 
 
+def _per_replica(tf: Any, aggregation: str) -> dict:
+    """A variable each replica writes locally, aggregated when read outside them: SUM
+    for gradients (Keras scales each replica's loss, so the sum is the applied gradient;
+    a plain variable would keep one replica's)."""
+    return {
+        "synchronization": tf.VariableSynchronization.ON_READ,
+        "aggregation": getattr(tf.VariableAggregation, aggregation),
+    }
+
+
 def _is_slices(grad: Any) -> bool:
     return hasattr(grad, "indices") and hasattr(grad, "values")
 
 
-def _shadow_for(tf: Any, variable: Any, grad: Any, budget: int) -> _Shadow:
+def _shadow_for(tf: Any, variable: Any, grad: Any, budget: int, replicated: bool) -> _Shadow:
     """The variable's shadow, made (eagerly) at its first traced apply."""
     global _shadow_bytes
     shadow = _shadows.get(id(variable))
@@ -109,8 +128,9 @@ def _shadow_for(tf: Any, variable: Any, grad: Any, budget: int) -> _Shadow:
         shape = [int(d) for d in variable.shape]
         nbytes = int(math.prod(shape)) * dtype.size
         fits = nbytes <= budget - _shadow_bytes
+        summed = _per_replica(tf, "SUM") if replicated else {}
         values = (
-            tf.Variable(tf.zeros(shape, dtype), trainable=False, name="tfdr_gradient")
+            tf.Variable(tf.zeros(shape, dtype), trainable=False, name="tfdr_gradient", **summed)
             if fits
             else None
         )
@@ -132,13 +152,13 @@ def _drop_shadow(key: int, shadow: _Shadow) -> None:
             _shadow_bytes -= shadow.nbytes
 
 
-def _site_for(tf: Any, optimizer: Any, variables: list) -> _Site:
+def _site_for(tf: Any, optimizer: Any, variables: list, replicated: bool) -> _Site:
     with _lock:
         sites = _sites.setdefault(optimizer, {})
         key = tuple(id(v) for v in variables)
         site = sites.get(key)
         if site is None:
-            site = sites[key] = _Site(tf, optimizer, variables)
+            site = sites[key] = _Site(tf, optimizer, variables, replicated)
         return site
 
 
@@ -159,12 +179,6 @@ def capture(optimizer: Any, grads: Any, variables: Any, budget: int) -> None:
         return  # an iterator: reading it would take it from the optimizer
     if type(optimizer).__name__ == "LossScaleOptimizer":
         return  # its inner optimizer's apply gets the unscaled gradients
-    if _replicas() > 1:
-        skipped["tf.distribute"] = (
-            "compiled steps under a tf.distribute strategy with several replicas are not "
-            "captured; run the model eagerly (run_eagerly=True) to record them"
-        )
-        return
     import tensorflow as tf
     from tensorflow.python.eager import record
 
@@ -175,16 +189,20 @@ def capture(optimizer: Any, grads: Any, variables: Any, budget: int) -> None:
     ]
     if not pairs:
         return
+    replicated = _replicas() > 1
     with tf.init_scope():  # the shadows are made eagerly, outside the step's graph
-        site = _site_for(tf, optimizer, [v for _, v in pairs])
+        site = _site_for(tf, optimizer, [v for _, v in pairs], replicated)
         with _lock:
-            shadows = [_shadow_for(tf, v, g, budget) for g, v in pairs]
+            shadows = [_shadow_for(tf, v, g, budget, replicated) for g, v in pairs]
     with record.stop_recording():
         slot = tf.math.floormod(site.counter.read_value(), HISTORY)
         iteration = tf.cast(tf.convert_to_tensor(optimizer.iterations), tf.int64)
-        squares = tf.stack([_square_norm(tf, g) for g, _ in pairs])
-        site.iterations.scatter_nd_update([[slot]], [iteration])
-        site.squares.scatter_nd_update([[slot]], [squares])
+        if replicated:  # a replica's squares are not the applied gradient's
+            site.iterations.assign(iteration)
+        else:
+            site.iterations.scatter_nd_update([[slot]], [iteration])
+            squares = tf.stack([_square_norm(tf, g) for g, _ in pairs])
+            site.squares.scatter_nd_update([[slot]], [squares])
         for (grad, _), shadow in zip(pairs, shadows, strict=True):
             if shadow.values is None:
                 continue
@@ -223,6 +241,8 @@ def sync(store: Callable[[Any, Any, str, list[tuple[int, float]], Any], None]) -
 
 
 def _sync_site(store: Callable, optimizer: Any, site: _Site) -> None:
+    import tensorflow as tf
+
     count = int(site.counter.numpy())
     if count == site.synced:
         return
@@ -235,9 +255,15 @@ def _sync_site(store: Callable, optimizer: Any, site: _Site) -> None:
         if variable is None:
             continue
         shadow = _shadows.get(id(variable))
-        # sqrt keeps NaN and Inf: a step whose gradient held one reads as such.
-        history = [
-            (int(iterations[k % HISTORY]), math.sqrt(float(squares[k % HISTORY, i]))) for k in steps
-        ]
         gradient = shadow.gradient() if shadow is not None else None
+        if site.replicated:  # norms only of the summed gradient: the last step's
+            dense = gradient is not None and not _is_slices(gradient)
+            # Keras counts one iteration per apply: earlier steps' counted back from the last
+            history: list = [(int(iterations) - (count - 1 - k), None) for k in steps]
+            history[-1] = (history[-1][0], float(tf.norm(gradient)) if dense else None)
+        else:  # sqrt keeps NaN and Inf: a step whose gradient held one reads as such
+            history = [
+                (int(iterations[k % HISTORY]), math.sqrt(float(squares[k % HISTORY, i])))
+                for k in steps
+            ]
         store(variable, optimizer, site.name, history, gradient)

@@ -159,10 +159,9 @@ def _report_failure(kind: str, exc: BaseException) -> str:
 
 def failure_note() -> str | None:
     """One line on capture failures so far, for the views; None when there were none."""
-    found = {**failures, **compiled_capture.skipped}
-    if not found:
+    if not failures:
         return None
-    return "; ".join(f"{kind}: {message}" for kind, message in list(found.items()))
+    return "; ".join(f"{kind}: {message}" for kind, message in list(failures.items()))
 
 
 _budget_bytes = _budget_from_env()

@@ -20,15 +20,17 @@ def gradient_rows(s, count: int) -> list:
 
 
 # Bit for bit where the graph computes what eager ops compute; Grappler's fused
-# MatMul+BiasAdd+Tanh (on by default) and XLA round differently, hence to 1e-5 there.
+# MatMul+BiasAdd+Tanh (on by default) and XLA round differently, hence to 1e-5 there; two
+# MirroredStrategy replicas each take half of the batch: the gradient applied is their sum.
 @pytest.mark.parametrize(
     "env, exact",
     [
         ({"TFDR_NO_FUSION": "1"}, True),
         ({}, False),
         ({"TFDR_JIT": "1"}, False),
+        ({"TFDR_MIRRORED": "1"}, False),
     ],
-    ids=["graph-unfused", "graph", "xla"],
+    ids=["graph-unfused", "graph", "xla", "mirrored"],
 )
 def test_compiled_fit_gradients_equal_an_eager_recompute(debug_session, env, exact):
     s = debug_session("grad_compiled_fit.py", marker="CALLBACK_BREAKPOINT", env=env)
@@ -38,7 +40,8 @@ def test_compiled_fit_gradients_equal_an_eager_recompute(debug_session, env, exa
         # The fourth step of compiled fit: Adam's iteration 3, and the last 4 steps' norms.
         assert row.value.startswith("∇ Adam iteration 3 ‖g‖="), row.value
         parts = s.child_map(row)
-        assert "last 4 gradients" in parts["‖g‖ history"].value, parts["‖g‖ history"].value
+        if "TFDR_MIRRORED" not in env:  # under replicas only the last step's norm is known
+            assert "last 4 gradients" in parts["‖g‖ history"].value, parts["‖g‖ history"].value
         assert "compiled tf.function" in parts["target"].value, parts["target"].value
         value = parts["value"].evaluate_name
         same = (

@@ -9,6 +9,12 @@ import numpy as np
 import tensorflow as tf
 
 JIT = os.environ.get("TFDR_JIT") == "1"
+MIRRORED = os.environ.get("TFDR_MIRRORED") == "1"
+strategy = tf.distribute.get_strategy()
+if MIRRORED:  # two replicas on two logical CPUs: each computes half of every batch
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
 if os.environ.get("TFDR_NO_FUSION") == "1":
     # Grappler fuses MatMul+BiasAdd+Tanh in graphs, which rounds differently from eager
     # ops: off, the compiled step's gradients must equal the eager recompute bit for bit.
@@ -47,8 +53,9 @@ def recompute(before):
     return [g.numpy() for g in tape.gradient(loss, clone.trainable_weights)]
 
 
-model = build()
-model.compile(optimizer="adam", loss="mse", jit_compile=JIT)
+with strategy.scope():
+    model = build()
+    model.compile(optimizer="adam", loss="mse", jit_compile=JIT)
 keep = Keep()
 model.fit(x, y, batch_size=16, epochs=1, shuffle=False, verbose=0, callbacks=[keep])
 done = True  # END
