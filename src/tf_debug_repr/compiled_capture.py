@@ -169,16 +169,18 @@ def _replicas() -> int:
     return 1 if context is None else int(context.num_replicas_in_sync)
 
 
-def capture(optimizer: Any, grads: Any, variables: Any, budget: int) -> None:
-    """Inside a trace of ``optimizer.apply(grads, variables)``: add the ops that keep the
-    gradients (values while the shadows stay within ``budget`` bytes). Called before the
-    optimizer's own ops, so ``iterations`` is read before this step counts."""
+def capture(optimizer: Any, grads: Any, variables: Any, budget: int) -> Callable | None:
+    """Inside a trace of ``optimizer.apply(grads, variables)``, before the optimizer's own
+    ops: read ``iterations`` before this step counts and the gradients' squared norms.
+    Returns what to call once the optimizer's ops are in: the copies of the values, run
+    after the variables were updated so that TF can hand the gradient's buffer over to
+    the shadow instead of copying it (the optimizer was its last other reader)."""
     if variables is None:  # apply(grads): the optimizer's own list
         variables = getattr(optimizer, "_trainable_variables", None)
     if not isinstance(grads, (list, tuple)) or not isinstance(variables, (list, tuple)):
-        return  # an iterator: reading it would take it from the optimizer
+        return None  # an iterator: reading it would take it from the optimizer
     if type(optimizer).__name__ == "LossScaleOptimizer":
-        return  # its inner optimizer's apply gets the unscaled gradients
+        return None  # its inner optimizer's apply gets the unscaled gradients
     import tensorflow as tf
     from tensorflow.python.eager import record
 
@@ -188,7 +190,7 @@ def capture(optimizer: Any, grads: Any, variables: Any, budget: int) -> None:
         if g is not None and (g.dtype.is_floating or g.dtype.is_complex)
     ]
     if not pairs:
-        return
+        return None
     replicated = _replicas() > 1
     with tf.init_scope():  # the shadows are made eagerly, outside the step's graph
         site = _site_for(tf, optimizer, [v for _, v in pairs], replicated)
@@ -203,24 +205,35 @@ def capture(optimizer: Any, grads: Any, variables: Any, budget: int) -> None:
             site.iterations.scatter_nd_update([[slot]], [iteration])
             squares = tf.stack([_square_norm(tf, g) for g, _ in pairs])
             site.squares.scatter_nd_update([[slot]], [squares])
-        for (grad, _), shadow in zip(pairs, shadows, strict=True):
-            if shadow.values is None:
-                continue
-            if shadow.indices is not None:
-                shadow.values.assign(grad.values)
-                shadow.indices.assign(grad.indices)
-            else:
-                shadow.values.assign(grad)
-        site.counter.assign_add(1)
+
+    def keep_values() -> None:
+        with record.stop_recording():
+            # Reads of the updated variables: ordered after the optimizer's updates.
+            updated = [v.value if hasattr(v, "_value") else v for _, v in pairs]
+            with tf.control_dependencies([tf.identity(v) for v in updated]):
+                for (grad, _), shadow in zip(pairs, shadows, strict=True):
+                    if shadow.values is None:
+                        continue
+                    if shadow.indices is not None:
+                        shadow.values.assign(grad.values)
+                        shadow.indices.assign(grad.indices)
+                    else:
+                        shadow.values.assign(grad)
+            site.counter.assign_add(1)
+
+    return keep_values
 
 
 def _square_norm(tf: Any, grad: Any) -> Any:
-    """One pass over the gradient: the sum of its squares (NaN/Inf carry through)."""
+    """The sum of the gradient's squares (NaN/Inf carry through) in one pass with no
+    temporary: ``L2Loss`` is one kernel (sum(g²)/2), where square-then-sum writes a whole
+    gradient-sized tensor and reads it again."""
     values = grad.values if _is_slices(grad) else grad
     if values.dtype.is_complex:
         values = tf.abs(values)
-    values = tf.cast(values, tf.float32)
-    return tf.reduce_sum(tf.square(values))
+    if values.dtype != tf.float32:  # float16 squares overflow; float64 is kept as float32
+        values = tf.cast(values, tf.float32)
+    return 2.0 * tf.nn.l2_loss(values)
 
 
 # --------------------------------------------------------------------------- reading

@@ -723,8 +723,9 @@ def install_keras_hooks(keras: Any) -> bool:
 
     def apply(self, grads, trainable_variables=None):
         iteration = _guarded("iteration", iteration_before, self) if _enabled else None
+        keep_values = None
         if _enabled and not _executing_eagerly():
-            _guarded(
+            keep_values = _guarded(
                 "compiled step",
                 compiled_capture.capture,
                 self,
@@ -733,6 +734,8 @@ def install_keras_hooks(keras: Any) -> bool:
                 _budget_bytes,
             )
         result = original_apply(self, grads, trainable_variables)
+        if keep_values is not None:
+            _guarded("compiled step", keep_values)
         if _enabled:
             _guarded("optimizer", on_optimizer_apply, self, grads, trainable_variables, iteration)
         return result
