@@ -19,6 +19,7 @@ from .view_model import Child, Node, Note, call
 
 MODULE = "__import__('tf_debug_repr.model_views', fromlist=['_'])"
 LISTED = 100
+_VARIABLE_KINDS = (Kind.VARIABLE, Kind.KERAS_VARIABLE, Kind.MIRRORED, Kind.SYNC_ON_READ)
 
 
 def is_keras_layer(obj: Any) -> bool:
@@ -54,6 +55,15 @@ def _sublayers(layer: Any) -> tuple[list, str]:
     if hasattr(layer, "layers") and isinstance(getattr(type(layer), "layers", None), property):
         return list(layer.layers), ".layers"
     return list(getattr(layer, "_layers", []) or []), "._layers"
+
+
+def _title(obj: Any) -> str:
+    """``Dense 'dense'``; the class alone where reading the name fails (a ``tf.Module``
+    subclass whose ``__init__`` never called ``super().__init__()`` has no ``_name``)."""
+    try:
+        return f"{type(obj).__name__} {obj.name!r}"
+    except Exception:
+        return type(obj).__name__
 
 
 def layer_summary(layer: Any) -> str:
@@ -123,30 +133,56 @@ def _is_member(value: Any) -> bool:
 
 
 # What a tf.Module lists as its parts: sublayers, submodules, variables.
-_MEMBER_KINDS = (
-    Kind.KERAS_LAYER,
-    Kind.TF_MODULE,
-    Kind.VARIABLE,
-    Kind.KERAS_VARIABLE,
-    Kind.MIRRORED,
-    Kind.SYNC_ON_READ,
-)
+_MEMBER_KINDS = (Kind.KERAS_LAYER, Kind.TF_MODULE, *_VARIABLE_KINDS)
+
+
+def module_variables(module: Any, trainable: bool = False) -> list:
+    """``module.variables`` (or ``trainable_variables``) and the weights of the Keras 3
+    layers and variables it holds, which ``tf.Module`` does not collect (they are no
+    ``tf.Module``/``tf.Variable``): a module holding a Keras model has its parameters."""
+    found = list(module.trainable_variables if trainable else module.variables)
+    seen = {id(v) for v in found}
+    for owner in [module, *_submodules(module)]:
+        for _, value, _ in _module_members(owner):
+            for variable in _keras_variables(value, trainable):
+                if id(variable) not in seen:
+                    seen.add(id(variable))
+                    found.append(variable)
+    return found
+
+
+def _submodules(module: Any) -> list:
+    try:
+        return list(module.submodules)
+    except Exception:  # a submodule's broken attribute: the module's own members still count
+        return []
+
+
+def _keras_variables(value: Any, trainable: bool) -> list:
+    kind = kind_of(value)
+    if kind is Kind.KERAS_LAYER:
+        return list(value.trainable_weights if trainable else value.weights)
+    if kind is Kind.KERAS_VARIABLE and (value.trainable or not trainable):
+        return [value]
+    return []
 
 
 def module_summary(module: Any) -> str:
-    variables = list(module.variables)
-    text = f"{type(module).__name__} {module.name!r}, {len(variables)} variables, {_params_text(variables)}"
-    return fmt.join([text, _global_norm(list(module.trainable_variables))])
+    variables = module_variables(module)
+    text = f"{_title(module)}, {len(variables)} variables, {_params_text(variables)}"
+    return fmt.join([text, _global_norm(module_variables(module, trainable=True))])
 
 
 def module_children(module: Any) -> list[Child]:
     rows = [Child(name, value, expression) for name, value, expression in _module_members(module)]
-    variables = list(module.variables)
+    variables = module_variables(module)
     rows.append(
         Child("params", sum(_size(v) for v in variables), call(f"{MODULE}.param_count({{}})"))
     )
-    rows.append(Child("all variables", Weights(variables), ".variables"))
-    trainable = list(module.trainable_variables)
+    plain = len(variables) == len(module.variables)  # nothing added to tf.Module's own list
+    every = ".variables" if plain else call(f"{MODULE}.module_variables({{}})")
+    rows.append(Child("all variables", Weights(variables), every))
+    trainable = module_variables(module, trainable=True)
     if any(capture.record_of(v) is not None for v in trainable):
         rows.append(
             Child("∇ gradients", GradientTable(trainable), call(f"{MODULE}.gradient_table({{}})"))
@@ -216,10 +252,10 @@ class GradientTable(Node):
 
 
 def param_count(obj: Any) -> int:
-    weights = obj.weights if is_keras_layer(obj) else obj.variables
+    weights = obj.weights if is_keras_layer(obj) else module_variables(obj)
     return sum(_size(w) for w in weights)
 
 
 def gradient_table(obj: Any) -> GradientTable:
-    weights = obj.trainable_weights if is_keras_layer(obj) else obj.trainable_variables
+    weights = obj.trainable_weights if is_keras_layer(obj) else module_variables(obj, True)
     return GradientTable(list(weights))
