@@ -2,15 +2,19 @@
 
 A layer shows its sublayers, then its own weights. Each weight is the variable itself,
 so it carries its ``∇ gradient`` child. The summary line gives parameter counts and,
-when gradients were recorded, their global norm. Which values are layers or modules is
-decided by ``tf_types`` (the one table of kinds).
+when gradients were recorded, their global norm. After these structured rows come the
+object's other attributes (``attribute_views``: optimizers, metric trackers,
+hyperparameters), so that nothing stock debugpy shows is lost. Which values are layers
+or modules is decided by ``tf_types`` (the one table of kinds).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
+from . import attribute_views
 from . import formatting as fmt
 from . import gradient_capture as capture
 from .gradient_views import GradientInfo, global_mark
@@ -66,30 +70,62 @@ def _title(obj: Any) -> str:
         return type(obj).__name__
 
 
+def _untracked_variables(layer: Any, weights: list) -> list[tuple[str, Any]]:
+    """Variables the layer holds in attributes that are not among its weights: raw
+    ``tf.Variable``s in a Keras 3 layer (TF's guide ``MyDense``), which Keras neither
+    counts nor trains."""
+    tracked = {id(w) for w in weights}
+    return [
+        (name, value)
+        for name, value in attribute_views.own_values(layer)
+        if kind_of(value) in _VARIABLE_KINDS and id(value) not in tracked
+    ]
+
+
 def layer_summary(layer: Any) -> str:
-    name = f"{type(layer).__name__} {layer.name!r}"
+    name = _title(layer)
     subs, _ = _sublayers(layer)
     weights = list(layer.weights)
-    if not getattr(layer, "built", True) and not weights:
+    untracked = _untracked_variables(layer, weights)
+    if not getattr(layer, "built", True) and not (weights or untracked):
         return f"{name} not built yet (no weights)"
     head = f"{name}, {len(subs)} layers" if subs else name
     text = f"{head}, {_params_text(weights)}"
     if not subs and weights:
         text += ": " + " ".join(f"{w.name}{fmt.shape_text(w.shape)}" for w in weights[:4])
+    if untracked:
+        listed = " ".join(f"{n}{fmt.shape_text(v.shape)}" for n, v in untracked[:4])
+        text += f"; variables outside weights: {listed}"
     return fmt.join([text, _global_norm(weights)])
 
 
-def layer_children(layer: Any) -> list[Child]:
+def layer_children(layer: Any, extra: list[Child] | None = None) -> list[Child]:
+    """The structured rows, ``extra`` rows (features such as ``Δ since last stop``), then
+    every attribute those rows do not show."""
+    attributes = attribute_views.read_attributes(layer)
+    holders = attribute_views.holders(attributes)
+    shown: dict[int, str] = {}
+
+    def held(value: Any, fallback: str) -> str:
+        name = holders.get(id(value))
+        if name is None:
+            return fallback
+        shown[id(value)] = name
+        return f".{name}"
+
     subs, attribute = _sublayers(layer)
     rows = [
-        Child(f"{sub.name} ({type(sub).__name__})", sub, f"{attribute}[{i}]")
+        Child(f"{sub.name} ({type(sub).__name__})", sub, held(sub, f"{attribute}[{i}]"))
         for i, sub in enumerate(subs[:LISTED])
     ]
     weights = list(layer.weights)
     nested = {id(w) for sub in subs for w in sub.weights}
     for k, weight in enumerate(weights):
         if id(weight) not in nested:
-            rows.append(Child(weight.name, weight, f".weights[{k}]"))
+            rows.append(Child(weight.name, weight, held(weight, f".weights[{k}]")))
+    for name, variable in _untracked_variables(layer, weights):
+        if isinstance(attribute_views.expression(name), str) and not name.startswith("_"):
+            rows.append(Child(name, variable, held(variable, f".{name}")))
     rows.append(
         Child("params", sum(_size(w) for w in weights), call(f"{MODULE}.param_count({{}})"))
     )
@@ -101,7 +137,30 @@ def layer_children(layer: Any) -> list[Child]:
             Child("∇ gradients", GradientTable(trainable), call(f"{MODULE}.gradient_table({{}})"))
         )
     rows.append(Child("trainable", bool(layer.trainable), ".trainable"))
-    return rows
+    rows.extend(extra or [])
+    covered = _LAYER_COVERED if len(subs) <= LISTED else _LAYER_COVERED - {"layers"}
+    return _distinct(rows, attribute_views.attribute_rows(layer, attributes, covered, shown))
+
+
+# Attributes a layer's structured rows show as a whole: its sublayers, weights, trainable.
+_LAYER_COVERED = frozenset({"layers", "weights", "trainable"})
+
+
+def _distinct(rows: list[Child], attribute_rows: list[Child]) -> list[Child]:
+    """``rows + attribute_rows``, every name once (PyCharm looks rows up by name): an
+    attribute keeps its name, and a structured row of the same name (a Normalization's
+    weight ``mean`` beside its attribute ``mean``) is named by its path or its role."""
+    taken = {row.name for row in attribute_rows}
+    return [_renamed(row) if row.name in taken else row for row in rows] + attribute_rows
+
+
+def _renamed(row: Child) -> Child:
+    value = row.value
+    if kind_of(value) in _VARIABLE_KINDS:
+        path = getattr(value, "path", None)
+        if isinstance(path, str) and path and path != row.name:
+            return dataclasses.replace(row, name=path)
+    return dataclasses.replace(row, name=f"{row.name} (view)")
 
 
 # --------------------------------------------------------------------------- tf.Module
@@ -174,12 +233,15 @@ def module_summary(module: Any) -> str:
 
 
 def module_children(module: Any) -> list[Child]:
-    rows = [Child(name, value, expression) for name, value, expression in _module_members(module)]
+    attributes = attribute_views.read_attributes(module)
+    members = _module_members(module)
+    rows = [Child(name, value, expression) for name, value, expression in members]
     variables = module_variables(module)
     rows.append(
         Child("params", sum(_size(v) for v in variables), call(f"{MODULE}.param_count({{}})"))
     )
-    plain = len(variables) == len(module.variables)  # nothing added to tf.Module's own list
+    own = list(module.variables)
+    plain = len(variables) == len(own)  # nothing added to tf.Module's own list
     every = ".variables" if plain else call(f"{MODULE}.module_variables({{}})")
     rows.append(Child("all variables", Weights(variables), every))
     trainable = module_variables(module, trainable=True)
@@ -187,7 +249,9 @@ def module_children(module: Any) -> list[Child]:
         rows.append(
             Child("∇ gradients", GradientTable(trainable), call(f"{MODULE}.gradient_table({{}})"))
         )
-    return rows
+    shown = {id(value): name for name, value, _ in members}
+    covered = {"variables"} if plain else set()
+    return _distinct(rows, attribute_views.attribute_rows(module, attributes, covered, shown))
 
 
 # --------------------------------------------------------------------------- nodes

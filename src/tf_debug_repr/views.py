@@ -168,7 +168,7 @@ def build_table() -> dict[Kind, View]:
         Kind.TAPE: View(tape_views.tape_summary, tape_views.tape_children),
         Kind.KERAS_LAYER: View(
             model_views.layer_summary,
-            lambda m: model_views.layer_children(m) + _extra_children(m, Kind.KERAS_LAYER),
+            lambda m: model_views.layer_children(m, _extra_children(m, Kind.KERAS_LAYER)),
         ),
         Kind.TF_MODULE: View(model_views.module_summary, model_views.module_children),
         Kind.OPTIMIZER: View(optimizer_views.optimizer_summary, optimizer_views.optimizer_children),
