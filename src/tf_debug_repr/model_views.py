@@ -17,9 +17,10 @@ from typing import Any
 from . import attribute_views
 from . import formatting as fmt
 from . import gradient_capture as capture
+from . import preprocessing_views as preprocessing
 from .gradient_views import GradientInfo, global_mark
 from .tf_types import Kind, kind_of
-from .view_model import Child, Node, Note, call
+from .view_model import Child, Node, Note, call, error_note
 
 MODULE = "__import__('tf_debug_repr.model_views', fromlist=['_'])"
 LISTED = 100
@@ -82,12 +83,20 @@ def _untracked_variables(layer: Any, weights: list) -> list[tuple[str, Any]]:
     ]
 
 
+def _state_text(layer: Any) -> str:
+    try:
+        return preprocessing.state_text(layer)
+    except Exception as exc:  # the layer's own query failed: the line says so
+        return f"state {error_note(exc)}"
+
+
 def layer_summary(layer: Any) -> str:
     name = _title(layer)
     subs, _ = _sublayers(layer)
     weights = list(layer.weights)
     untracked = _untracked_variables(layer, weights)
-    if not getattr(layer, "built", True) and not (weights or untracked):
+    state = _state_text(layer)
+    if not getattr(layer, "built", True) and not (weights or untracked or state):
         return f"{name} not built yet (no weights)"
     head = f"{name}, {len(subs)} layers" if subs else name
     text = f"{head}, {_params_text(weights)}"
@@ -96,6 +105,8 @@ def layer_summary(layer: Any) -> str:
     if untracked:
         listed = " ".join(f"{n}{fmt.shape_text(v.shape)}" for n, v in untracked[:4])
         text += f"; variables outside weights: {listed}"
+    if state:
+        text += f", {state}"
     return fmt.join([text, _global_norm(weights)])
 
 
@@ -126,6 +137,7 @@ def layer_children(layer: Any, extra: list[Child] | None = None) -> list[Child]:
     for name, variable in _untracked_variables(layer, weights):
         if isinstance(attribute_views.expression(name), str) and not name.startswith("_"):
             rows.append(Child(name, variable, held(variable, f".{name}")))
+    rows.extend(preprocessing.state_children(layer))
     rows.append(
         Child("params", sum(_size(w) for w in weights), call(f"{MODULE}.param_count({{}})"))
     )

@@ -1,8 +1,8 @@
 """Keras layers and models, and ``tf.Module``s, show their structured rows and then every
 attribute stock debugpy would show (issue 15): optimizers, metric trackers,
-hyperparameters, raw variables, and private attributes one expansion away. Modules
-without ``super().__init__()`` or holding Keras 3 models read right. Each child's
-expression is evaluated as pydevd would."""
+hyperparameters, raw variables, and private attributes one expansion away. Preprocessing
+layers show their state; modules without ``super().__init__()`` or holding Keras 3 models
+read right. Each child's expression is evaluated as pydevd would."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import inspect
 import re
 
 import keras
+import numpy as np
 import pytest
 import tensorflow as tf
 
@@ -184,6 +185,35 @@ def test_nothing_stock_lists_is_lost(gan):
         if name not in names and f"self.{name}" not in expressions and name not in covered
     ]
     assert not missing
+
+
+def test_lookup_layers_show_their_vocabulary():
+    lookup = keras.layers.StringLookup(name="tokens")
+    lookup.adapt(["a", "b", "b", "c", "c", "c"])
+    assert views.summary(lookup) == (
+        "StringLookup 'tokens', 0 params, vocabulary 4: '[UNK]' 'c' 'b' 'a'"
+    )
+    rows = rows_of(lookup)
+    assert rows["vocabulary size"].resolve() == 4
+    assert rows["vocabulary[:20]"].resolve() == ["[UNK]", "c", "b", "a"]
+    frame = {"x": lookup}
+    for name in ("vocabulary size", "vocabulary[:20]"):
+        code = resolve_expression(rows[name].expression, "x")
+        assert eval(code, frame) == rows[name].resolve(), name
+    integers = keras.layers.IntegerLookup(vocabulary=[3, 5, 7])
+    assert views.summary(integers).endswith("vocabulary 4: -1 3 5 7")
+
+
+def test_normalization_shows_mean_and_variance():
+    adapted = keras.layers.Normalization()
+    adapted.adapt(np.array([[1.0, 2.0], [3.0, 6.0]]))
+    assert views.summary(adapted).endswith("count[], mean=[2, 4] variance=[1, 4]")
+    rows = rows_of(adapted)  # the weights named mean/variance beside the attributes
+    assert rows["normalization/mean"].expression == ".adapt_mean"
+    assert np.array_equal(rows["mean"].resolve().numpy(), [[2.0, 4.0]])
+    given = keras.layers.Normalization(mean=2.0, variance=4.0)
+    assert views.summary(given).endswith("0 params, mean=2 variance=4 (given, applied at build)")
+    assert views.summary(keras.layers.Normalization()).endswith("not built yet (no weights)")
 
 
 class MyDense(keras.layers.Layer):
