@@ -6,10 +6,10 @@ less two kinds: methods and classes defined on the class (pydevd puts those in g
 their own, and calling them is the console's job), and attributes the structured rows
 already show. Each attribute is its real value, so the plugin's own view presents it.
 
-Private attributes (``_x``) are one expansion away, in a ``private attributes`` row of
-their own (pydevd's default shows them inline: some seventy Keras internals on every
-model). Special ones (``__x__``) keep their names, so pydevd itself moves them into its
-"special variables" group, as under stock debugpy.
+Private and special attributes (``_x``, ``__x__``) are one expansion away, in a
+``private attributes`` row of their own: pydevd's default shows ``_x`` inline (some
+seventy Keras internals on every model), and would put its "special variables" group
+above the structured rows. Inside that row pydevd groups the special ones as usual.
 
 Reading a property runs the object's code: every read is guarded (run as an observer, off
 every tape and outside any graph being traced), and a read that raises becomes one line
@@ -99,14 +99,18 @@ def _read(obj: Any, name: str) -> Any:
 def read_attributes(obj: Any) -> list[Attribute]:
     """The data attributes pydevd would list, in ``dir`` order, each read once."""
     instance = _instance_dict(obj)
+    cls = type(obj)
     found = []
     with harmless():
         for name in _names(obj, instance):
-            if name not in instance and _is_code(_static(obj, name)):
+            method = _is_code(_static(cls, name))
+            if method and name not in instance:
                 continue
             value = _read(obj, name)
-            if name not in instance and _is_code(value):
-                continue  # a class-level callable read through a descriptor: a method
+            if _is_code(value) and (method or name not in instance):
+                # a method: bound on the instance (Keras wraps ``build`` so), or read
+                # through a class-level descriptor
+                continue
             found.append(Attribute(name, value))
     return found
 
@@ -134,19 +138,17 @@ def attribute_rows(
     covered: Collection[str] = (),
     shown: dict[int, str] | None = None,
 ) -> list[Child]:
-    """Rows for the attributes the structured rows do not show: public ones, a ``private
-    attributes`` row, then special ones (which pydevd groups). ``covered`` names are shown
-    by the structured rows as a whole; ``shown`` maps a value a structured row shows to the
-    attribute name that row's expression uses."""
+    """Rows for the attributes the structured rows do not show: public ones, then a
+    ``private attributes`` row holding the ``_x`` and ``__x__`` ones. ``covered`` names are
+    shown by the structured rows as a whole; ``shown`` maps a value a structured row shows
+    to the attribute name that row's expression uses."""
     shown = shown or {}
     kept = [a for a in attributes if a.name not in covered and shown.get(id(a.value)) != a.name]
     rows = [_row(a, expression(a.name)) for a in kept if a.public]
-    private = [a for a in kept if not a.public and not a.special]
+    private = [a for a in kept if not a.public]
     if private:
-        rows.append(
-            Child("private attributes", PrivateAttributes(owner, private), call(PRIVATE + "({})"))
-        )
-    rows.extend(_row(a, expression(a.name)) for a in kept if a.special)
+        node = PrivateAttributes(owner, private)
+        rows.append(Child("private attributes", node, call(PRIVATE + "({})")))
     return rows
 
 
@@ -165,7 +167,8 @@ class PrivateAttributes(Node):
 
     def __init__(self, owner: Any, attributes: list[Attribute]) -> None:
         self.owner = owner
-        self.attributes = attributes
+        # special ones last: pydevd groups them anyway, and their names say little
+        self.attributes = sorted(attributes, key=lambda a: a.special)
 
     def summary(self) -> str:
         names = [a.name for a in self.attributes[:_NAMES_LISTED]]
@@ -178,8 +181,7 @@ class PrivateAttributes(Node):
 
 def private_attributes(obj: Any) -> PrivateAttributes:
     """What the ``private attributes`` row's expression evaluates to."""
-    found = [a for a in read_attributes(obj) if not a.public and not a.special]
-    return PrivateAttributes(obj, found)
+    return PrivateAttributes(obj, [a for a in read_attributes(obj) if not a.public])
 
 
 def _owner_expression(name: str) -> Expression:

@@ -49,6 +49,8 @@ def test_self_shows_optimizers_trackers_and_hyperparameters(s):
     names = [row.name for row in rows]
     plain = [name for name in names if name not in GROUPS]
     assert plain[:2] == ["discriminator (Sequential)", "generator (Sequential)"]
+    # no pydevd group above them but the one for a function an attribute holds
+    assert [name for name in names[:2] if name in GROUPS] in ([], ["function variables"])
     assert plain.index("label_noise") < plain.index("params") < plain.index("d_optimizer")
     row = by_name(rows)
     assert row["d_optimizer"].value.startswith("Adam 'adam' lr=0.0003 iterations=1 ")
@@ -103,10 +105,11 @@ def data_rows(session: Stopped, rows: list[Variable], group: str) -> set[str]:
 
 def test_nothing_stock_debugpy_shows_is_lost(s):
     ours = self_rows(s)
-    ours += s.children(by_name(ours)["private attributes"])
+    private = s.children(by_name(ours)["private attributes"])
+    ours += private
     names = {row.name for row in ours}
     expressions = {row.evaluate_name for row in ours if row.evaluate_name}
-    special = data_rows(s, ours, "special variables")
+    special = data_rows(s, private, "special variables")  # __dict__, __module__, …
     stock = start_stopped(PROGRAM, env={"TF_DEBUG_REPR_DISABLE": "1"})
     try:
         stock_rows = self_rows(stock)
@@ -124,6 +127,6 @@ def test_nothing_stock_debugpy_shows_is_lost(s):
     assert not lost
     assert len([name for name in shown if not name.startswith("_")]) > 40
     assert len([name for name in shown if name.startswith("_")]) > 50
-    assert not stock_special - special
+    assert stock_special and not stock_special - special
     # what the covered attributes hold is there: sublayers, every weight, trainable
     assert "all weights" in names and "trainable" in names
