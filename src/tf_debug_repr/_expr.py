@@ -58,3 +58,24 @@ def last_gradients(tape: Any) -> Any:
     from . import tape_views
 
     return tape_views.last_gradients(tape)
+
+
+def private_attributes(obj: Any) -> Any:
+    """An object's ``_x`` attributes, as the ``private attributes`` row shows them."""
+    from . import attribute_views
+
+    return attribute_views.private_attributes(obj)
+
+
+def vocabulary_head(layer: Any) -> list:
+    """The first entries of a lookup layer's vocabulary, as plain Python values."""
+    from . import preprocessing_views
+
+    return preprocessing_views.vocabulary_head(layer)
+
+
+def module_variables(module: Any, trainable: bool = False) -> list:
+    """A ``tf.Module``'s variables and the weights of the Keras layers it holds."""
+    from . import model_views
+
+    return model_views.module_variables(module, trainable)

@@ -165,7 +165,7 @@ def rows() -> dict[Kind, Row]:
         Kind.TAPE: Row(tape_views.tape_summary, tape_views.tape_children),
         Kind.KERAS_LAYER: Row(
             model_views.layer_summary,
-            lambda m: model_views.layer_children(m) + dispatch.added_children(m, Kind.KERAS_LAYER),
+            lambda m: model_views.layer_children(m, dispatch.added_children(m, Kind.KERAS_LAYER)),
             memory=Memory.MODEL,
             changes=Changes.MODEL,
         ),

@@ -88,9 +88,9 @@ def walk(
     """Expand ``rows`` ``depth`` levels deep; returns the number of rows checked. Each
     row checked is added to ``seen`` with its path."""
     checked = 0
-    for row in rows[:WIDTH]:
-        if row.name in GROUPS:
-            continue
+    # pydevd's groups (collapsed, above the rows: a Keras model's "function variables"
+    # holds its train_function) take none of the rows a person scrolls through
+    for row in [row for row in rows if row.name not in GROUPS][:WIDTH]:
         checked += 1
         where = f"{path}/{row.name}"
         if seen is not None:

@@ -32,11 +32,13 @@ LAYERS: dict[str, set[str]] = {
     "dispatch": {"dispatch"},
     "kinds and features": {
         # the kinds
+        "attribute_views",
         "composite_views",
         "distribute_views",
         "metric_views",
         "model_views",
         "optimizer_views",
+        "preprocessing_views",
         "shape_views",
         "symbolic_views",
         "tape_views",
