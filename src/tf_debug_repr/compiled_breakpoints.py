@@ -214,6 +214,10 @@ def _tell(function: Any, regions: _Regions, where: tuple[str, int]) -> None:
         "breakpoint lies in it. Eager results can differ from compiled ones by float "
         f"rounding. {ENV}=0 keeps every function compiled, {ENV}=1 runs all eagerly.\n"
     )
+    _console(text)
+
+
+def _console(text: str) -> None:
     if not debugger_client.console_message(text):
         try:
             sys.stderr.write(text)
@@ -272,10 +276,12 @@ def _converted_call_code() -> Any:
 
 
 def _traced(original: Callable, args: tuple, kwargs: dict) -> Any:
-    """Run one trace (``func_graph_from_py_func``) with the recorder on, when a function
-    called eagerly asked for it and no other profiler is running."""
+    """Run one trace (``func_graph_from_py_func``) with the recorder on, unless another
+    profiler is running. A trace that no eagerly called function asked for (tf.data
+    tracing a ``Dataset.map`` function, an export) can never run as Python: a breakpoint
+    in the code it ran is said to stop only while tracing, if at all."""
     owner = getattr(_local, "outer", None)
-    if owner is None or getattr(_local, "recording", False) or sys.getprofile() is not None:
+    if getattr(_local, "recording", False) or sys.getprofile() is not None:
         return original(*args, **kwargs)
     recorder = _Recorder(_converted_call_code())
     _local.recording = True
@@ -286,9 +292,34 @@ def _traced(original: Callable, args: tuple, kwargs: dict) -> Any:
         sys.setprofile(None)
         _local.recording = False
         try:
-            recorder.regions_into(_regions_of(owner))
+            if owner is not None:
+                recorder.regions_into(_regions_of(owner))
+            else:
+                _tell_traced_only(recorder, str(args[0]) if args else "a function")
         except Exception as exc:
             _report(exc)
+
+
+_told_traced_only: set[tuple[str, int]] = set()
+
+
+def _tell_traced_only(recorder: _Recorder, name: str) -> None:
+    table = debugger_client.line_breakpoints()
+    if not table:
+        return
+    regions = _Regions()
+    recorder.regions_into(regions)
+    where = regions.breakpoint_in(table)
+    if where is None or where in _told_traced_only:
+        return
+    _told_traced_only.add(where)
+    _console(
+        f"tf-debug-repr: the breakpoint at {os.path.basename(where[0])}:{where[1]} lies in "
+        f"code TensorFlow traced into a graph outside any tf.function call ({name!r}: a "
+        "Dataset.map function, or an export): that graph never runs as Python, so the "
+        "breakpoint stops only while such code is traced, and not at all where AutoGraph "
+        f"converted it. {ENV}=1 runs tf.data functions eagerly (tf.data debug mode).\n"
+    )
 
 
 # --------------------------------------------------------------------------- install

@@ -123,3 +123,13 @@ def test_compiled_training_is_bit_identical_under_the_debugger(tmp_path):
     assert len(plain) == len(debugged) == 12
     for a, b in zip(plain, debugged, strict=True):
         assert a.tobytes() == b.tobytes()
+
+
+def test_a_breakpoint_in_a_dataset_map_function_is_explained(debug_session):
+    s = debug_session("compiled_breakpoint.py", markers=["MAP_BREAKPOINT", "AFTER_MAP"])
+    # tf.data traced `jitter` (AutoGraph's converted copy): no stop there, and it says why.
+    assert line(s) == line_of(program_path("compiled_breakpoint.py"), "AFTER_MAP")
+    assert py(s, "mapped") == "[1.0, 2.0, 3.0]"
+    told = [o for o in s.client.output if "traced into a graph outside any tf.function" in o]
+    assert len(told) == 1, s.client.output
+    assert "compiled_breakpoint.py:" in told[0] and "TF_DEBUG_REPR_EAGER=1" in told[0]

@@ -32,3 +32,11 @@ for i in range(3):
 traced_other = other.experimental_get_tracing_count()
 traced_step = step.experimental_get_tracing_count()
 done = True  # END
+
+
+def jitter(value):
+    return value + 1.0  # MAP_BREAKPOINT: tf.data traces this; it never runs as Python
+
+
+mapped = [float(v) for v in tf.data.Dataset.range(3).map(lambda v: jitter(tf.cast(v, tf.float32)))]
+mapped_done = True  # AFTER_MAP
