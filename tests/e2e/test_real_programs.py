@@ -209,10 +209,26 @@ def test_transformer_block_build_pass_and_real_call(debug_session):
     view_all(s, seen, 100)
 
 
+def test_quickstart_inside_the_compiled_step_with_no_switch(debug_session):
+    # The @tf.function step holds a breakpoint: it runs eagerly by itself, values and all.
+    s = debug_session("real/quickstart_expert.py", marker="TRACE_BREAKPOINT")
+    local = s.locals()
+    assert {"tape", "loss", "predictions"} <= set(local)
+    assert "symbolic" not in local["loss"].value, local["loss"].value
+    seen: list[tuple[str, Variable]] = []
+    checked, problems = walk_locals(s, seen)
+    assert checked > 30
+    assert not problems, "\n".join(problems)
+
+
 def test_quickstart_outer_loop(debug_session):
-    # With AutoGraph on, the breakpoint inside @tf.function is never hit: the first stop
-    # is the epoch line.
-    s = debug_session("real/quickstart_expert.py", markers=["TRACE_BREAKPOINT", "EPOCH_BREAKPOINT"])
+    # Functions kept compiled (TF_DEBUG_REPR_EAGER=0) and AutoGraph on: the breakpoint inside
+    # @tf.function is never hit, the first stop is the epoch line.
+    s = debug_session(
+        "real/quickstart_expert.py",
+        markers=["TRACE_BREAKPOINT", "EPOCH_BREAKPOINT"],
+        env={"TF_DEBUG_REPR_EAGER": "0"},
+    )
     assert "epoch" in s.locals()
     seen: list[tuple[str, Variable]] = []
     checked, problems = walk_locals(s, seen)

@@ -12,8 +12,12 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture(scope="module")
 def s():
+    # TF_DEBUG_REPR_EAGER=0: the function stays compiled, so the stop is in its trace (where
+    # functions cannot run eagerly: Dataset.map functions, exports), with symbolic tensors.
     session = start_stopped(
-        "symbolic.py", markers=["BREAKPOINT in tf.function", "BREAKPOINT keras"]
+        "symbolic.py",
+        markers=["BREAKPOINT in tf.function", "BREAKPOINT keras"],
+        env={"TF_DEBUG_REPR_EAGER": "0"},
     )
     yield session
     session.client.close()

@@ -16,8 +16,13 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture(scope="module")
 def s():
+    # TF_DEBUG_REPR_EAGER=0 keeps the tf.function compiled, so the first stop is inside the
+    # trace that creates a variable (as in a Dataset.map function); without it the function
+    # holding the breakpoint runs eagerly (tests/e2e/test_compiled_breakpoints.py).
     session = start_stopped(
-        "variables.py", markers=["BREAKPOINT in first trace", "BREAKPOINT ready"]
+        "variables.py",
+        markers=["BREAKPOINT in first trace", "BREAKPOINT ready"],
+        env={"TF_DEBUG_REPR_EAGER": "0"},
     )
     yield session
     session.client.close()
