@@ -15,7 +15,9 @@ from __future__ import annotations
 import threading
 from types import ModuleType
 
-from . import debugger_client, import_hooks, socket_tuning
+from ..hosts.pydevd import client as debugger_client
+from ..hosts.pydevd import socket_tuning
+from . import import_hooks
 
 _activated = False
 _lock = threading.Lock()  # taken without blocking: see _arm
@@ -53,7 +55,7 @@ def _arm_locked() -> None:
         _done.add("views")
         _register_views_guarded(tf)
         _install_compiled_breakpoints()
-    from . import gradient_capture
+    from ..gradients import capture as gradient_capture
 
     mode = gradient_capture.mode()
     if mode == "off" or (mode == "auto" and not looking):
@@ -73,7 +75,8 @@ def _arm_locked() -> None:
 
 
 def _on_tensorflow(tf: ModuleType) -> None:
-    from . import eager_switch, forensics
+    from ..eager import switch as eager_switch
+    from ..forensics import features as forensics
 
     forensics.on_tensorflow(tf)  # TF_DEBUG_REPR_CHECK_NUMERICS; never raises
 
@@ -91,7 +94,9 @@ def _on_keras(keras: ModuleType) -> None:
 
 
 def _register_views() -> None:
-    from . import forensics, gradient_views, views
+    from .. import views
+    from ..forensics import features as forensics
+    from ..gradients import views as gradient_views
 
     views.build_table()
     gradient_views.register()
@@ -108,7 +113,7 @@ def _register_views_guarded(_tf: ModuleType) -> None:
 def _install_compiled_breakpoints() -> None:
     """Breakpoints inside tf.functions: the functions holding one run eagerly."""
     try:
-        from . import compiled_breakpoints
+        from ..eager import breakpoints as compiled_breakpoints
 
         compiled_breakpoints.install()
     except Exception as exc:  # functions then stay compiled, as without the plugin

@@ -28,7 +28,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from . import debugger_client
+from ..hosts.pydevd import client as debugger_client
 
 ENV = "TF_DEBUG_REPR_EAGER"
 # Frames of these are never where a user's breakpoint is: skipped when recording a trace.
@@ -140,7 +140,7 @@ KERAS_STEP_METHODS = (
 def _keras_owners(fn: Any) -> list:
     """Keras layers and models a function closes over (Keras's ``one_step_on_data``
     and ``multi_step_on_iterator`` close over the model)."""
-    from .tf_types import Kind, kind_of
+    from ..core.tf_types import Kind, kind_of
 
     owners = []
     for cell in getattr(getattr(fn, "__wrapped__", fn), "__closure__", None) or ():

@@ -26,7 +26,7 @@ ENV = "TF_DEBUG_REPR_EAGER"
 
 
 def requested() -> bool:
-    from .compiled_breakpoints import mode
+    from .breakpoints import mode
 
     return mode() == "all"
 

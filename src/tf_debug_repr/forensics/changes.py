@@ -12,12 +12,13 @@ import math
 import weakref
 from typing import Any
 
-from . import dispatch, variable_views
-from . import formatting as fmt
-from . import stop_snapshots as snapshots
-from .dispatch import Changes
-from .tf_types import Kind, kind_of
-from .view_model import Child, Node, Note, call
+from ..core import formatting as fmt
+from ..core.tf_types import Kind, kind_of
+from ..core.view_model import Child, Node, Note, call
+from ..views import dispatch
+from ..views import variables as variable_views
+from ..views.dispatch import Changes
+from . import snapshots
 
 CHANGE = "__import__('tf_debug_repr').change_since_last_stop({})"
 NAME = "Δ since last stop"

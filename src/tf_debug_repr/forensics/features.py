@@ -20,7 +20,7 @@ def on_tensorflow(_tf: ModuleType) -> None:
     if not check_numerics_asked():
         return
     try:
-        from . import numerics_check
+        from . import numerics as numerics_check
 
         numerics_check.enable()
     except Exception as exc:
@@ -28,8 +28,10 @@ def on_tensorflow(_tf: ModuleType) -> None:
 
 
 def register() -> None:
-    from . import additions, change_views, memory_report
-    from .additions import Slot
+    from ..core import additions
+    from ..core.additions import Slot
+    from . import changes as change_views
+    from . import memory as memory_report
 
     additions.add(Slot.CHILDREN, "change", additions.CHILD_CHANGE, change_views.change_children)
     additions.add(Slot.CHILDREN, "memory", additions.CHILD_MEMORY, memory_report.model_memory)

@@ -21,12 +21,13 @@ from dataclasses import dataclass, field
 from types import FrameType, FunctionType, ModuleType
 from typing import Any
 
-from . import dispatch, variable_views
-from . import formatting as fmt
-from .dispatch import Memory
-from .formatting import bytes_text
-from .tf_types import Kind, kind_of
-from .view_model import Child, Node, Note, call
+from ..core import formatting as fmt
+from ..core.formatting import bytes_text
+from ..core.tf_types import Kind, kind_of
+from ..core.view_model import Child, Node, Note, call
+from ..views import dispatch
+from ..views import variables as variable_views
+from ..views.dispatch import Memory
 
 LISTED = 25  # tensors listed by name; the rest are summed up
 _MAX_VISITS = 20_000  # objects looked at in one walk, whatever the frame holds

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import formatting as fmt
+from ..core import formatting as fmt
 
 # Outputs that are NaN by design (empty batch statistics), as TF's own check skips them.
 _IGNORED = {
@@ -76,7 +76,7 @@ def _bad_figures(output: Any) -> tuple[int, int, int, tuple[int, ...] | None]:
     """(NaN, +Inf, -Inf, index of the first bad element), reduced on the output's device."""
     import tensorflow as tf
 
-    from .guards import harmless
+    from ..core.guards import harmless
 
     with harmless(output.device):
         nan = tf.math.is_nan(output)
@@ -103,7 +103,7 @@ def _bad_figures(output: Any) -> tuple[int, int, int, tuple[int, ...] | None]:
 
 
 def _input_line(tensor: Any) -> str:
-    from . import dispatch
+    from ..views import dispatch
 
     try:
         return dispatch.summary(tensor)
@@ -249,7 +249,7 @@ def _is_library(path: str) -> bool:
 
     from tensorflow.python.debug.lib import source_utils
 
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the package
     return (
         source_utils.guess_is_tensorflow_py_library(path)
         or path.startswith(here)
@@ -396,7 +396,7 @@ def _own_files_are_library() -> None:
     if debugger is None:
         return
     files = debugger._files_filtering
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the package
     roots = list(files._get_library_roots())
     if any((here + os.sep).startswith(root) for root in roots):
         return

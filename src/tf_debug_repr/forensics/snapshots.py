@@ -29,8 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import variable_views
-from .guards import harmless
+from ..core.guards import harmless
+from ..views import variables as variable_views
 
 FROZEN_STOPS = 3  # unchanged over this many stops in a row: "frozen"
 _DEFAULT_BUDGET_MB = 64.0
@@ -192,7 +192,7 @@ def _steps(var: Any) -> tuple[int | None, int]:
     """(the optimizer's iterations when it last applied a gradient to ``var``, the count
     of gradients recorded for it), from gradient capture; (None, 0) when none was."""
     try:
-        from . import gradient_capture
+        from ..gradients import capture as gradient_capture
 
         record = gradient_capture.record_of(var)
         latest = getattr(record, "latest", None)

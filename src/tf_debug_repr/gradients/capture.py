@@ -29,9 +29,10 @@ import sys
 import weakref
 from typing import Any
 
-from . import compiled_capture, none_reasons
-from .gradient_figures import Figures, figures_of, nbytes, norm_of
-from .gradient_records import HISTORY, GradientRecord, SourceRecord, TapeRecord, lock
+from . import compiled as compiled_capture
+from . import none_reasons
+from .figures import Figures, figures_of, nbytes, norm_of
+from .records import HISTORY, GradientRecord, SourceRecord, TapeRecord, lock
 
 __all__ = ["HISTORY", "GradientRecord", "SourceRecord", "TapeRecord", "norm_of"]
 

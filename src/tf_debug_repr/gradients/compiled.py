@@ -27,7 +27,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from .gradient_records import HISTORY
+from .records import HISTORY
 
 _lock = threading.RLock()
 # optimizer -> {tuple of id(variable) -> _Site}: one per traced apply() of a variable list.
@@ -245,7 +245,7 @@ def sync(store: Callable[[Any, Any, str, list[tuple[int, float]], Any], None]) -
     tape (a stop may be inside a trace or a tape)."""
     if not _sites:
         return
-    from .guards import harmless
+    from ..core.guards import harmless
 
     with _lock, harmless():
         for optimizer, sites in list(_sites.items()):

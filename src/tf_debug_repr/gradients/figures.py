@@ -30,7 +30,7 @@ class Figures:
     stride: int  # min/max/mean/std from every ``stride``-th element; the counts are exact
 
     def stats(self) -> Any:
-        from . import stats
+        from ..core import stats
 
         raw = self.values if isinstance(self.values, np.ndarray) else self.values.numpy()
         lo, hi, mean, std, nan, pos, neg = (float(v) for v in np.asarray(raw, np.float64))

@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from .gradient_figures import Figures, as_float
+from .figures import Figures, as_float
 
 HISTORY = 64  # norms kept per source and target
 # Re-entrant: a weak-reference callback may run inside a locked region when a garbage

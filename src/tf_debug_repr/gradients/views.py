@@ -12,12 +12,13 @@ import dataclasses
 import math
 from typing import Any
 
-from . import additions, dispatch
-from . import formatting as fmt
-from . import gradient_capture as capture
-from .additions import Slot
-from .tf_types import Kind
-from .view_model import Child, Expression, Node, Note, call
+from ..core import additions
+from ..core import formatting as fmt
+from ..core.additions import Slot
+from ..core.tf_types import Kind
+from ..core.view_model import Child, Expression, Node, Note, call
+from ..views import dispatch
+from . import capture
 
 EAGER_HINT = (
     "set TF_DEBUG_REPR_EAGER=1 in the launch configuration (or call "

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .tensor_slices import BAND_ELEMENTS, choose_step
+from .slices import BAND_ELEMENTS, choose_step
 
 MAX_IMAGES = 64
 MIN_SIDE = 2  # a "picture" one pixel wide is a vector, not an image

@@ -9,14 +9,14 @@ from typing import Any
 
 import numpy as np
 
-from .formatting import bytes_text
+from ..core.formatting import bytes_text
 
 
 def save_npy(value: Any, path: str) -> str:
     """Write ``value`` to ``path``; returns a one-line report (an error one, never raises)."""
-    from .guards import harmless
-    from .tensor_slices import PayloadError
-    from .viewer_payload import source_of
+    from ..core.guards import harmless
+    from .payload import source_of
+    from .slices import PayloadError
 
     try:
         source = source_of(value)

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .tensor_slices import CELL_BYTES, PayloadError
+from .slices import CELL_BYTES, PayloadError
 
 VERSION = 1
 PARTS = ("abs", "angle", "real", "imag")
@@ -48,8 +48,8 @@ class Source:
 def source_of(value: Any) -> Source:
     """The values behind a TF value (or an array); a ``PayloadError`` saying why for a
     value that has none here. A TF value's kind answers through its catalog row."""
-    from . import dispatch
-    from .tf_types import kind_of
+    from ..core.tf_types import kind_of
+    from ..views import dispatch
 
     kind = kind_of(value)
     if kind is not None:
@@ -85,8 +85,8 @@ def tensor_source(tensor: Any) -> Source:
 
 def variable_source(var: Any) -> Source:
     """A variable's current value; a Keras variable made under a strategy: its replicas'."""
-    from . import variable_views
-    from .tf_types import Kind, kind_of
+    from ..core.tf_types import Kind, kind_of
+    from ..views import variables as variable_views
 
     values = variable_views.read_value(var)
     if values is None:
@@ -131,7 +131,7 @@ def ragged_source(value: Any) -> Source:
 
 
 def _is_gradient_info(value: Any) -> bool:
-    from .gradient_views import GradientInfo
+    from ..gradients.views import GradientInfo
 
     return isinstance(value, GradientInfo)
 
@@ -145,7 +145,7 @@ def _gradient(info: Any) -> Source:
 
 
 def _dense_shape(s: Any) -> str:
-    from . import formatting as fmt
+    from ..core import formatting as fmt
 
     dense = s.dense_shape
     return fmt.shape_text([int(d) for d in dense.numpy()]) if hasattr(dense, "numpy") else "[?]"
@@ -156,10 +156,10 @@ def _distributed(value: Any, shown: Any) -> Source:
     program would read; per-replica: replica 0."""
     import tensorflow as tf
 
-    from . import distribute_views
-    from . import formatting as fmt
-    from .guards import harmless
-    from .tf_types import Kind, kind_of
+    from ..core import formatting as fmt
+    from ..core.guards import harmless
+    from ..core.tf_types import Kind, kind_of
+    from ..views import distribute as distribute_views
 
     replicas = tuple(value.values)
     if kind_of(value) is Kind.SYNC_ON_READ:
@@ -219,8 +219,8 @@ def build(
 def _describe(payload: dict, value: Any) -> None:
     """What a value without values here still says (a symbolic tensor's summary, dtype
     and static shape): read from its type and graph, no op run."""
-    from . import dispatch
-    from .tf_types import kind_of
+    from ..core.tf_types import kind_of
+    from ..views import dispatch
 
     if kind_of(value) is None:
         return
@@ -250,8 +250,9 @@ def _fill(
 ) -> None:
     """Fill ``payload`` in order (what the value is, its figures, then the picture), so
     that a failure leaves everything before it in place."""
-    from . import tensor_images, tensor_slices
-    from .guards import harmless
+    from ..core.guards import harmless
+    from . import images as tensor_images
+    from . import slices as tensor_slices
 
     budget = _check_int(budget, "budget", CELL_BYTES)
     bins = _check_int(bins, "bins", 1)
@@ -314,8 +315,8 @@ def tensor_array_source(ta: Any) -> Source:
     clears one)."""
     import tensorflow as tf
 
-    from .guards import harmless
-    from .tensor_array_views import elements as written_elements
+    from ..core.guards import harmless
+    from ..views.tensor_arrays import elements as written_elements
 
     elements = written_elements(ta)
     if elements is None:
@@ -347,8 +348,8 @@ def tensor_array_source(ta: Any) -> Source:
 def _variable_name(value: Any) -> str | None:
     """A variable's name (a Keras variable's path); for a gradient record, its variable's
     (a Conv1D kernel's gradient is a kernel's shape too); None for other values."""
-    from . import variable_views
-    from .tf_types import Kind, kind_of
+    from ..core.tf_types import Kind, kind_of
+    from ..views import variables as variable_views
 
     if _is_gradient_info(value):
         name = getattr(getattr(value, "source", None), "name", None)
@@ -372,7 +373,8 @@ def _histogram(tensor: Any, figures: Any, category: str, bins: int) -> Any:
 
 
 def _summary(source: Source) -> str:
-    from . import dispatch, tensor_views
+    from ..views import dispatch
+    from ..views import tensors as tensor_views
 
     try:
         if source.is_array:
@@ -391,7 +393,7 @@ def _dtype_name(source: Source) -> str:
 
 
 def _category(source: Source) -> str:
-    from .stats import category_of
+    from ..core.stats import category_of
 
     values = source.values
     if source.is_array:
@@ -409,8 +411,8 @@ def _numeric(source: Source, part: str | None) -> Any:
     becomes the part shown."""
     import tensorflow as tf
 
-    from .guards import host_view, is_on_host
-    from .tensor_views import HOST_SLICED
+    from ..core.guards import host_view, is_on_host
+    from ..views.tensors import HOST_SLICED
 
     values = source.values
     array = None
@@ -436,7 +438,7 @@ def _numeric(source: Source, part: str | None) -> Any:
 def _figures(source: Source, tensor: Any, part: str | None) -> Any:
     """The value's statistics: the plugin's own (cached for an eager tensor) where they
     describe what is drawn; those of the part for a complex value's angle/real/imag."""
-    from .stats import array_stats, tensor_stats
+    from ..core.stats import array_stats, tensor_stats
 
     if part not in (None, "abs"):
         return array_stats(tensor) if isinstance(tensor, np.ndarray) else tensor_stats(tensor)
@@ -500,7 +502,7 @@ def _b64(array: np.ndarray) -> str:
 def _slice(tensor: Any, spec: Any, budget: int, figures: Any, category: str) -> dict:
     import tensorflow as tf
 
-    from . import tensor_slices
+    from . import slices as tensor_slices
 
     (r0, r1), (c0, c1) = spec.region
     step = tensor_slices.choose_step(r1 - r0, c1 - c0, budget // CELL_BYTES)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.tf_types import Kind, kind_of
 from .dispatch import (
     Row,
     brief,
@@ -22,7 +23,6 @@ from .dispatch import (
     summary,
     values_of,
 )
-from .tf_types import Kind, kind_of
 
 __all__ = [
     "Kind",

@@ -24,8 +24,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from .guards import harmless
-from .view_model import FACADE, Child, Expression, Node, Note, call
+from ..core.guards import harmless
+from ..core.view_model import FACADE, Child, Expression, Node, Note, call
 
 _MISSING: Any = object()
 _RAISED_CHARS = 200

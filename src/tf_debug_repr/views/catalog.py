@@ -11,27 +11,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import (
-    additions,
-    composite_views,
-    dispatch,
-    distribute_views,
-    metric_views,
-    model_views,
-    optimizer_views,
-    shape_views,
-    symbolic_views,
-    tape_views,
-    tensor_array_views,
-    tensor_views,
-    variable_views,
-    viewer_payload,
-)
-from .additions import Slot
+from ..core import additions
+from ..core.additions import Slot
+from ..core.guards import building_graph
+from ..core.tf_types import Kind
+from ..core.view_model import Child
+from ..viewer import payload as viewer_payload
+from . import composite as composite_views
+from . import dispatch
+from . import distribute as distribute_views
+from . import metrics as metric_views
+from . import models as model_views
+from . import optimizers as optimizer_views
+from . import shapes as shape_views
+from . import symbolic as symbolic_views
+from . import tapes as tape_views
+from . import tensor_arrays as tensor_array_views
+from . import tensors as tensor_views
+from . import variables as variable_views
 from .dispatch import Changes, Memory, Row
-from .guards import building_graph
-from .tf_types import Kind
-from .view_model import Child
 
 
 def _unwrapped(obj: Any) -> Any:

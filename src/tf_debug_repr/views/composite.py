@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import formatting as fmt
-from . import tensor_views
-from .guards import harmless
-from .tensor_views import summary as tensor_summary
-from .view_model import Child, Note, call, lazy
+from ..core import formatting as fmt
+from ..core.guards import harmless
+from ..core.view_model import Child, Note, call, lazy
+from . import tensors as tensor_views
+from .tensors import summary as tensor_summary
 
 
 def _count_text(part: Any) -> str:
@@ -138,7 +138,7 @@ def _cardinality(ds: Any) -> str:
 def structure_text(spec: Any) -> str:
     """An element spec in a few words: ``(float32[None, 4], int32[None])``, dicts by key;
     plain tensor specs by dtype and shape, other specs as their own view says."""
-    from .shape_views import spec_summary
+    from .shapes import spec_summary
 
     if isinstance(spec, dict):
         return "{" + ", ".join(f"{k!r}: {structure_text(v)}" for k, v in spec.items()) + "}"

@@ -18,12 +18,12 @@ from enum import Enum
 from itertools import islice
 from typing import Any
 
-from . import additions, wiring
-from . import formatting as fmt
-from .additions import Slot
-from .guards import harmless
-from .tf_types import kind_of, kind_of_type
-from .view_model import Child, Node, Note, error_note
+from ..core import additions, wiring
+from ..core import formatting as fmt
+from ..core.additions import Slot
+from ..core.guards import harmless
+from ..core.tf_types import kind_of, kind_of_type
+from ..core.view_model import Child, Node, Note, error_note
 
 
 class Memory(Enum):

@@ -17,11 +17,13 @@ from typing import Any
 
 import numpy as np
 
-from . import dispatch, tensor_views, variable_views
-from . import formatting as fmt
-from .guards import harmless, host_view, is_on_host
-from .tf_types import Kind, kind_of
-from .view_model import FACADE, Child, Note, call, lazy
+from ..core import formatting as fmt
+from ..core.guards import harmless, host_view, is_on_host
+from ..core.tf_types import Kind, kind_of
+from ..core.view_model import FACADE, Child, Note, call, lazy
+from . import dispatch
+from . import tensors as tensor_views
+from . import variables as variable_views
 
 MODULE = FACADE  # expressions name the stable facade, never this module's path
 COMPARED = 1 << 20  # elements compared exactly; beyond, a strided sample of this many

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import formatting as fmt
-from . import tensor_views
-from .guards import harmless
-from .tf_types import Kind, kind_of
-from .view_model import Child, Note, call, error_note, lazy
+from ..core import formatting as fmt
+from ..core.guards import harmless
+from ..core.tf_types import Kind, kind_of
+from ..core.view_model import Child, Note, call, error_note, lazy
+from . import tensors as tensor_views
 
 LISTED = 100
 

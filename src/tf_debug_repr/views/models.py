@@ -14,13 +14,13 @@ import dataclasses
 import math
 from typing import Any
 
-from . import attribute_views
-from . import formatting as fmt
-from . import gradient_capture as capture
-from . import preprocessing_views as preprocessing
-from .gradient_views import GradientInfo, global_mark
-from .tf_types import Kind, kind_of
-from .view_model import Child, Node, Note, call, error_note
+from ..core import formatting as fmt
+from ..core.tf_types import Kind, kind_of
+from ..core.view_model import Child, Node, Note, call, error_note
+from ..gradients import capture
+from ..gradients.views import GradientInfo, global_mark
+from . import attributes as attribute_views
+from . import preprocessing
 
 MODULE = "__import__('tf_debug_repr._expr', fromlist=['_'])"  # view_model.FACADE: stable
 LISTED = 100
@@ -298,7 +298,7 @@ class GradientTable(Node):
         self.weights = weights
 
     def info(self, index: int) -> GradientInfo | None:
-        from .gradient_views import gradient_info
+        from ..gradients.views import gradient_info
 
         return gradient_info(self.weights[index])
 

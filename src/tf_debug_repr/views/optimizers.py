@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from . import formatting as fmt
-from .guards import harmless
-from .tf_types import Kind, kind_of
-from .view_model import FACADE, Child, Node, Note, call, scalar_leaf
+from ..core import formatting as fmt
+from ..core.guards import harmless
+from ..core.tf_types import Kind, kind_of
+from ..core.view_model import FACADE, Child, Node, Note, call, scalar_leaf
 
 MODULE = FACADE  # expressions name the stable facade, never this module's path
 CLIPPING = ("clipnorm", "clipvalue", "global_clipnorm")
@@ -135,7 +135,7 @@ def optimizer_children(opt: Any) -> list[Child]:
 
 
 def _weights(variables: list) -> Any:
-    from .model_views import Weights
+    from .models import Weights
 
     return Weights(variables, noun="variables")
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from . import formatting as fmt
-from .guards import harmless
-from .view_model import FACADE, Child, call, lazy
+from ..core import formatting as fmt
+from ..core.guards import harmless
+from ..core.view_model import FACADE, Child, call, lazy
 
 MODULE = FACADE
 FIRST = 20  # vocabulary entries listed

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import formatting as fmt
-from .view_model import Child, Note, call, lazy
+from ..core import formatting as fmt
+from ..core.view_model import Child, Note, call, lazy
 
 LISTED = 100  # most dims listed one per row
 

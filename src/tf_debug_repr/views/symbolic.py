@@ -10,8 +10,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from . import formatting as fmt
-from .view_model import Child, Note, call, lazy
+from ..core import formatting as fmt
+from ..core.view_model import Child, Note, call, lazy
 
 TRACING_HINT = Note(
     "no value while tracing: set TF_DEBUG_REPR_EAGER=1 in the launch configuration "

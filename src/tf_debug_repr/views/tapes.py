@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import formatting as fmt
-from . import gradient_capture as capture
-from .view_model import FACADE, Child, Node, Note, call
+from ..core import formatting as fmt
+from ..core.view_model import FACADE, Child, Node, Note, call
+from ..gradients import capture
 
 MODULE = FACADE  # expressions name the stable facade, never this module's path
 LISTED = 100  # most rows in one group

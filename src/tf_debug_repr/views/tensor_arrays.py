@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import formatting as fmt
-from .view_model import Child, Note, call
+from ..core import formatting as fmt
+from ..core.view_model import Child, Note, call
 
 LISTED = 100
 ELEMENTS = "._implementation._tensor_array"

@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from . import formatting as fmt
-from .guards import extend, harmless, host_view, is_on_host
-from .stats import Stats, array_stats, first_bad_index, tensor_stats
-from .view_model import NUMPY, Child, Expression, Node, Note, Scalar, call, lazy, scalar_leaf
+from ..core import formatting as fmt
+from ..core.guards import extend, harmless, host_view, is_on_host
+from ..core.stats import Stats, array_stats, first_bad_index, tensor_stats
+from ..core.view_model import NUMPY, Child, Expression, Node, Note, Scalar, call, lazy, scalar_leaf
 
 CHUNK = 100  # most children at one level of an axis
 # Copy Value stops at this many elements; the Debug Console prints at most a screenful.
@@ -198,7 +198,7 @@ def _guarded(name: str, make: Callable[[], list[Child]]) -> list[Child]:
     try:
         return make()
     except Exception as exc:
-        from .view_model import error_note
+        from ..core.view_model import error_note
 
         return [Child(name, error_note(exc))]
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import formatting as fmt
-from . import symbolic_views, tensor_views
-from .guards import building_graph, eager_expression, harmless
-from .tf_types import Kind
-from .view_model import Child, Note, call, lazy
+from ..core import formatting as fmt
+from ..core.guards import building_graph, eager_expression, harmless
+from ..core.tf_types import Kind
+from ..core.view_model import Child, Note, call, lazy
+from . import symbolic as symbolic_views
+from . import tensors as tensor_views
 
 BUILD_PASS_NOTE = Note(
     "Keras's build pass (shape inference in a scratch graph): this weight's value is real, "

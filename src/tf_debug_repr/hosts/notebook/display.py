@@ -21,7 +21,7 @@ import time
 import weakref
 from typing import Any
 
-from .tf_types import Kind, class_kinds
+from ...core.tf_types import Kind, class_kinds
 
 # The kinds whose values can be drawn: what the payload builder reads as one array
 # (a distributed value: its first replica; indexed slices and sparse tensors: the values
@@ -148,7 +148,7 @@ def _ready() -> bool:
 def plain_text(obj: Any) -> str:
     """The summary line, then the values numpy-style (all of a small tensor, the corners of
     a big one): what the Debug Console prints."""
-    from . import views
+    from ... import views
 
     return views.console_text(obj)
 
@@ -160,7 +160,7 @@ def plain_printer(obj: Any, p: Any, cycle: bool) -> None:
         if not _ready():
             text = repr(obj)
         elif len(getattr(p, "stack", ())) > 1:
-            from . import views
+            from ... import views
 
             text = views.summary(obj)
         else:
@@ -178,14 +178,14 @@ def _safe_repr(obj: Any) -> str:
 
 
 def build_payload(obj: Any) -> dict[str, Any]:
-    from . import viewer_payload
+    from ...viewer import payload as viewer_payload
 
     return viewer_payload.build(obj, budget=PAYLOAD_BUDGET, bins=HISTOGRAM_BINS)
 
 
 def picture_png(payload: dict[str, Any]) -> bytes | None:
     """The payload's picture as a PNG file, or None when it has none."""
-    from . import payload_pictures
+    from . import pictures as payload_pictures
     from .png import encode_png
 
     pixels = payload_pictures.draw(payload)
@@ -250,7 +250,7 @@ def bad_values(payload: dict[str, Any]) -> str:
 def slice_caption(payload: dict[str, Any]) -> str:
     """What the heatmap shows: ``x[0, :, :] of float32[3, 4, 5] (rows: axis 1, columns:
     axis 2), each cell the mean of 2×2``."""
-    from . import payload_pictures
+    from . import pictures as payload_pictures
 
     shape = payload.get("shape") or []
     cells = payload.get("slice") or {}
@@ -273,7 +273,7 @@ def slice_caption(payload: dict[str, Any]) -> str:
 
 def caption(payload: dict[str, Any]) -> str:
     """One line under the summary saying what the picture is."""
-    from . import payload_pictures
+    from . import pictures as payload_pictures
 
     kind = payload_pictures.picture_kind(payload)
     part = f", {payload['part']} of the complex values" if payload.get("part") else ""

@@ -13,8 +13,9 @@ import os
 import sys
 from typing import Any
 
-from . import activation, debugger_client
-from .view_model import SHORT_TEXT_DTYPES, Child, Expression, Note, Scalar, error_note
+from ...activation import startup as activation
+from ...core.view_model import SHORT_TEXT_DTYPES, Child, Expression, Note, Scalar, error_note
+from . import client as debugger_client
 
 # VS Code renders at most 1,024 characters; the console gets a few lines more.
 _MAX_CONSOLE_CHARS = 20_000
@@ -23,7 +24,7 @@ _MAX_CONSOLE_CHARS = 20_000
 def _views():
     # Imported on first use, not at debugger start: it pulls in numpy (~0.2 s), which a
     # program that never imports TensorFlow should not pay for.
-    from . import views
+    from ... import views
 
     return views
 

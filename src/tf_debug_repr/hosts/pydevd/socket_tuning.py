@@ -18,7 +18,7 @@ import socket
 import sys
 from typing import Any
 
-from .patching import patch_once
+from ...core.patching import patch_once
 
 ENV = "TF_DEBUG_REPR_NODELAY"
 
