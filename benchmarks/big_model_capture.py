@@ -68,7 +68,7 @@ def resident_mib() -> float:
 
 
 def activate() -> None:
-    from tf_debug_repr import activation
+    from tf_debug_repr.activation import startup as activation
 
     activation.activate()  # before TF is imported, as debugpy's plugin load does
 
@@ -76,7 +76,7 @@ def activate() -> None:
 def time_on_off(rounds: int, steps: int) -> None:
     activate()
     import tf_debug_repr
-    from tf_debug_repr import gradient_capture
+    from tf_debug_repr.gradients import capture as gradient_capture
 
     tf_debug_repr.set_gradient_capture(True)
     model, step = build()
@@ -142,7 +142,7 @@ def memory_child(steps: int) -> None:
     for _ in range(steps):
         step()
     gc.collect()
-    from tf_debug_repr import gradient_capture
+    from tf_debug_repr.gradients import capture as gradient_capture
 
     print(
         json.dumps(

@@ -79,7 +79,7 @@ def install_capture():
     import keras
     import tensorflow as tf
 
-    from tf_debug_repr import gradient_capture
+    from tf_debug_repr.gradients import capture as gradient_capture
 
     gradient_capture.set_enabled(True)
     gradient_capture.install_tape_hooks(tf)
@@ -89,7 +89,7 @@ def install_capture():
 
 def time_on_off(rounds: int, jit: bool) -> dict:
     capture = install_capture()
-    from tf_debug_repr import compiled_capture
+    from tf_debug_repr.gradients import compiled as compiled_capture
 
     x, y = batch()
     models = {}
@@ -159,7 +159,7 @@ def memory(steps: int, jit: bool) -> dict:
 
 def session_timing(mode: str) -> dict:
     """One real debugpy session of the timing program; its own timings back."""
-    from tf_debug_repr.dap_client import DapClient, launch_config, line_of
+    from tf_debug_repr.hosts.demo.dap_client import DapClient, launch_config, line_of
 
     program = str(HERE / "programs" / "compiled_step_timing.py")
     out = tempfile.mktemp(suffix=".json")

@@ -43,7 +43,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from tf_debug_repr.dap_client import DapClient, launch_config, line_of
+from tf_debug_repr.hosts.demo.dap_client import DapClient, launch_config, line_of
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).parent / "programs"
@@ -90,7 +90,7 @@ def first_and_rest(figures: Figures, name: str, fn, repeat: int) -> None:
 
 def check_loaded(client: DapClient, frame: int, variant: Variant) -> None:
     """The session runs the copy it is meant to: none, the installed one, the bundle."""
-    adapter = "__import__('sys').modules.get('tf_debug_repr.pydevd_adapter')"
+    adapter = "__import__('sys').modules.get('tf_debug_repr.hosts.pydevd.adapter')"
     where = client.evaluate(f"getattr({adapter}, '__file__', '')", frame)["result"]
     expected = {"stock": "''", "plugin": str(ROOT / "src"), "extension": str(BUNDLE / "lib")}
     if expected[variant.name] not in where:

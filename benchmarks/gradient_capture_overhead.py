@@ -17,7 +17,7 @@ import time
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
-from tf_debug_repr import activation  # noqa: E402
+from tf_debug_repr.activation import startup as activation  # noqa: E402
 
 activation.activate()  # before TF is imported, as debugpy's plugin load does
 
@@ -26,7 +26,7 @@ import tensorflow as tf  # noqa: E402
 from hook_timing import timed_hooks  # noqa: E402
 
 import tf_debug_repr  # noqa: E402
-from tf_debug_repr import gradient_capture  # noqa: E402
+from tf_debug_repr.gradients import capture as gradient_capture  # noqa: E402
 
 
 def build(width: int, depth: int):

@@ -13,7 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from tf_debug_repr.dap_client import DapClient, Variable, attach_config, launch_config, line_of
+from tf_debug_repr.hosts.demo.dap_client import (
+    DapClient,
+    Variable,
+    attach_config,
+    launch_config,
+    line_of,
+)
 
 PROGRAMS = Path(__file__).parent / "programs"
 

@@ -5,7 +5,8 @@ module stays import-light (no TensorFlow, no pydevd) so importing it costs nothi
 the functions below import what they need when called.
 """
 
-from . import wiring as _wiring  # imports nothing
+from . import _moved
+from .core import wiring as _wiring  # imports nothing
 
 __version__ = "0.1.0"
 
@@ -23,32 +24,33 @@ __all__ = [
 
 def _install_catalog() -> None:
     """The table of kinds, filled at the first question asked of the views."""
-    from . import catalog
+    from .views import catalog
 
     catalog.install()
 
 
 _wiring.set_catalog_installer(_install_catalog)
+_moved.install()  # the modules' old paths, importable for one release
 
 
 def set_gradient_capture(on: bool) -> None:
     """Turn gradient capture on or off at run time (``TF_DEBUG_REPR_GRADIENTS=0`` starts
     with it off). Turning it off keeps what was recorded; nothing new is recorded."""
-    from . import gradient_capture
+    from .gradients import capture as gradient_capture
 
     gradient_capture.set_enabled(on)
 
 
 def gradient_of(source):
     """The latest gradient recorded for a variable or watched tensor, or None."""
-    from . import gradient_views
+    from .gradients import views as gradient_views
 
     return gradient_views.gradient_of(source)
 
 
 def gradient_info(source):
     """The latest gradient of ``source`` with its step, norm, history (or why it is None)."""
-    from . import gradient_views
+    from .gradients import views as gradient_views
 
     return gradient_views.gradient_info(source)
 
@@ -59,7 +61,7 @@ def memory(model=None):
     variables reachable from the frame with their bytes and share, and each Keras
     model's parameter and optimizer bytes. ``memory(model)``: that model's bytes only.
     Reads sizes from shapes: runs no TF op, copies nothing."""
-    from . import memory_report
+    from .forensics import memory as memory_report
 
     if model is not None:
         return memory_report.model_bytes(model)
@@ -74,7 +76,7 @@ def change_since_last_stop(value):
     """How a variable you looked at at an earlier stop changed since then (norm of the
     difference, share of elements changed, the largest change and where, steps between
     the stops if known); for a Keras model, each of its weights. None if not tracked."""
-    from . import change_views
+    from .forensics import changes as change_views
 
     return change_views.change_since_last_stop(value)
 
@@ -92,7 +94,7 @@ def view_payload(
     histogram, a 2-D slice (``axes``, ``index``, ``region``) downsampled to ``budget``
     bytes, an image grid for image-shaped values; base64 of its JSON. Runs on the value's
     device, changes nothing in the program, never raises (a failure is the ``error``)."""
-    from . import viewer_payload
+    from .viewer import payload as viewer_payload
 
     return viewer_payload.view_payload(
         value, axes=axes, index=index, region=region, part=part, budget=budget, bins=bins
@@ -102,7 +104,7 @@ def view_payload(
 def save_npy(value, path: str) -> str:
     """Write the whole value to ``path`` with ``numpy.save`` (copies it to the host: you
     asked for it); returns ``"saved float32[64, 10] (2.5 KiB) to /path"`` or why not."""
-    from . import npy_export
+    from .viewer import npy as npy_export
 
     return npy_export.save_npy(value, path)
 
@@ -111,13 +113,13 @@ def load_ipython_extension(ipython) -> None:
     """``%load_ext tf_debug_repr``: rich display of TF values in the notebook (summary,
     NaN/Inf warning, a heatmap, histogram or image). Imports nothing heavy until a TF value
     is displayed."""
-    from . import ipython_display
+    from .hosts.notebook import display as ipython_display
 
     ipython_display.register(ipython)
 
 
 def unload_ipython_extension(ipython) -> None:
     """``%unload_ext tf_debug_repr``: the notebook's previous display of TF values."""
-    from . import ipython_display
+    from .hosts.notebook import display as ipython_display
 
     ipython_display.unregister(ipython)

@@ -14,7 +14,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 0 if argv else 2
     if argv[0] == "demo":
-        from .demo_runner import main as demo_main
+        from .hosts.demo.runner import main as demo_main
 
         return demo_main(argv[1:])
     print(f"unknown command {argv[0]!r}; try: python -m tf_debug_repr demo", file=sys.stderr)

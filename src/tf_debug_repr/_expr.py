@@ -13,69 +13,69 @@ from typing import Any
 
 def eagerly(fn: Any, *args: Any) -> Any:
     """``fn(*args)`` outside any graph being built (``guards.eagerly``)."""
-    from . import guards
+    from .core import guards
 
     return guards.eagerly(fn, *args)
 
 
 def max_difference(value: Any) -> float | None:
     """The largest |replica - first replica| of a distributed value."""
-    from . import distribute_views
+    from .views import distribute as distribute_views
 
     return distribute_views.max_difference(value)
 
 
 def param_count(obj: Any) -> int:
     """Parameters of a Keras layer or model, or a ``tf.Module``."""
-    from . import model_views
+    from .views import models as model_views
 
     return model_views.param_count(obj)
 
 
 def gradient_table(obj: Any) -> Any:
     """Every trainable weight's latest gradient of a layer, model or ``tf.Module``."""
-    from . import model_views
+    from .views import models as model_views
 
     return model_views.gradient_table(obj)
 
 
 def slots_by_weight(opt: Any) -> Any:
     """A Keras optimizer's slot variables grouped by the weight they were made for."""
-    from . import optimizer_views
+    from .views import optimizers as optimizer_views
 
     return optimizer_views.slots_by_weight(opt)
 
 
 def watched_tensors(tape: Any) -> list:
     """The plain tensors given to ``tape.watch`` that are still alive."""
-    from . import tape_views
+    from .views import tapes as tape_views
 
     return tape_views.watched_tensors(tape)
 
 
 def last_gradients(tape: Any) -> Any:
     """What the tape's latest ``gradient`` call returned."""
-    from . import tape_views
+    from .views import tapes as tape_views
 
     return tape_views.last_gradients(tape)
 
 
 def private_attributes(obj: Any) -> Any:
     """An object's ``_x`` attributes, as the ``private attributes`` row shows them."""
-    from . import attribute_views
+    from .views import attributes as attribute_views
 
     return attribute_views.private_attributes(obj)
 
 
 def vocabulary_head(layer: Any) -> list:
     """The first entries of a lookup layer's vocabulary, as plain Python values."""
-    from . import preprocessing_views
+    from .views import preprocessing as preprocessing_views
 
     return preprocessing_views.vocabulary_head(layer)
 
 
 def module_variables(module: Any, trainable: bool = False) -> list:
     """A ``tf.Module``'s variables and the weights of the Keras layers it holds."""
-    from . import model_views
+    from .views import models as model_views
 
     return model_views.module_variables(module, trainable)

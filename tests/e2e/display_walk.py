@@ -30,7 +30,7 @@ PNG_BYTES = 64 * 1024
 
 def formatted(value: Any) -> bool:
     """Does ``%load_ext tf_debug_repr`` give ``value`` the rich display?"""
-    from tf_debug_repr import ipython_display
+    from tf_debug_repr.hosts.notebook import display as ipython_display
 
     names = set(ipython_display.formatted_types())
     return any((c.__module__, c.__name__) in names for c in type(value).__mro__)
@@ -63,8 +63,8 @@ def values_of(name: str, value: Any, depth: int = 2) -> list[tuple[str, Any]]:
 
 def check(expression: str, value: Any, formatter: Any) -> tuple[list[str], dict, bytes | None]:
     """Problems of ``value``'s display, the mime bundle, and its PNG."""
-    from tf_debug_repr import ipython_display as d
-    from tf_debug_repr.png import png_size
+    from tf_debug_repr.hosts.notebook import display as d
+    from tf_debug_repr.hosts.notebook.png import png_size
 
     problems = []
     # unguarded: what the guarded formatters would turn into the stock display
@@ -103,7 +103,7 @@ class Walker:
     def __init__(self, path: str, lines: set[int], stops: int, save: str | None, once: bool):
         from IPython.core.interactiveshell import InteractiveShell
 
-        from tf_debug_repr import ipython_display
+        from tf_debug_repr.hosts.notebook import display as ipython_display
 
         self.path, self.lines, self.stops, self.save = path, lines, stops, save
         self.shell = InteractiveShell.instance()
@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.eager:  # what TF_DEBUG_REPR_EAGER=1 does under the debugger
         import tensorflow as tf
 
-        from tf_debug_repr import eager_switch
+        from tf_debug_repr.eager import switch as eager_switch
 
         os.environ[eager_switch.ENV] = "1"
         eager_switch.apply(tf)

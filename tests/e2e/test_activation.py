@@ -58,7 +58,7 @@ def test_numpy_and_pandas_views_are_unchanged():
 def test_a_program_without_tensorflow_loads_neither_tensorflow_nor_numpy(debug_session):
     s = debug_session("no_tensorflow.py")
     assert (
-        s.evaluate("'tf_debug_repr.pydevd_adapter' in __import__('sys').modules")["result"]
+        s.evaluate("'tf_debug_repr.hosts.pydevd.adapter' in __import__('sys').modules")["result"]
         == "True"
     )
     assert s.evaluate("'tensorflow' in __import__('sys').modules")["result"] == "False"

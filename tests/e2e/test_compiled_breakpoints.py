@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 
-from tf_debug_repr.dap_client import line_of
+from tf_debug_repr.hosts.demo.dap_client import line_of
 
 from ..conftest import program_path
 

@@ -20,7 +20,7 @@ TRUTH = (
 
 
 def _short(value: float) -> str:
-    from tf_debug_repr import formatting
+    from tf_debug_repr.core import formatting
 
     return formatting.number(value)
 

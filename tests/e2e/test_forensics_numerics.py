@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from tf_debug_repr.dap_client import DapClient, attach_config, launch_config, line_of
+from tf_debug_repr.hosts.demo.dap_client import DapClient, attach_config, launch_config, line_of
 
 from ..conftest import Stopped, listening_debuggee, program_path
 

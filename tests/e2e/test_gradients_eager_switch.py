@@ -17,7 +17,7 @@ def _line(s) -> int:
 
 
 def test_eager_switch_hits_breakpoints_in_functions(debug_session):
-    from tf_debug_repr.dap_client import line_of
+    from tf_debug_repr.hosts.demo.dap_client import line_of
 
     path = program_path(PROGRAM)
     s = debug_session(
@@ -43,7 +43,7 @@ def test_eager_switch_keeps_autograph_in_a_tf_function_that_tf_data_traces(debug
     # TF's pix2pix: a @tf.function with a tensor `if`, called by a Dataset.map function.
     # tf.data still traces that map function once: there the nested tf.function must be
     # traced with AutoGraph, not run as plain Python (OperatorNotAllowedInGraphError).
-    from tf_debug_repr.dap_client import line_of
+    from tf_debug_repr.hosts.demo.dap_client import line_of
 
     name = "eager_switch_autograph.py"
     path = program_path(name)

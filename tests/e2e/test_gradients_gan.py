@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tf_debug_repr.dap_client import line_of
+from tf_debug_repr.hosts.demo.dap_client import line_of
 
 from ..conftest import program_path
 

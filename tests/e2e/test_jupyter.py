@@ -45,13 +45,13 @@ train_step()
 
 # What the no-client kernel must show: TF's and Keras's own functions, nothing recorded.
 PROBES = {
-    "plugin_loaded": "'tf_debug_repr.activation' in __import__('sys').modules",
-    "views_loaded": "sorted({'tf_debug_repr.views', 'tf_debug_repr.gradient_views'}"
+    "plugin_loaded": "'tf_debug_repr.activation.startup' in __import__('sys').modules",
+    "views_loaded": "sorted({'tf_debug_repr.views', 'tf_debug_repr.gradients.views'}"
     " & set(__import__('sys').modules))",
     "tape_hooked": "getattr(tf.GradientTape.gradient, '_tf_debug_repr', False)",
     "tape_module": "tf.GradientTape.gradient.__module__",
     "apply_hooked": "getattr(type(optimizer).apply, '_tf_debug_repr', False)",
-    "records": "__import__('tf_debug_repr.gradient_capture').gradient_capture.live_records()",
+    "records": "__import__('tf_debug_repr.gradients.capture').gradients.capture.live_records()",
 }
 
 STEP_CELL = """\
@@ -190,7 +190,7 @@ def test_kernel_without_debugger_installs_nothing_then_captures_once_attached(ke
             break
     after = kernel.execute("", PROBES)
     assert after["tape_hooked"] == "True" and after["apply_hooked"] == "True"
-    assert after["views_loaded"] == "['tf_debug_repr.gradient_views', 'tf_debug_repr.views']"
+    assert after["views_loaded"] == "['tf_debug_repr.gradients.views', 'tf_debug_repr.views']"
     assert int(after["records"]) >= 2  # kernel and bias
 
 

@@ -13,8 +13,9 @@ import time
 import numpy as np
 import pytest
 
-from tf_debug_repr import colour_maps, payload_pictures
-from tf_debug_repr.png import png_size
+from tf_debug_repr.hosts.notebook import colour_maps
+from tf_debug_repr.hosts.notebook import pictures as payload_pictures
+from tf_debug_repr.hosts.notebook.png import png_size
 
 from .test_jupyter import TIMEOUT, Kernel
 

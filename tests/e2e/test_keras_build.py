@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tf_debug_repr.dap_client import Variable
+from tf_debug_repr.hosts.demo.dap_client import Variable
 
 from ..conftest import start_stopped
 from .test_tensors import PYDEVD_GROUPS

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tf_debug_repr.dap_client import Variable
+from tf_debug_repr.hosts.demo.dap_client import Variable
 
 from ..conftest import Stopped, start_stopped
 from .test_real_programs import GROUPS, same_count, same_value

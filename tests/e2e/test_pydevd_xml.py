@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tf_debug_repr import change_views
-from tf_debug_repr.dap_client import Variable, line_of
+from tf_debug_repr.forensics import changes as change_views
+from tf_debug_repr.hosts.demo.dap_client import Variable, line_of
 
 from ..conftest import Stopped, program_path, start_stopped
 from ..pydevd_xml_client import PydevdXmlClient, XmlVar

@@ -16,7 +16,7 @@ import re
 import numpy as np
 import pytest
 
-from tf_debug_repr.dap_client import DapError, Variable, line_of
+from tf_debug_repr.hosts.demo.dap_client import DapError, Variable, line_of
 
 from ..conftest import program_path
 from . import viewer_walk

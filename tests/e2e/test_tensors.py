@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from tf_debug_repr.dap_client import DapError
+from tf_debug_repr.hosts.demo.dap_client import DapError
 
 from ..conftest import Stopped, start_stopped
 

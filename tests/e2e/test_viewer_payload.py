@@ -10,7 +10,7 @@ import time
 import numpy as np
 import pytest
 
-from tf_debug_repr.viewer_payload import decode
+from tf_debug_repr.viewer.payload import decode
 
 pytestmark = pytest.mark.e2e
 

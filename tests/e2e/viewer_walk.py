@@ -16,8 +16,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tf_debug_repr.dap_client import DapError, Variable
-from tf_debug_repr.viewer_payload import decode
+from tf_debug_repr.hosts.demo.dap_client import DapError, Variable
+from tf_debug_repr.viewer.payload import decode
 
 EXTENSION_SRC = Path(__file__).resolve().parents[2] / "vscode-ext" / "src"
 BUDGET = 1_000_000  # view_payload's default, which the extension keeps

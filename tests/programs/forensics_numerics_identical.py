@@ -47,5 +47,5 @@ history = model.fit(x, y, epochs=3, batch_size=16, shuffle=False, verbose=0)  # 
 print("DIGEST", digest_of(losses + history.history["loss"]))
 weights = [float(v) for w in model.weights for v in np.ravel(w.numpy())]
 print("WEIGHTS", json.dumps(weights + history.history["loss"]))
-checker = sys.modules.get("tf_debug_repr.numerics_check")
+checker = sys.modules.get("tf_debug_repr.forensics.numerics")
 print("CHECKING", bool(checker is not None and checker._installed))

@@ -8,8 +8,8 @@ def gradient_hooks():
     """Gradient capture installed as the plugin installs it once TF is imported, and on."""
     tf = pytest.importorskip("tensorflow")
     keras = pytest.importorskip("keras")
-    from tf_debug_repr import gradient_capture as capture
-    from tf_debug_repr import gradient_views
+    from tf_debug_repr.gradients import capture
+    from tf_debug_repr.gradients import views as gradient_views
 
     capture.install_tape_hooks(tf)
     capture.install_keras_hooks(keras)

@@ -12,21 +12,18 @@ import pytest
 
 tf = pytest.importorskip("tensorflow")
 
-from tf_debug_repr import (  # noqa: E402
-    additions,
-    change_views,
-    dispatch,
-    ipython_display,
-    memory_report,
-    tensor_views,
-    tf_types,
-    viewer_payload,
-    views,
-)
-from tf_debug_repr.additions import Slot  # noqa: E402
-from tf_debug_repr.dispatch import Memory, Row  # noqa: E402
-from tf_debug_repr.tf_types import Kind  # noqa: E402
-from tf_debug_repr.view_model import Child  # noqa: E402
+from tf_debug_repr import views  # noqa: E402
+from tf_debug_repr.core import additions, tf_types  # noqa: E402
+from tf_debug_repr.core.additions import Slot  # noqa: E402
+from tf_debug_repr.core.tf_types import Kind  # noqa: E402
+from tf_debug_repr.core.view_model import Child  # noqa: E402
+from tf_debug_repr.forensics import changes as change_views  # noqa: E402
+from tf_debug_repr.forensics import memory as memory_report  # noqa: E402
+from tf_debug_repr.hosts.notebook import display as ipython_display  # noqa: E402
+from tf_debug_repr.viewer import payload as viewer_payload  # noqa: E402
+from tf_debug_repr.views import dispatch  # noqa: E402
+from tf_debug_repr.views import tensors as tensor_views  # noqa: E402
+from tf_debug_repr.views.dispatch import Memory, Row  # noqa: E402
 
 
 class FakeKind(Enum):

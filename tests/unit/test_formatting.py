@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from tf_debug_repr import formatting as fmt
-from tf_debug_repr.stats import Stats
+from tf_debug_repr.core import formatting as fmt
+from tf_debug_repr.core.stats import Stats
 
 
 def test_numbers_are_short_and_exact_looking():

@@ -23,8 +23,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tensorflow.python.framework import dtypes as tf_dtypes
 
-from tf_debug_repr import pydevd_adapter, tensor_views, views
-from tf_debug_repr.view_model import Note, Scalar
+from tf_debug_repr import views
+from tf_debug_repr.core.view_model import Note, Scalar
+from tf_debug_repr.hosts.pydevd import adapter as pydevd_adapter
+from tf_debug_repr.views import tensors as tensor_views
 
 EXAMPLES = int(os.environ.get("TF_DEBUG_REPR_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(

@@ -14,10 +14,14 @@ tf = pytest.importorskip("tensorflow")
 keras = pytest.importorskip("keras")
 
 import tf_debug_repr  # noqa: E402
-from tf_debug_repr import formatting as fmt  # noqa: E402
-from tf_debug_repr import gradient_capture as capture  # noqa: E402
-from tf_debug_repr import gradient_figures, gradient_views, model_views, tape_views, views  # noqa: E402
-from tf_debug_repr.view_model import Note  # noqa: E402
+from tf_debug_repr import views  # noqa: E402
+from tf_debug_repr.core import formatting as fmt  # noqa: E402
+from tf_debug_repr.core.view_model import Note  # noqa: E402
+from tf_debug_repr.gradients import capture  # noqa: E402
+from tf_debug_repr.gradients import figures as gradient_figures  # noqa: E402
+from tf_debug_repr.gradients import views as gradient_views  # noqa: E402
+from tf_debug_repr.views import models as model_views  # noqa: E402
+from tf_debug_repr.views import tapes as tape_views  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("gradient_hooks")
 

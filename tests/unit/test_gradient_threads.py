@@ -11,7 +11,7 @@ import pytest
 tf = pytest.importorskip("tensorflow")
 keras = pytest.importorskip("keras")
 
-from tf_debug_repr import gradient_capture as capture  # noqa: E402
+from tf_debug_repr.gradients import capture  # noqa: E402
 
 THREADS = 8
 ROUNDS = 30

@@ -8,7 +8,7 @@ import pytest
 
 tf = pytest.importorskip("tensorflow")
 
-from tf_debug_repr import histograms  # noqa: E402
+from tf_debug_repr.viewer import histograms  # noqa: E402
 
 
 def _expected(array: np.ndarray, h: histograms.Histogram) -> list[int]:

@@ -3,8 +3,8 @@
 import sys
 import textwrap
 
-from tf_debug_repr import import_hooks
-from tf_debug_repr.tf_types import Kind, kind_of_type
+from tf_debug_repr.activation import import_hooks
+from tf_debug_repr.core.tf_types import Kind, kind_of_type
 
 
 def test_callback_runs_after_the_module_is_imported(tmp_path, monkeypatch, capsys):

@@ -12,8 +12,9 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from tf_debug_repr import colour_maps, ipython_display
-from tf_debug_repr.png import encode_png
+from tf_debug_repr.hosts.notebook import colour_maps
+from tf_debug_repr.hosts.notebook import display as ipython_display
+from tf_debug_repr.hosts.notebook.png import encode_png
 
 from .payload_dicts import payload
 

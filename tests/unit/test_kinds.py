@@ -12,8 +12,10 @@ import pytest
 tf = pytest.importorskip("tensorflow")
 keras = pytest.importorskip("keras")
 
-from tf_debug_repr import distribute_views, optimizer_views, views  # noqa: E402
-from tf_debug_repr.tf_types import Kind, kind_of  # noqa: E402
+from tf_debug_repr import views  # noqa: E402
+from tf_debug_repr.core.tf_types import Kind, kind_of  # noqa: E402
+from tf_debug_repr.views import distribute as distribute_views  # noqa: E402
+from tf_debug_repr.views import optimizers as optimizer_views  # noqa: E402
 
 
 def test_every_kind_has_exactly_one_view():
@@ -61,7 +63,7 @@ def test_keras_values_are_left_alone_without_tensorflow():
         "import sys; from tf_debug_repr import views\n"
         "Metric = type('Metric', (), {'__module__': 'keras.src.metrics.metric'})\n"
         "Mean = type('Mean', (Metric,), {})\n"
-        "from tf_debug_repr.tf_types import kind_of_type\n"
+        "from tf_debug_repr.core.tf_types import kind_of_type\n"
         "print(kind_of_type(Mean).name, views.handles(Mean), 'tensorflow' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

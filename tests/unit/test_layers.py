@@ -1,6 +1,10 @@
 """The layer rule: no import circle among the package's modules, and no module imports
 one above its layer. Imports inside functions count too: they hid the old circle
-(views -> the kind modules -> views)."""
+(views -> the kind modules -> views).
+
+Modules are named by their dotted path inside the package (``views.dispatch``); a
+package's own ``__init__`` is ``views.__init__``. A module's layer is that of the longest
+entry of ``LAYERS`` it falls under: ``views.dispatch`` itself, else ``views``."""
 
 from __future__ import annotations
 
@@ -15,104 +19,85 @@ NAME = "tf_debug_repr"
 
 # Lower first. A module imports only its own layer or below.
 LAYERS: dict[str, set[str]] = {
-    "core": {
-        "additions",
-        "colour_maps",
-        "formatting",
-        "guards",
-        "import_hooks",
-        "patching",
-        "pixel_font",
-        "png",
-        "stats",
-        "tf_types",
-        "view_model",
-        "wiring",
-    },
-    "dispatch": {"dispatch"},
-    "kinds and features": {
-        # the kinds
-        "attribute_views",
-        "composite_views",
-        "distribute_views",
-        "metric_views",
-        "model_views",
-        "optimizer_views",
-        "preprocessing_views",
-        "shape_views",
-        "symbolic_views",
-        "tape_views",
-        "tensor_array_views",
-        "tensor_views",
-        "variable_views",
-        # gradients
-        "compiled_capture",
-        "gradient_capture",
-        "gradient_figures",
-        "gradient_records",
-        "gradient_views",
-        "none_reasons",
-        # forensics
-        "change_views",
-        "forensics",
-        "memory_report",
-        "numerics_check",
-        "stop_snapshots",
-        # the viewer
-        "histograms",
-        "npy_export",
-        "payload_pictures",
-        "tensor_images",
-        "tensor_slices",
-        "viewer_payload",
-    },
-    "catalog": {"catalog"},
+    "core": {"core"},
+    "dispatch": {"views.dispatch"},
+    "kinds and features": {"views", "gradients", "forensics", "viewer"},
+    "catalog": {"views.catalog"},
     "hosts and wiring": {
         "__init__",
         "__main__",
         "_expr",
+        "_moved",
         "activation",
-        "compiled_breakpoints",
-        "dap_client",
-        "debugger_client",
-        "demo_runner",
-        "eager_switch",
-        "ipython_display",
-        "pydevd_adapter",
-        "socket_tuning",
-        "views",
+        "eager",
+        "hosts",
+        "views.__init__",  # the view API as the hosts ask it; builds the catalog
     },
 }
-LAYER_OF = {module: i for i, modules in enumerate(LAYERS.values()) for module in modules}
+ENTRIES = {entry: i for i, entries in enumerate(LAYERS.values()) for entry in entries}
 
 
-def _modules() -> set[str]:
-    return {path.stem for path in PACKAGE.glob("*.py")}
+def layer_of(module: str) -> int | None:
+    parts = module.split(".")
+    for n in range(len(parts), 0, -1):
+        if ".".join(parts[:n]) in ENTRIES:
+            return ENTRIES[".".join(parts[:n])]
+    return None
 
 
-def _imports(module: str, modules: set[str]) -> set[str]:
-    """The package's modules that ``module`` imports, anywhere in it."""
-    tree = ast.parse((PACKAGE / f"{module}.py").read_text(encoding="utf-8"))
-    found: set[str] = set()
+def _modules() -> dict[str, Path]:
+    """Every module of the package by its dotted name (examples are programs, not modules
+    of the package's graph)."""
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        if "examples" in parts:
+            continue
+        found[".".join(parts)] = path
+    return found
+
+
+def _package_of(module: str) -> list[str]:
+    parts = module.split(".")
+    return parts[:-1]  # views.dispatch -> views; views.__init__ -> views; __init__ -> []
+
+
+def _resolve(name: str, modules: dict[str, Path]) -> str | None:
+    """The module a dotted name inside the package is: itself, or its package's __init__."""
+    if name in modules:
+        return name
+    init = f"{name}.__init__" if name else "__init__"
+    return init if init in modules else None
+
+
+def _imports(module: str, modules: dict[str, Path]) -> set[str]:
+    """The package's modules that ``module`` imports, anywhere in it. Raises on an import
+    of the package that names no module there (an old path, a typo)."""
+    tree = ast.parse(modules[module].read_text(encoding="utf-8"))
+    targets: list[str] = []  # dotted names inside the package, "" for the package itself
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
-            if node.level == 1:
-                base = node.module
-            elif node.level == 0 and (node.module or "").startswith(NAME + "."):
-                base = node.module[len(NAME) + 1 :]
-            elif node.level == 0 and node.module == NAME:
-                base = None
+            if node.level:
+                base = _package_of(module)
+                base = base[: len(base) - (node.level - 1)]
+                base_name = ".".join(base + ([node.module] if node.module else []))
+            elif node.module == NAME or (node.module or "").startswith(NAME + "."):
+                base_name = node.module[len(NAME) + 1 :]
             else:
                 continue
-            if base:
-                found.add(base.split(".")[0])
-            else:  # from . import a, b: modules, or names of the package's top level
-                found |= {a.name if a.name in modules else "__init__" for a in node.names}
+            for alias in node.names:  # from X import m: a module m of X, or a name of X
+                sub = f"{base_name}.{alias.name}" if base_name else alias.name
+                targets.append(sub if _resolve(sub, modules) else base_name)
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.startswith(NAME + "."):
-                    found.add(alias.name.split(".")[1])
-    return (found & modules) - {module}
+                    targets.append(alias.name[len(NAME) + 1 :])
+    found = set()
+    for target in targets:
+        resolved = _resolve(target, modules)
+        assert resolved is not None, f"{module} imports {NAME}.{target}, which is no module"
+        found.add(resolved)
+    return found - {module}
 
 
 def _graph() -> dict[str, set[str]]:
@@ -121,8 +106,13 @@ def _graph() -> dict[str, set[str]]:
 
 
 def test_every_module_has_a_layer():
-    assert _modules() - set(LAYER_OF) == set()
-    assert set(LAYER_OF) - _modules() == set()
+    assert [m for m in _modules() if layer_of(m) is None] == []
+
+
+def test_every_entry_names_modules():
+    modules = set(_modules())
+    unused = [e for e in ENTRIES if not any(m == e or m.startswith(e + ".") for m in modules)]
+    assert unused == []
 
 
 def test_no_import_circle():
@@ -135,14 +125,32 @@ def test_no_import_circle():
 def test_no_module_imports_a_higher_layer():
     names = list(LAYERS)
     upward = [
-        f"{module} ({names[LAYER_OF[module]]}) imports {other} ({names[LAYER_OF[other]]})"
+        f"{module} ({names[layer_of(module)]}) imports {other} ({names[layer_of(other)]})"
         for module, imported in sorted(_graph().items())
         for other in sorted(imported)
-        if LAYER_OF[other] > LAYER_OF[module]
+        if layer_of(other) > layer_of(module)
     ]
     assert upward == []
 
 
 def test_only_the_wiring_imports_the_catalog():
-    importers = {m for m, imported in _graph().items() if "catalog" in imported}
-    assert importers <= LAYERS["hosts and wiring"], importers
+    importers = {m for m, imported in _graph().items() if "views.catalog" in imported}
+    assert all(layer_of(m) == len(LAYERS) - 1 for m in importers), importers
+
+
+def test_subpackage_inits_import_nothing_of_the_package():
+    """Importing ``tf_debug_repr.views.tensors`` runs ``views/__init__``: the rooms' own
+    ``__init__`` modules stay empty, so a module never pulls in its neighbours by the way.
+    ``views`` is the one exception, the view API, which imports only the dispatch module
+    and the core (the catalog inside a function)."""
+    graph = _graph()
+    heavy = {
+        m: sorted(imported)
+        for m, imported in graph.items()
+        if m.endswith(".__init__") and m != "views.__init__" and imported
+    }
+    assert heavy == {}
+    assert all(
+        other.startswith("core.") or other == "views.dispatch"
+        for other in graph["views.__init__"] - {"views.catalog"}
+    ), graph["views.__init__"]

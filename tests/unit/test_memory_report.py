@@ -7,7 +7,7 @@ import pytest
 tf = pytest.importorskip("tensorflow")
 
 import tf_debug_repr  # noqa: E402
-from tf_debug_repr import memory_report  # noqa: E402
+from tf_debug_repr.forensics import memory as memory_report  # noqa: E402
 
 
 def test_bytes_text():

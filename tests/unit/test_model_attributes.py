@@ -15,8 +15,8 @@ import pytest
 import tensorflow as tf
 
 from tf_debug_repr import views
-from tf_debug_repr.model_views import Weights
-from tf_debug_repr.view_model import Note
+from tf_debug_repr.core.view_model import Note
+from tf_debug_repr.views.models import Weights
 
 
 def resolve_expression(expression, parent: str) -> str:

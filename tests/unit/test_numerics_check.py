@@ -7,7 +7,7 @@ import pytest
 
 tf = pytest.importorskip("tensorflow")
 
-from tf_debug_repr import numerics_check  # noqa: E402
+from tf_debug_repr.forensics import numerics as numerics_check  # noqa: E402
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 
-from tf_debug_repr.patching import is_patched, patch_once
+from tf_debug_repr.core.patching import is_patched, patch_once
 
 
 def test_wraps_once_marks_and_keeps_the_original():

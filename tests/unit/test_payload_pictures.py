@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tf_debug_repr import colour_maps, payload_pictures
-from tf_debug_repr.pixel_font import draw_text, text_size
+from tf_debug_repr.hosts.notebook import colour_maps
+from tf_debug_repr.hosts.notebook import pictures as payload_pictures
+from tf_debug_repr.hosts.notebook.pixel_font import draw_text, text_size
 
 from .payload_dicts import image_payload, payload
 

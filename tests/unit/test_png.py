@@ -8,7 +8,7 @@ import zlib
 import numpy as np
 import pytest
 
-from tf_debug_repr.png import SIGNATURE, encode_png, png_size
+from tf_debug_repr.hosts.notebook.png import SIGNATURE, encode_png, png_size
 
 tf = pytest.importorskip("tensorflow")
 

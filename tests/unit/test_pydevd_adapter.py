@@ -8,8 +8,8 @@ import math
 import pytest
 import tensorflow as tf
 
-from tf_debug_repr import pydevd_adapter
-from tf_debug_repr.view_model import Child, Node, Note, Scalar, scalar_leaf
+from tf_debug_repr.core.view_model import Child, Node, Note, Scalar, scalar_leaf
+from tf_debug_repr.hosts.pydevd import adapter as pydevd_adapter
 
 resolver = pydevd_adapter.TensorResolveProvider()
 strings = pydevd_adapter.TensorStrProvider()

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tf_debug_repr import guards, stats
+from tf_debug_repr.core import guards, stats
 
 
 def test_clean_float_array_is_exact():
@@ -107,7 +107,7 @@ def test_host_view_shares_memory_and_is_read_only():
 
 
 def test_reading_and_reducing_records_nothing_on_an_active_tape():
-    from tf_debug_repr.variable_views import read_value
+    from tf_debug_repr.views.variables import read_value
 
     v = tf.Variable([1.0, 2.0, 3.0])
     with tf.GradientTape(watch_accessed_variables=True) as tape:

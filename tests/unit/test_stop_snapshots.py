@@ -9,8 +9,10 @@ import pytest
 
 tf = pytest.importorskip("tensorflow")
 
-from tf_debug_repr import change_views, forensics, views  # noqa: E402
-from tf_debug_repr import stop_snapshots as snapshots  # noqa: E402
+from tf_debug_repr import views  # noqa: E402
+from tf_debug_repr.forensics import changes as change_views  # noqa: E402
+from tf_debug_repr.forensics import features as forensics  # noqa: E402
+from tf_debug_repr.forensics import snapshots  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -6,8 +6,9 @@ import numpy as np
 import tensorflow as tf
 from tensorflow.python.framework import dtypes as tf_dtypes
 
-from tf_debug_repr import formatting as fmt
-from tf_debug_repr import tensor_views, views
+from tf_debug_repr import views
+from tf_debug_repr.core import formatting as fmt
+from tf_debug_repr.views import tensors as tensor_views
 
 
 def expression_of(child, parent: str = "x") -> str:
@@ -123,7 +124,7 @@ def test_console_is_a_readable_screenful():
 def test_accelerator_paths_gather_corners_and_find_nan_on_the_device(monkeypatch):
     """No GPU here: the accelerator paths (gathering the console's corners, locating a NaN with
     TF ops) are taken on the CPU by telling the views the tensor is elsewhere."""
-    from tf_debug_repr import stats
+    from tf_debug_repr.core import stats
 
     big = tf.reshape(tf.range(10**6, dtype=tf.float32), [1000, 1000])
     on_host = tensor_views.console_values(big)
@@ -135,7 +136,7 @@ def test_accelerator_paths_gather_corners_and_find_nan_on_the_device(monkeypatch
 
 
 def test_eager_hint_only_where_it_helps():
-    from tf_debug_repr import symbolic_views
+    from tf_debug_repr.views import symbolic as symbolic_views
 
     with tf.Graph().as_default():
         symbolic = tf.constant(1.0) * 2.0

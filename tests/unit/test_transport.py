@@ -6,7 +6,9 @@ import socket
 
 import pytest
 
-from tf_debug_repr import debugger_client, gradient_capture, socket_tuning
+from tf_debug_repr.gradients import capture as gradient_capture
+from tf_debug_repr.hosts.pydevd import client as debugger_client
+from tf_debug_repr.hosts.pydevd import socket_tuning
 
 
 def test_set_nodelay_on_a_connected_tcp_socket_only():

@@ -17,7 +17,8 @@ from tensorflow.python.framework import dtypes as tf_dtypes
 from tensorflow.python.framework import op_callbacks
 
 import tf_debug_repr
-from tf_debug_repr import histograms, viewer_payload
+from tf_debug_repr.viewer import histograms
+from tf_debug_repr.viewer import payload as viewer_payload
 
 INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
 SMALL_INTS = ["int2", "int4", "uint2", "uint4"]
@@ -221,7 +222,7 @@ def test_values_without_numbers_get_a_readable_error():
 
 
 def test_the_gradient_a_tape_recorded():
-    from tf_debug_repr import gradient_capture
+    from tf_debug_repr.gradients import capture as gradient_capture
 
     gradient_capture.install_tape_hooks(tf)  # what the plugin does when TF is imported
     w = tf.Variable([[1.0, -2.0], [0.5, 3.0]])
@@ -564,7 +565,7 @@ def test_save_npy_writes_the_whole_value(tmp_path):
 
 
 def test_the_step_always_fits_the_budget_and_is_square_where_it_can_be():
-    from tf_debug_repr.tensor_slices import choose_step
+    from tf_debug_repr.viewer.slices import choose_step
 
     rng = np.random.default_rng(3)
     cases = [(1, 10**9, 200_000), (10**9, 1, 200_000), (7, 7, 1), (5, 5, 7), (3, 10**7, 1000)]
@@ -629,7 +630,7 @@ def test_any_value_gives_a_bounded_payload_of_finite_json():
 def test_figures_reduced_on_the_device_give_the_same_payload(monkeypatch):
     """A GPU tensor's figures come from ``stats.device_stats`` (reduced where it lives):
     forced here on CPU tensors, the payload is the one the host path gives."""
-    from tf_debug_repr import stats
+    from tf_debug_repr.core import stats
 
     values = np.random.default_rng(4).normal(size=(50, 60)).astype(np.float32)
     values[3, 3], values[7, 9] = np.nan, -np.inf
@@ -644,7 +645,7 @@ def test_figures_reduced_on_the_device_give_the_same_payload(monkeypatch):
 
 
 def test_a_region_is_reduced_in_bands_of_whole_blocks_with_the_same_result(monkeypatch):
-    from tf_debug_repr import tensor_slices
+    from tf_debug_repr.viewer import slices as tensor_slices
 
     values = np.random.default_rng(5).normal(size=(203, 77)).astype(np.float32)
     values[100, 5], values[150, 70], values[9, 9] = np.nan, np.inf, -np.inf
@@ -665,7 +666,7 @@ def test_a_region_is_reduced_in_bands_of_whole_blocks_with_the_same_result(monke
 
 
 def test_images_are_drawn_a_few_at_a_time_with_the_same_grid(monkeypatch):
-    from tf_debug_repr import tensor_images
+    from tf_debug_repr.viewer import images as tensor_images
 
     values = np.random.default_rng(6).normal(size=(9, 3, 20, 30)).astype(np.float32) * 4
     values[2, :, 5, 5] = np.nan  # a NaN pixel is black, whatever the scale
@@ -681,7 +682,7 @@ def test_images_are_drawn_a_few_at_a_time_with_the_same_grid(monkeypatch):
 def test_a_long_row_is_cut_into_tiles_too_with_the_same_result(monkeypatch):
     """A vector or a [1, N] value is one row: banding rows alone cut all of it at once
     (a 2^28 int8 vector took 2 GiB of float32 temporaries)."""
-    from tf_debug_repr import tensor_slices
+    from tf_debug_repr.viewer import slices as tensor_slices
 
     values = np.random.default_rng(7).normal(size=(3, 1000)).astype(np.float32)
     values[1, 500], values[2, 999] = np.nan, np.inf
@@ -795,7 +796,7 @@ def test_a_sync_on_read_variable_in_a_replica_context_says_it_is_the_replicas_ow
 
     script = (
         "import tensorflow as tf, tf_debug_repr\n"
-        "from tf_debug_repr import viewer_payload as vp\n"
+        "from tf_debug_repr.viewer import payload as vp\n"
         "cpu = tf.config.list_physical_devices('CPU')[0]\n"
         "tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)\n"
         "strategy = tf.distribute.MirroredStrategy(['/cpu:0', '/cpu:1'])\n"
@@ -847,7 +848,7 @@ def test_figures_on_a_device_widen_a_chunk_at_a_time(monkeypatch):
     """The device path cast the whole value to float64 for its min/max and NaN counts (a
     float32 tensor filling half a GPU needed as much again); now at most a chunk, with the
     same figures."""
-    from tf_debug_repr import stats
+    from tf_debug_repr.core import stats
 
     values = np.random.default_rng(11).normal(size=(300, 301)).astype(np.float32)
     values[3, 4], values[50, 7], values[299, 300] = np.nan, np.inf, -np.inf

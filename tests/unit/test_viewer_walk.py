@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from tests.e2e import viewer_walk
-from tf_debug_repr.dap_client import Variable
-from tf_debug_repr.viewer_payload import build
+from tf_debug_repr.hosts.demo.dap_client import Variable
+from tf_debug_repr.viewer.payload import build
 
 NODE = shutil.which("node")
 

@@ -5,8 +5,10 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tf_debug_repr import pydevd_adapter, tensor_views, views
-from tf_debug_repr.view_model import Child, Node, Note, Scalar
+from tf_debug_repr import views
+from tf_debug_repr.core.view_model import Child, Node, Note, Scalar
+from tf_debug_repr.hosts.pydevd import adapter as pydevd_adapter
+from tf_debug_repr.views import tensors as tensor_views
 
 
 def resolve_expression(expression, parent: str) -> str:

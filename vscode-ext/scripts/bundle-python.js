@@ -7,7 +7,8 @@
  *
  *   python/pydevd_plugins/extensions/pydevd_plugin_tf_debug_repr.py   generated loader (below)
  *   python/plugin/pydevd_plugin_tf_debug_repr.py                      the repo's plugin module, verbatim
- *   python/lib/tf_debug_repr/...                                      the repo's package, verbatim
+ *   python/lib/tf_debug_repr/...                                      the repo's package, verbatim,
+ *                                                                     every subpackage included
  *
  * pydevd_plugins/ and pydevd_plugins/extensions/ get no __init__.py (PEP 420 portion).
  * The package is not directly on PYTHONPATH: a PYTHONPATH entry comes before site-packages

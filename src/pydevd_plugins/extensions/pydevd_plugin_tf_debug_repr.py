@@ -1,7 +1,7 @@
 """pydevd loads every ``pydevd_plugin*`` module under ``pydevd_plugins.extensions``
 when debugpy starts. This one only imports tf-debug-repr's adapter, guarded: pydevd
 catches nothing but ImportError here, and any other error would stop the debugger
-from starting. TensorFlow is not imported here (see tf_debug_repr.activation).
+from starting. TensorFlow is not imported here (see tf_debug_repr.activation.startup).
 """
 
 try:
@@ -16,7 +16,7 @@ try:
     ):
         __all__ = []
     else:
-        from tf_debug_repr.pydevd_adapter import providers as _providers
+        from tf_debug_repr.hosts.pydevd.adapter import providers as _providers
 
         _found = _providers()
         globals().update(_found)

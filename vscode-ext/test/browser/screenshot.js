@@ -4,7 +4,7 @@
  * A picture of the viewer page with a realistic payload in VS Code's Dark Modern colours, to look
  * at by eye (not a test): `node test/browser/screenshot.js [out.png] [heatmap|histogram|image] [message.json]`.
  * The payload is an 8-head attention-logit tensor [8, 256, 256] downsampled 2x2, with a few NaNs,
- * or the `payload` message in message.json (e.g. one made with tf_debug_repr.viewer_payload.build).
+ * or the `payload` message in message.json (e.g. one made with tf_debug_repr.viewer.payload.build).
  */
 const fs = require('node:fs');
 const { launch, openViewer } = require('./harness.js');

@@ -66,6 +66,8 @@ test('the .vsix exists and carries the extension, its dependency and the bundled
     'extension/python/pydevd_plugins/extensions/pydevd_plugin_tf_debug_repr.py',
     'extension/python/plugin/pydevd_plugin_tf_debug_repr.py',
     'extension/python/lib/tf_debug_repr/__init__.py',
+    // the module the plugin imports, in a subpackage: the bundle carries every one
+    'extension/python/lib/tf_debug_repr/hosts/pydevd/adapter.py',
   ]) {
     // vsce stores README/CHANGELOG under lower-case names.
     assert.ok(names.some((n) => n.toLowerCase() === required.toLowerCase()), `${required} in the vsix`);

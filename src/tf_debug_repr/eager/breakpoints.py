@@ -1,0 +1,377 @@
+"""Breakpoints inside compiled code: a ``tf.function`` holding one runs eagerly, only it.
+
+A breakpoint in a ``@tf.function`` (or in a Keras ``train_step``/``call`` under compiled
+``fit``) is never hit with values: AutoGraph traces a converted copy from a generated file,
+then the graph runs without Python. With a debugger client attached and
+``TF_DEBUG_REPR_EAGER`` unset or ``auto``, a ``tf.function`` called eagerly runs its own
+Python function, as plain Python, while a line breakpoint lies in code it runs; every other
+function stays compiled, and once the breakpoint goes the function runs its compiled graph
+again at its next call (the traces are kept).
+
+"Code it runs" is learned when the function is traced: the Python functions that ran
+during the trace (the ones AutoGraph converted included) are recorded, with a profile
+hook that is on only while a trace runs. Before its first trace a function knows only
+its own lines. A function called from one that runs eagerly for a breakpoint, and never
+traced on its own, runs eagerly too: its code path may lead to the breakpoint.
+
+Never run as Python: restored SavedModel functions (they have no Python function).
+Nothing here runs without a client: ``install`` is called once one is looking.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import threading
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from ..hosts.pydevd import client as debugger_client
+
+ENV = "TF_DEBUG_REPR_EAGER"
+# Frames of these are never where a user's breakpoint is: skipped when recording a trace.
+_LIBRARY = re.compile(r"[/\\](tensorflow|keras|tf_keras|tf_debug_repr)[/\\]|__autograph_generated")
+_MARK = "_tf_debug_repr"
+
+
+def mode() -> str:
+    """``TF_DEBUG_REPR_EAGER``: "auto" (unset, the default: functions holding a breakpoint
+    run eagerly), "all" (``1``: every function, see ``eager_switch``), "off" (``0``)."""
+    value = os.environ.get(ENV, "").strip().lower()
+    if value in ("1", "true", "yes", "on", "all"):
+        return "all"
+    if value in ("0", "false", "no", "off", "never"):
+        return "off"
+    return "auto"
+
+
+class _Regions:
+    """The lines a function runs: canonical file name -> [(first line, last line)]."""
+
+    __slots__ = ("spans", "traced", "told")
+
+    def __init__(self) -> None:
+        self.spans: dict[str, list[tuple[int, int]]] = {}
+        self.traced = False  # a trace of it was recorded (else only its own lines are known)
+        self.told = False  # the Debug Console was told it runs eagerly
+
+    def add(self, code: Any) -> None:
+        span = _span_of(code)
+        if span is not None:
+            spans = self.spans.setdefault(span[0], [])
+            if span[1:] not in spans:
+                spans.append(span[1:])
+
+    def breakpoint_in(self, table: dict) -> tuple[str, int] | None:
+        for filename, spans in self.spans.items():
+            lines = table.get(filename)
+            if not lines:
+                continue
+            for line in list(lines):
+                for first, last in spans:
+                    if first <= line <= last:
+                        return filename, line
+        return None
+
+
+_regions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Function -> _Regions
+_spans: dict[Any, tuple[str, int, int] | None] = {}  # code object -> its file and lines
+_local = threading.local()  # .outer: the Function called eagerly; .eager: depth of eager runs
+_installed = False
+
+
+def _span_of(code: Any) -> tuple[str, int, int] | None:
+    """The canonical file and first/last line of a code object and the code nested in it."""
+    if code in _spans:
+        return _spans[code]
+    span = None
+    filename = getattr(code, "co_filename", "")
+    if filename and not filename.startswith("<") and not _LIBRARY.search(filename):
+        lines = [line for code_ in _nested(code) for *_, line in code_.co_lines() if line]
+        if lines:
+            span = (debugger_client.canonical_path(filename), min(lines), max(lines))
+    _spans[code] = span
+    return span
+
+
+def _nested(code: Any) -> list:
+    found = [code]
+    for const in code.co_consts:
+        if hasattr(const, "co_lines"):
+            found.extend(_nested(const))
+    return found
+
+
+def _python_function(function: Any) -> Callable:
+    """The Python function a ``tf.function`` wraps, as written: past AutoGraph's converted
+    copy (a trace swaps it into a bound method's wrapper) and the bound-method wrapper."""
+    from tensorflow.python.util import tf_decorator
+
+    _, target = tf_decorator.unwrap(function._python_function)
+    return target
+
+
+def _code_of(fn: Any) -> Any:
+    fn = getattr(fn, "__func__", fn)
+    try:
+        import inspect
+
+        fn = inspect.unwrap(fn)
+    except Exception:
+        pass
+    fn = getattr(fn, "__func__", fn)
+    return getattr(fn, "__code__", None)
+
+
+# A Keras model's own code that its compiled step functions run: known before their
+# first trace, so a breakpoint in ``train_step`` stops with values from the first step.
+KERAS_STEP_METHODS = (
+    "train_step",
+    "test_step",
+    "predict_step",
+    "compute_loss",
+    "compute_metrics",
+    "call",
+)
+
+
+def _keras_owners(fn: Any) -> list:
+    """Keras layers and models a function closes over (Keras's ``one_step_on_data``
+    and ``multi_step_on_iterator`` close over the model)."""
+    from ..core.tf_types import Kind, kind_of
+
+    owners = []
+    for cell in getattr(getattr(fn, "__wrapped__", fn), "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if kind_of(value) is Kind.KERAS_LAYER:
+            owners.append(value)
+    return owners
+
+
+def _step_methods(owner: Any) -> list:
+    """The user's own step methods of a Keras model's class (not Keras's)."""
+    codes = []
+    for cls in type(owner).__mro__:
+        for name in KERAS_STEP_METHODS:
+            code = _code_of(cls.__dict__.get(name))
+            if code is not None and _span_of(code) is not None:
+                codes.append(code)
+    return codes
+
+
+def _regions_of(function: Any) -> _Regions:
+    regions = _regions.get(function)
+    if regions is None:
+        regions = _Regions()
+        fn = _python_function(function)
+        for code in [_code_of(fn)] + [
+            code for owner in _keras_owners(fn) for code in _step_methods(owner)
+        ]:
+            if code is not None:
+                regions.add(code)
+        _regions[function] = regions
+    return regions
+
+
+def _restored(function: Any) -> bool:
+    return type(function).__name__ == "RestoredFunction"
+
+
+def _eagerly(function: Any) -> tuple[str, int] | None:
+    """Why this call should run as Python: (file, line) of the breakpoint, or
+    ("", 0) when a function running eagerly for a breakpoint called it. None: compiled."""
+    if _restored(function) or not debugger_client.connected():
+        return None
+    from tensorflow.python.eager import context
+
+    if not context.executing_eagerly():
+        return None  # called while a graph is built: traced into it, as always
+    table = debugger_client.line_breakpoints()
+    if not table:
+        return None
+    regions = _regions_of(function)
+    found = regions.breakpoint_in(table)
+    if found is None and not regions.traced and getattr(_local, "eager", 0):
+        return ("", 0)
+    return found
+
+
+def _tell(function: Any, regions: _Regions, where: tuple[str, int]) -> None:
+    if regions.told:
+        return
+    regions.told = True
+    name = getattr(function, "__name__", None) or type(function).__name__
+    text = (
+        f"tf-debug-repr: tf.function {name!r} now runs eagerly, as Python (with the "
+        f"tf.functions it calls), because a breakpoint at {os.path.basename(where[0])}:"
+        f"{where[1]} lies in code it runs; "
+        "the other tf.functions stay compiled, and it runs compiled again once no "
+        "breakpoint lies in it. Eager results can differ from compiled ones by float "
+        f"rounding. {ENV}=0 keeps every function compiled, {ENV}=1 runs all eagerly.\n"
+    )
+    _console(text)
+
+
+def _console(text: str) -> None:
+    if not debugger_client.console_message(text):
+        try:
+            sys.stderr.write(text)
+        except Exception:
+            pass
+
+
+def _run_as_python(function: Any, where: tuple[str, int], args: tuple, kwds: dict) -> Any:
+    if not getattr(_local, "eager", 0):  # the functions it calls need no word of their own
+        _tell(function, _regions_of(function), where)
+    target = _python_function(function)
+    _local.eager = getattr(_local, "eager", 0) + 1
+    try:
+        return target(*args, **kwds)
+    finally:
+        _local.eager -= 1
+
+
+# --------------------------------------------------------------------------- tracing
+
+
+class _Recorder:
+    """A profile hook, on only while a trace runs: the code objects that ran, and the
+    functions AutoGraph converted (their converted copies run from generated files)."""
+
+    def __init__(self, converted_call: Any) -> None:
+        self.codes: set = set()
+        self.converted: list = []
+        self._converted_call = converted_call
+
+    def __call__(self, frame: Any, event: str, arg: Any) -> None:
+        if event == "call":
+            code = frame.f_code
+            self.codes.add(code)
+            if code is self._converted_call:
+                self.converted.append(frame.f_locals.get("f"))
+
+    def regions_into(self, regions: _Regions) -> None:
+        for code in self.codes:
+            regions.add(code)
+        for fn in self.converted:
+            # A callable object (a Keras layer) converted: its __call__ is what ran.
+            code = _code_of(fn) or _code_of(type(fn).__dict__.get("__call__"))
+            if code is not None:
+                regions.add(code)
+        regions.traced = True
+
+
+def _converted_call_code() -> Any:
+    try:
+        from tensorflow.python.autograph.impl import api
+
+        return api.converted_call.__code__
+    except Exception:
+        return None
+
+
+def _traced(original: Callable, args: tuple, kwargs: dict) -> Any:
+    """Run one trace (``func_graph_from_py_func``) with the recorder on, unless another
+    profiler is running. A trace that no eagerly called function asked for (tf.data
+    tracing a ``Dataset.map`` function, an export) can never run as Python: a breakpoint
+    in the code it ran is said to stop only while tracing, if at all."""
+    owner = getattr(_local, "outer", None)
+    if getattr(_local, "recording", False) or sys.getprofile() is not None:
+        return original(*args, **kwargs)
+    recorder = _Recorder(_converted_call_code())
+    _local.recording = True
+    sys.setprofile(recorder)
+    try:
+        return original(*args, **kwargs)
+    finally:
+        sys.setprofile(None)
+        _local.recording = False
+        try:
+            if owner is not None:
+                recorder.regions_into(_regions_of(owner))
+            else:
+                _tell_traced_only(recorder, str(args[0]) if args else "a function")
+        except Exception as exc:
+            _report(exc)
+
+
+_told_traced_only: set[tuple[str, int]] = set()
+
+
+def _tell_traced_only(recorder: _Recorder, name: str) -> None:
+    table = debugger_client.line_breakpoints()
+    if not table:
+        return
+    regions = _Regions()
+    recorder.regions_into(regions)
+    where = regions.breakpoint_in(table)
+    if where is None or where in _told_traced_only:
+        return
+    _told_traced_only.add(where)
+    _console(
+        f"tf-debug-repr: the breakpoint at {os.path.basename(where[0])}:{where[1]} lies in "
+        f"code TensorFlow traced into a graph outside any tf.function call ({name!r}: a "
+        "Dataset.map function, or an export): that graph never runs as Python, so the "
+        "breakpoint stops only while such code is traced, and not at all where AutoGraph "
+        f"converted it. {ENV}=1 runs tf.data functions eagerly (tf.data debug mode).\n"
+    )
+
+
+# --------------------------------------------------------------------------- install
+
+
+def _report(exc: BaseException) -> None:
+    try:
+        sys.stderr.write(f"tf-debug-repr: breakpoints in tf.functions: {exc!r}\n")
+    except Exception:
+        pass
+
+
+def install(tf: Any = None) -> bool:
+    """Wrap ``Function.__call__`` and the tracer once. Only in "auto" mode: "all" is the
+    global switch (``eager_switch``), "off" leaves every function compiled."""
+    global _installed
+    if _installed or mode() != "auto":
+        return _installed
+    from tensorflow.python.eager.polymorphic_function import polymorphic_function
+    from tensorflow.python.framework import func_graph
+
+    cls = polymorphic_function.Function
+    original_call = cls.__call__
+    original_trace = func_graph.func_graph_from_py_func
+    if getattr(original_call, _MARK, False):
+        _installed = True
+        return True
+
+    def __call__(self, *args, **kwds):
+        try:
+            where = _eagerly(self)
+        except Exception as exc:  # never in the way of the program: run it compiled
+            _report(exc)
+            where = None
+        if where is not None:
+            return _run_as_python(self, where, args, kwds)
+        if getattr(_local, "outer", None) is not None:
+            return original_call(self, *args, **kwds)
+        _local.outer = self  # a trace in this call is this function's
+        try:
+            return original_call(self, *args, **kwds)
+        finally:
+            _local.outer = None
+
+    def func_graph_from_py_func(*args, **kwargs):
+        return _traced(original_trace, args, kwargs)
+
+    for wrapper, original in ((__call__, original_call), (func_graph_from_py_func, original_trace)):
+        wrapper.__wrapped__ = original  # type: ignore[attr-defined]
+        wrapper.__doc__ = original.__doc__
+        setattr(wrapper, _MARK, True)
+    cls.__call__ = __call__
+    func_graph.func_graph_from_py_func = func_graph_from_py_func
+    _installed = True
+    return True

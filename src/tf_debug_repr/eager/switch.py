@@ -1,0 +1,109 @@
+"""``TF_DEBUG_REPR_EAGER=1``: run tf.functions and tf.data functions as plain Python.
+
+With AutoGraph, a breakpoint inside a ``@tf.function`` body or a ``Dataset.map``
+function is never hit and gradients computed there are symbolic. Turned on as soon as
+the program imports TensorFlow, this makes those bodies run eagerly, so breakpoints
+are hit and gradients are real values (at eager speed: it is a debugging switch).
+
+A tf.function called while a graph is being built (tf.data still traces each map
+function once) is traced as usual, AutoGraph included.
+
+Caveats: ``tf.data`` debug mode applies to datasets created after it is enabled (hence
+at import), and it runs ``map`` functions one element at a time, deterministically.
+Those per-element calls happen on a TensorFlow thread that Python did not start; debugpy
+only stops on such a thread once ``debugpy.debug_this_thread()`` ran there, so the switch
+also makes every ``tf.py_function`` call (which is how debug mode runs ``map``
+functions) announce its thread to debugpy first.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from types import ModuleType
+
+ENV = "TF_DEBUG_REPR_EAGER"
+
+
+def requested() -> bool:
+    from .breakpoints import mode
+
+    return mode() == "all"
+
+
+def apply(tf: ModuleType) -> bool:
+    """Turn eager execution of functions on if requested. Returns whether it did."""
+    if not requested():
+        return False
+    tf.config.run_functions_eagerly(True)
+    _trace_inside_graphs()
+    try:
+        tf.data.experimental.enable_debug_mode()
+    except Exception as exc:  # only possible from graph mode; functions still run eagerly
+        sys.stderr.write(f"tf-debug-repr: tf.data debug mode not enabled: {exc}\n")
+    _trace_py_function_threads()
+    sys.stderr.write(
+        f"tf-debug-repr: {ENV}=1: tf.function and tf.data functions run eagerly "
+        "(breakpoints inside them are hit; slower)\n"
+    )
+    return True
+
+
+def _trace_inside_graphs() -> None:
+    """A tf.function called while a graph is being built is traced as usual, AutoGraph and
+    all. tf.data traces every map function once even in debug mode (to learn its output
+    structure); with ``run_functions_eagerly`` alone a tf.function called there ran as
+    plain Python, so a tensor ``if`` in it raised (TF's pix2pix tutorial's random_jitter).
+    Called eagerly, it still runs eagerly: its breakpoints are hit."""
+    try:
+        from tensorflow.python.eager import context
+        from tensorflow.python.eager.polymorphic_function import (
+            eager_function_run,
+            polymorphic_function,
+        )
+
+        cls = polymorphic_function.Function
+        current = cls.__dict__.get("_run_functions_eagerly")
+        if not isinstance(current, property) or getattr(current.fget, "_tf_debug_repr", False):
+            return
+
+        def _run_functions_eagerly(self: object) -> bool:
+            # A restored SavedModel function has no Python function to run: it stays
+            # compiled ("Found zero restored functions for caller function" otherwise).
+            return (
+                bool(eager_function_run.RUN_FUNCTIONS_EAGERLY)
+                and context.executing_eagerly()
+                and type(self).__name__ != "RestoredFunction"
+            )
+
+        _run_functions_eagerly._tf_debug_repr = True  # type: ignore[attr-defined]
+        cls._run_functions_eagerly = property(_run_functions_eagerly)
+    except Exception as exc:  # another TF layout: functions still run eagerly
+        sys.stderr.write(f"tf-debug-repr: tf.functions in tf.data traces not kept: {exc}\n")
+
+
+def _trace_py_function_threads() -> None:
+    """Call ``debugpy.debug_this_thread()`` once per thread that runs a py_function."""
+    debugpy = sys.modules.get("debugpy")
+    if debugpy is None or not hasattr(debugpy, "debug_this_thread"):
+        return
+    from tensorflow.python.ops import script_ops
+
+    cls = script_ops.FuncRegistry
+    if getattr(cls.__call__, "_tf_debug_repr", False):
+        return
+    original = cls.__call__
+    announced = threading.local()
+
+    def __call__(self, token, device, args):  # C++ looks this up on the type per call
+        if not getattr(announced, "done", False):
+            announced.done = True
+            try:
+                debugpy.debug_this_thread()
+            except Exception:
+                pass
+        return original(self, token, device, args)
+
+    __call__._tf_debug_repr = True
+    __call__.__wrapped__ = original
+    cls.__call__ = __call__

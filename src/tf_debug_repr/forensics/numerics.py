@@ -1,0 +1,437 @@
+"""``TF_DEBUG_REPR_CHECK_NUMERICS=1``: stop where the first NaN/Inf is born.
+
+An op callback (TF's ``op_callbacks``, the mechanism behind
+``tf.debugging.enable_check_numerics``) checks every floating output:
+
+- eagerly, right after the op ran: one ``CheckNumericsV2`` op per output, on the
+  output's device (nothing copied). When it finds NaN/Inf, the callback raises
+  ``NumericsError`` (an ``InvalidArgumentError``) from inside the op's Python call, so
+  the exception goes up through the user's line that ran the op. VS Code's default
+  exception breakpoints ("Uncaught Exceptions", "User Uncaught Exceptions") stop there,
+  in the user's frame, with its locals inspectable. The message says which op, on which
+  device, how many NaN/+Inf/-Inf of how many and where the first is, and summarises the
+  op's inputs; the exception keeps the op's inputs and output (``.inputs``,
+  ``.output``) for the Debug Console.
+- inside ``tf.function`` (a graph being built): TF's own instrumentation
+  (``CheckNumericsCallback``): a check op after each floating output whose message
+  names the op and the Python lines that created it; it raises when the graph runs,
+  at the user's call of the function.
+
+Outputs are returned unchanged: with no NaN/Inf, results are bit-identical. The
+callback is installed on the thread that imports TensorFlow (TF's op callbacks are per
+thread), once, when the switch is set; without it this module is never imported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import formatting as fmt
+
+# Outputs that are NaN by design (empty batch statistics), as TF's own check skips them.
+_IGNORED = {
+    (op, slot)
+    for op in (b"FusedBatchNorm", b"FusedBatchNormV2", b"FusedBatchNormV3")
+    for slot in (1, 2, 3, 4, 5)
+}
+_INPUTS_SHOWN = 8
+
+_installed: list = []  # the callbacks installed (one per thread that asked)
+_error_class: type | None = None
+
+
+def error_class() -> type:
+    """``NumericsError``: a ``tf.errors.InvalidArgumentError`` (code that catches TF's
+    errors, or expects ``enable_check_numerics``'s, keeps working) with the facts."""
+    global _error_class
+    if _error_class is None:
+        import tensorflow as tf
+
+        class NumericsError(tf.errors.InvalidArgumentError):
+            """NaN/Inf first produced by one op (raised under TF_DEBUG_REPR_CHECK_NUMERICS)."""
+
+            def __init__(self, message: str, facts: dict) -> None:
+                super().__init__(None, None, message)
+                self.op_type: str = facts["op_type"]
+                self.op_name: str | None = facts["op_name"]
+                self.device: str = facts["device"]
+                self.slot: int = facts["slot"]
+                self.nan: int = facts["nan"]
+                self.pos_inf: int = facts["pos_inf"]
+                self.neg_inf: int = facts["neg_inf"]
+                self.first_bad: tuple[int, ...] | None = facts["first_bad"]
+                self.inputs: list = facts["inputs"]
+                self.output: Any = facts["output"]
+
+            def __reduce__(self):  # picklable like TF's own errors
+                return (Exception, (self.message,))
+
+        NumericsError.__module__ = __name__
+        NumericsError.__qualname__ = "NumericsError"
+        _error_class = NumericsError
+    return _error_class
+
+
+def _bad_figures(output: Any) -> tuple[int, int, int, tuple[int, ...] | None]:
+    """(NaN, +Inf, -Inf, index of the first bad element), reduced on the output's device."""
+    import tensorflow as tf
+
+    from ..core.guards import harmless
+
+    with harmless(output.device):
+        nan = tf.math.is_nan(output)
+        inf = tf.math.is_inf(output)
+        counts = tf.stack(
+            [
+                tf.reduce_sum(tf.cast(nan, tf.int64)),
+                tf.reduce_sum(tf.cast(tf.logical_and(inf, output > 0), tf.int64)),
+                tf.reduce_sum(tf.cast(tf.logical_and(inf, output < 0), tf.int64)),
+            ]
+        ).numpy()
+        first = None
+        bad = tf.logical_not(tf.math.is_finite(output))
+        if output.shape.rank:
+            where = tf.where(tf.reshape(bad, [-1]))
+            if int(tf.size(where)):
+                flat = int(where[0, 0].numpy())
+                import numpy as np
+
+                first = tuple(int(i) for i in np.unravel_index(flat, tuple(output.shape)))
+        else:
+            first = ()
+    return int(counts[0]), int(counts[1]), int(counts[2]), first
+
+
+def _input_line(tensor: Any) -> str:
+    from ..views import dispatch
+
+    try:
+        return dispatch.summary(tensor)
+    except Exception as exc:
+        return f"{type(tensor).__name__} <error: {exc!r}>"
+
+
+def report(
+    op_type: str,
+    op_name: str | None,
+    slot: int,
+    outputs: list,
+    inputs: list,
+) -> tuple[str, dict]:
+    """The message and facts about the first bad output of an eagerly run op."""
+    output = outputs[slot]
+    nan, pos_inf, neg_inf, first = _bad_figures(output)
+    device = fmt.device_text(getattr(output, "device", "")) or "?"
+    size = int(output.shape.num_elements() or 0)
+    counts = ", ".join(
+        f"{label}×{n}" for label, n in (("NaN", nan), ("+Inf", pos_inf), ("-Inf", neg_inf)) if n
+    )
+    where = "" if first is None else " at [" + ", ".join(str(i) for i in first) + "]"
+    name = f" ({op_name})" if op_name else ""
+    lines = [
+        f"NaN/Inf first produced by op {op_type}{name} on {device}: "
+        f"output {slot} of {len(outputs)}, {output.dtype.name}{fmt.shape_text(output.shape)} "
+        f"has {counts} of {fmt.count(size)}, first{where}",
+        f"  inputs ({len(inputs)}):",
+    ]
+    for i, tensor in enumerate(inputs[:_INPUTS_SHOWN]):
+        lines.append(f"    {i}: {_input_line(tensor)}")
+    if len(inputs) > _INPUTS_SHOWN:
+        lines.append(f"    … {len(inputs) - _INPUTS_SHOWN} more")
+    lines.append(f"  output {slot}: {_input_line(output)}")
+    lines.append(
+        "  (TF_DEBUG_REPR_CHECK_NUMERICS=1: the exception's .inputs and .output hold the tensors)"
+    )
+    facts = {
+        "op_type": op_type,
+        "op_name": op_name,
+        "device": device,
+        "slot": slot,
+        "nan": nan,
+        "pos_inf": pos_inf,
+        "neg_inf": neg_inf,
+        "first_bad": first,
+        "inputs": list(inputs),
+        "output": output,
+    }
+    return "\n".join(lines), facts
+
+
+class NumericsCallback:
+    """The op callback: eager outputs checked here, graphs instrumented by TF's callback."""
+
+    def __init__(self) -> None:
+        from tensorflow.python.debug.lib import check_numerics_callback, op_callbacks_common
+
+        self._graph = check_numerics_callback.CheckNumericsCallback(30, 80)
+        self._skip = set(op_callbacks_common.OP_CALLBACK_SKIP_OPS) | set(
+            check_numerics_callback.SAFE_OPS
+        )
+
+    def __call__(
+        self,
+        op_type: str,
+        inputs: Any,
+        attrs: Any,
+        outputs: Any,
+        op_name: str | None = None,
+        graph: Any = None,
+    ) -> Any:
+        op_bytes = op_type.encode() if isinstance(op_type, str) else op_type
+        if graph is not None:
+            if not _graph_v2():
+                return self._graph.callback(op_type, inputs, attrs, outputs, op_name, graph)
+            if op_bytes not in self._skip:
+                try:
+                    _instrument(op_bytes.decode(), op_name, outputs, inputs, graph)
+                except Exception as exc:  # never break the user's tracing
+                    _warn_once(f"a check was not added to a traced {op_type}: {exc!r}")
+            return None  # outputs unchanged
+        if op_bytes in self._skip or op_bytes == b"CheckNumericsV2" or not outputs:
+            return None
+        for slot, output in enumerate(outputs):
+            if not _checked(output) or (op_bytes, slot) in _IGNORED or _finite(output):
+                continue
+            try:
+                message, facts = report(
+                    op_bytes.decode(), op_name, slot, list(outputs), list(inputs or [])
+                )
+            except Exception as exc:  # the facts failed: the stop still comes, said plainly
+                message = (
+                    f"NaN/Inf first produced by op {op_bytes.decode()} (output {slot}); {exc!r}"
+                )
+                facts = _bare_facts(op_bytes.decode(), op_name, slot, outputs, inputs)
+            raise error_class()(message, facts)
+        return None
+
+
+# The dtypes CheckNumericsV2 has kernels for; float8 and the like are not checked.
+_CHECKED_DTYPES = ("float16", "bfloat16", "float32", "float64")
+_warned: set[str] = set()
+
+
+def _checked(output: Any) -> bool:
+    return getattr(output.dtype, "name", "") in _CHECKED_DTYPES
+
+
+def _warn_once(message: str) -> None:
+    import sys
+
+    kind = message.split(":", 1)[0]
+    if kind not in _warned:
+        _warned.add(kind)
+        sys.stderr.write(f"tf-debug-repr: {message}\n")
+
+
+def _bare_facts(op_type: str, op_name: Any, slot: int, outputs: Any, inputs: Any) -> dict:
+    return {
+        "op_type": op_type,
+        "op_name": op_name,
+        "device": fmt.device_text(getattr(outputs[slot], "device", "")) or "?",
+        "slot": slot,
+        "nan": -1,
+        "pos_inf": -1,
+        "neg_inf": -1,
+        "first_bad": None,
+        "inputs": list(inputs or []),
+        "output": outputs[slot],
+    }
+
+
+def _graph_v2() -> bool:
+    from tensorflow.python.framework import ops
+
+    return ops.executing_eagerly_outside_functions()
+
+
+def _is_library(path: str) -> bool:
+    import os
+
+    from tensorflow.python.debug.lib import source_utils
+
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the package
+    return (
+        source_utils.guess_is_tensorflow_py_library(path)
+        or path.startswith(here)
+        or f"{os.sep}keras{os.sep}" in path
+        or f"{os.sep}site-packages{os.sep}" in path
+        or path.startswith("<")
+    )
+
+
+def creation_site(traceback: Any) -> tuple[str, str]:
+    """(``file:line in function``, the source line) of the innermost frame of the user's
+    own code in an op's creation stack; ("", "") when there is none."""
+    for frame in reversed(list(traceback or [])):
+        path, line, function, source = tuple(frame)[:4]
+        if not _is_library(path):
+            if not source:
+                import linecache
+
+                source = linecache.getline(path, line)
+            return f"{path}:{line} in {function}", (source or "").strip()
+    return "", ""
+
+
+def graph_message(
+    op_type: str, op_name: str | None, slot: int, outputs: list, inputs: list, graph: Any
+) -> str:
+    output = outputs[slot]
+    site, source = creation_site(getattr(output.op, "traceback", None))
+    name = f" ({op_name})" if op_name and op_name != op_type else ""
+    lines = [
+        f"NaN/Inf produced by op {op_type}{name} in tf.function graph "
+        f"{getattr(graph, 'name', '?')}: output {slot} of {len(outputs)}, "
+        f"{output.dtype.name}{fmt.shape_text(output.shape)}",
+    ]
+    if site:
+        lines.append(f"  created at {site}: {source}")
+    lines.append(f"  inputs ({len(inputs)}):")
+    for i, tensor in enumerate(list(inputs)[:_INPUTS_SHOWN]):
+        producer = getattr(getattr(tensor, "op", None), "type", "?")
+        lines.append(
+            f"    {i}: {getattr(tensor, 'name', '?')} {tensor.dtype.name}"
+            f"{fmt.shape_text(tensor.shape)} (from op {producer})"
+        )
+    lines.append(
+        "  (to stop at that line with values: put a breakpoint in the function; while one "
+        "lies there it runs eagerly)"
+    )
+    return "\n".join(lines)
+
+
+def _instrument(op_type: str, op_name: str | None, outputs: Any, inputs: Any, graph: Any) -> None:
+    """A check after each floating output of an op being traced, run by tf.function's
+    automatic control dependencies; the outputs stay the user's. A failing check reports
+    the counts and the first index as the eager check does. XLA has no op that raises
+    (its CheckNumerics is a no-op, DebugNumericSummaryV2 fails to compile): functions
+    compiled with XLA are left unchecked, said once."""
+    from tensorflow.python.ops import control_flow_util
+
+    if control_flow_util.GraphOrParentsInXlaContext(graph):
+        _warn_once(
+            "XLA: inside functions compiled with XLA (jit_compile=True) ops are not "
+            "checked one by one (XLA has no op that can stop on NaN/Inf); their outputs "
+            "are, when the call returns"
+        )
+        return
+    outputs = list(outputs or [])
+    for slot, output in enumerate(outputs):
+        if not _checked(output) or (op_type.encode(), slot) in _IGNORED:
+            continue
+        message = graph_message(op_type, op_name, slot, outputs, list(inputs or []), graph)
+        _check_with_counts(output, slot, message.split("\n"))
+
+
+def _check_with_counts(output: Any, slot: int, lines: list[str]) -> None:
+    """One reduction when all is finite; only a failing output pays for the counts and
+    the first index, in the branch that raises. ``Assert`` prints each string escaped
+    (quotes, newlines, non-ASCII): one plain-ASCII string per line of the message."""
+    import tensorflow as tf
+
+    rank = output.shape.rank
+
+    def fail() -> Any:
+        bad = tf.logical_not(tf.math.is_finite(output))
+        inf = tf.math.is_inf(output)
+
+        def count(mask: Any) -> Any:
+            return tf.reduce_sum(tf.cast(mask, tf.int64))
+
+        where = "[]"
+        if rank != 0:
+            flat = tf.where(tf.reshape(bad, [-1]))[0, 0]
+            index = tf.unravel_index(flat, tf.shape(output, out_type=tf.int64))
+            where = tf.strings.join(
+                ["[", tf.strings.reduce_join(tf.strings.as_string(index), separator=", "), "]"]
+            )
+        figures = [
+            count(tf.math.is_nan(output)),
+            count(tf.logical_and(inf, output > 0)),
+            count(tf.logical_and(inf, output < 0)),
+            tf.size(output, out_type=tf.int64),
+        ]
+        text = [tf.strings.as_string(figure) for figure in figures]
+        facts = tf.strings.join(
+            [f"output {slot} holds NaN: ", text[0], ", +Inf: ", text[1], ", -Inf: ", text[2]]
+            + [" of ", text[3], " elements, first at ", where]
+        )
+        shown = (
+            [line.strip() for line in lines[:1]] + [facts] + [line.strip() for line in lines[1:]]
+        )
+        check = tf.debugging.Assert(False, shown, summarize=1)
+        with tf.control_dependencies([check]):
+            return tf.constant(False)
+
+    tf.cond(tf.reduce_all(tf.math.is_finite(output)), lambda: tf.constant(True), fail)
+
+
+def _finite(output: Any) -> bool:
+    """One CheckNumericsV2 on the output's device; True when it holds no NaN/Inf."""
+    import tensorflow as tf
+    from tensorflow.python.eager import record
+    from tensorflow.python.ops import array_ops
+
+    try:
+        # off the user's tape (the check op has a gradient), on the output's device
+        with record.stop_recording(), tf.device(output.device):
+            array_ops.check_numerics_v2(output, "")
+    except tf.errors.InvalidArgumentError:
+        return False
+    except Exception:  # no kernel here, or the like: not ours to stop the program for
+        return True
+    return True
+
+
+def _own_files_are_library() -> None:
+    """Tell pydevd that this package's files are library code, as they are for any pip
+    install (site-packages): the exception is raised in our callback, and with
+    "justMyCode" the stop must show the user's line, not ours. Matters for an editable
+    install (a source checkout), whose files pydevd would otherwise count as the user's."""
+    import os
+    import sys
+
+    pydevd = sys.modules.get("pydevd")
+    debugger = pydevd.get_global_debugger() if pydevd is not None else None
+    if debugger is None:
+        return
+    files = debugger._files_filtering
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the package
+    roots = list(files._get_library_roots())
+    if any((here + os.sep).startswith(root) for root in roots):
+        return
+    files.set_library_roots([*roots, here])
+    debugger._clear_caches()
+
+
+def enable() -> None:
+    """Install the callback on the calling thread (idempotent per thread)."""
+    import threading
+
+    from tensorflow.python.framework import op_callbacks
+
+    thread = threading.get_ident()
+    if any(t == thread for t, _ in _installed):
+        return
+    callback = NumericsCallback()
+    op_callbacks.add_op_callback(callback)
+    _installed.append((thread, callback))
+    try:
+        _own_files_are_library()
+    except Exception:  # pydevd's internals moved: the stop shows our frame on top
+        pass
+
+
+def disable() -> None:
+    """Remove the callback from the calling thread."""
+    import threading
+
+    from tensorflow.python.framework import op_callbacks
+
+    thread = threading.get_ident()
+    for entry in [e for e in _installed if e[0] == thread]:
+        try:
+            op_callbacks.remove_op_callback(entry[1])
+        except KeyError:
+            pass
+        _installed.remove(entry)

@@ -1,0 +1,437 @@
+"""Snapshots of variables the user looked at, and how each changed from one stop to the next.
+
+**Which stop is this?** pydevd creates one ``_FramesTracker`` per suspension of a thread
+(``PyDB.do_wait_suspend`` enters ``suspended_frames_manager.track_frames()``, which
+makes a new tracker and drops it on resume) and registers it under the thread's id. The
+resolvers and evaluations run on that suspended thread, so ``get_frame_tracker(id of the
+current thread)`` is the current suspension. We keep a weak reference to it: a different
+(live) tracker object means a new stop. This costs one dict lookup, needs no hook in
+pydevd, and a weak reference cannot mistake a recycled object for the old one. Without
+pydevd (the program calling us itself, unit tests) ``next_stop()`` advances the count.
+
+**What is kept.** Only variables the user looked at (expanded, watched, hovered, or
+their model expanded) get a snapshot: one read of the variable, on the variable's own
+device (TF copies a variable's buffer on its next update when a read still holds it, so
+the read is a true snapshot). The oldest-looked snapshots go first when the budget
+(``TF_DEBUG_REPR_SNAPSHOT_MB``, default 64 MiB, like the gradients') is full. At the first sight of a
+tracked variable in a new stop, its change since the snapshot is computed on the device
+(a few reductions, scalars to the host) and the snapshot is replaced by the current value.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import threading
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.guards import harmless
+from ..views import variables as variable_views
+
+FROZEN_STOPS = 3  # unchanged over this many stops in a row: "frozen"
+_DEFAULT_BUDGET_MB = 64.0
+
+_lock = threading.RLock()
+
+
+def _budget_from_env() -> int:
+    try:
+        mib = float(os.environ.get("TF_DEBUG_REPR_SNAPSHOT_MB", _DEFAULT_BUDGET_MB))
+    except ValueError:
+        mib = _DEFAULT_BUDGET_MB
+    return max(0, int(mib * 1024 * 1024))
+
+
+_budget = _budget_from_env()
+
+
+def set_budget_mb(mib: float) -> None:
+    global _budget
+    with _lock:
+        _budget = max(0, int(mib * 1024 * 1024))
+        _evict(0)
+
+
+# --------------------------------------------------------------------------- stops
+
+_stop = 0  # the number of the current stop (1 = first seen)
+_tracker_ref: weakref.ref | None = None
+
+
+def _pydevd_tracker() -> Any:
+    """pydevd's frames tracker of the current thread's suspension, or None."""
+    pydevd = sys.modules.get("pydevd")
+    constants = sys.modules.get("_pydevd_bundle.pydevd_constants")
+    if pydevd is None or constants is None:
+        return None
+    debugger = pydevd.get_global_debugger()
+    if debugger is None:
+        return None
+    thread_id = constants.get_current_thread_id(threading.current_thread())
+    return debugger.suspended_frames_manager.get_frame_tracker(thread_id)
+
+
+def current_stop() -> int:
+    """The number of the stop the program is in (0 before any)."""
+    global _stop, _tracker_ref
+    try:
+        tracker = _pydevd_tracker()
+    except Exception:
+        tracker = None
+    if tracker is None:
+        return _stop
+    with _lock:
+        if _tracker_ref is None or _tracker_ref() is not tracker:
+            _tracker_ref = weakref.ref(tracker)
+            _stop += 1
+        return _stop
+
+
+def next_stop() -> int:
+    """Without pydevd: say that a new stop begins (tests, programs taking snapshots)."""
+    global _stop
+    with _lock:
+        _stop += 1
+        return _stop
+
+
+# --------------------------------------------------------------------------- changes
+
+
+@dataclass
+class Change:
+    """How a variable changed between two stops."""
+
+    name: str
+    since_stop: int
+    at_stop: int
+    shape: tuple[int, ...]
+    norm: float  # ‖now − then‖₂, computed in float64
+    changed: int  # elements that differ
+    size: int
+    largest: float  # max |now − then|
+    where: tuple[int, ...] | None  # index of the largest change
+    steps: int | None  # optimizer iterations (or gradients) between the stops, if known
+    steps_of: str = ""
+    unchanged_stops: int = 0  # stops in a row without any change, this one included
+    note: str = ""  # why figures are missing (shape changed, ...)
+
+    @property
+    def share_changed(self) -> float:
+        return self.changed / self.size if self.size else 0.0
+
+    @property
+    def frozen(self) -> bool:
+        return self.unchanged_stops >= FROZEN_STOPS
+
+
+@dataclass
+class _Entry:
+    ref: weakref.ref | None  # the variable (None: a watch expression's tensor, by its key)
+    name: str
+    value: Any  # the snapshot (an eager tensor on the variable's device)
+    stop: int
+    nbytes: int
+    steps: tuple[int | None, int]
+    looked: int  # the stop it was last looked at (eviction order)
+    change: Change | None = None
+    unchanged_stops: int = 0
+
+
+_entries: dict[Any, _Entry] = {}
+_held = 0
+
+
+def _storage(var: Any) -> Any:
+    inner = getattr(var, "_value", None)  # a Keras variable's tf.Variable
+    return var if inner is None or not hasattr(inner, "read_value") else inner
+
+
+def _entry(var: Any) -> _Entry | None:
+    storage = _storage(var)
+    return _lookup(id(storage), storage)
+
+
+def _lookup(key: Any, target: Any) -> _Entry | None:
+    entry = _entries.get(key)
+    if entry is not None and entry.ref is not None and entry.ref() is not target:
+        _drop(key)
+        return None
+    return entry
+
+
+def _drop(key: Any) -> None:
+    global _held
+    entry = _entries.pop(key, None)
+    if entry is not None:
+        _held -= entry.nbytes
+
+
+def _evict(need: int) -> bool:
+    """Make room for ``need`` bytes by dropping the snapshots looked at longest ago."""
+    for key in [k for k, e in _entries.items() if e.ref is not None and e.ref() is None]:
+        _drop(key)
+    if need > _budget:
+        return False
+    for key, _ in sorted(_entries.items(), key=lambda item: item[1].looked):
+        if _held + need <= _budget:
+            break
+        _drop(key)
+    return _held + need <= _budget
+
+
+def _nbytes(value: Any) -> int:
+    return int(value.shape.num_elements() or 0) * int(value.dtype.size)
+
+
+def _steps(var: Any) -> tuple[int | None, int]:
+    """(the optimizer's iterations when it last applied a gradient to ``var``, the count
+    of gradients recorded for it), from gradient capture; (None, 0) when none was."""
+    try:
+        from ..gradients import capture as gradient_capture
+
+        record = gradient_capture.record_of(var)
+        latest = getattr(record, "latest", None)
+        if latest is not None:
+            return latest.iteration, int(latest.count or 0)
+    except Exception:
+        pass
+    return None, 0
+
+
+def _steps_between(then: tuple[int | None, int], now: tuple[int | None, int]) -> tuple:
+    """(steps, what they count) between two stops, or (None, "") when unknown."""
+    if then[0] is not None and now[0] is not None:
+        return now[0] - then[0], "optimizer steps"
+    if now[1] > then[1]:  # none recorded at the earlier stop counts as none yet
+        return now[1] - then[1], "gradient steps"
+    return None, ""
+
+
+def _read(var: Any) -> Any:
+    return variable_views.read_value(var)
+
+
+def tracking() -> bool:
+    """Is anything tracked at all? (The cheap test every summary line makes.)"""
+    return bool(_entries)
+
+
+def tracked(var: Any) -> bool:
+    with _lock:
+        return _entry(var) is not None
+
+
+def observe(var: Any, looked: bool) -> Change | None:
+    """Bring ``var``'s record up to the current stop; start tracking it if ``looked``.
+    Returns its change since the previous snapshot, when there is one for this stop."""
+    if not looked and not _entries:
+        return None  # nothing tracked: every summary line pays one truth test
+    storage = _storage(var)
+    return _observe(
+        id(storage),
+        storage,
+        lambda: variable_views.label(var),
+        lambda: _read(var),
+        lambda: _steps(var),
+        looked,
+    )
+
+
+def observe_watched(key: tuple, tensor: Any, looked: bool) -> Change | None:
+    """The same for a tensor a watch expression gives (a new tensor at each stop, so it is
+    tracked by the expression and the function it is evaluated in: ``key``)."""
+    if not looked and not _entries:
+        return None
+    return _observe(key, None, lambda: key[-1], lambda: tensor, lambda: (None, 0), looked)
+
+
+def watched_tracked(key: tuple) -> int | None:
+    """The stop of the snapshot kept for a watch expression, if any."""
+    with _lock:
+        entry = _entries.get(key)
+        return None if entry is None else entry.stop
+
+
+def _observe(
+    key: Any,
+    target: Any,
+    name: Callable[[], str],
+    read: Callable[[], Any],
+    steps_of: Callable[[], tuple[int | None, int]],
+    looked: bool,
+) -> Change | None:
+    stop = current_stop()
+    if stop == 0:
+        return None
+    with _lock:
+        entry = _lookup(key, target)
+        if entry is None and not looked:
+            return None
+        if entry is not None and entry.stop == stop:
+            if looked:
+                entry.looked = stop
+            return entry.change
+        now = read()
+        if now is None:  # no value yet (Keras build pass, first trace)
+            return entry.change if entry is not None else None
+        steps = steps_of()
+        change = None
+        if entry is not None:
+            change = _compare(entry, now, stop, steps)
+            entry.unchanged_stops = change.unchanged_stops
+        return _keep(key, target, name, entry, now, stop, steps, looked, change)
+
+
+def _keep(
+    key: Any,
+    target: Any,
+    name: Callable[[], str],
+    entry: _Entry | None,
+    now: Any,
+    stop: int,
+    steps: tuple[int | None, int],
+    looked: bool,
+    change: Change | None,
+) -> Change | None:
+    global _held
+    size = _nbytes(now)
+    if entry is not None:
+        _drop(key)
+    if not _evict(size):
+        return change  # over budget: the change is shown once, nothing kept
+    new = _Entry(
+        ref=None if target is None else weakref.ref(target),
+        name=name(),
+        value=now,
+        stop=stop,
+        nbytes=size,
+        steps=steps,
+        looked=stop if looked or entry is None else entry.looked,
+        change=change,
+        unchanged_stops=entry.unchanged_stops if entry is not None else 0,
+    )
+    _entries[key] = new
+    _held += size
+    return change
+
+
+_EVALUATORS = ("evaluate_expression", "internal_evaluate_expression_json")
+
+
+def evaluated_expression() -> tuple[Any, str] | None:
+    """(the frame, the expression) when pydevd is evaluating a watch, hover or Debug
+    Console expression on this thread's stack, or presenting its result: DAP's
+    ``internal_evaluate_expression_json(py_db, request, thread_id)`` evaluates through
+    ``evaluate_expression(py_db, frame, expression, is_exec)`` and then asks for the
+    result's string; both hold ``frame`` and ``expression`` as locals."""
+    probe = sys._getframe(1)
+    while probe is not None:
+        code = probe.f_code
+        if code.co_name in _EVALUATORS and "pydevd" in code.co_filename:
+            found = probe.f_locals
+            frame, expression = found.get("frame"), found.get("expression")
+            if frame is not None and isinstance(expression, str):
+                return frame, expression.strip()
+            return None
+        probe = probe.f_back
+    return None
+
+
+def _compare(entry: _Entry, now: Any, stop: int, steps: tuple[int | None, int]) -> Change:
+    then = entry.value
+    shape = tuple(int(d) for d in now.shape)
+    size = int(math.prod(shape))
+    steps_between, steps_of = _steps_between(entry.steps, steps)
+    base = dict(
+        name=entry.name,
+        since_stop=entry.stop,
+        at_stop=stop,
+        shape=shape,
+        size=size,
+        steps=steps_between,
+        steps_of=steps_of,
+    )
+    if tuple(int(d) for d in then.shape) != shape or then.dtype != now.dtype:
+        return Change(
+            **base,
+            norm=math.nan,
+            changed=size,
+            largest=math.nan,
+            where=None,
+            note=f"shape or dtype changed: was {then.dtype.name}{list(then.shape)}",
+        )
+    norm, changed, largest, flat = _figures(then, now)
+    # unchanged at every stop since the snapshot (seen or not), or moved
+    unchanged = entry.unchanged_stops + (stop - entry.stop) if changed == 0 else 0
+    where = None
+    if changed and flat is not None and shape:
+        import numpy as np
+
+        where = tuple(int(i) for i in np.unravel_index(flat, shape))
+    elif changed:
+        where = ()
+    return Change(
+        **base,
+        norm=norm,
+        changed=changed,
+        largest=largest,
+        where=where,
+        unchanged_stops=unchanged,
+    )
+
+
+def _figures(then: Any, now: Any) -> tuple[float, int, float, int | None]:
+    """(‖Δ‖₂ in float64, elements changed, max |Δ|, flat index of the max), on the device."""
+    import tensorflow as tf
+
+    with harmless(now.device):
+        if now.dtype.is_floating or now.dtype.is_integer or now.dtype == tf.bool:
+            a = tf.cast(tf.reshape(now, [-1]), tf.float64)
+            b = tf.cast(tf.reshape(then, [-1]), tf.float64)
+            same = tf.logical_or(
+                tf.equal(a, b), tf.logical_and(tf.math.is_nan(a), tf.math.is_nan(b))
+            )
+            diff = tf.where(same, tf.zeros_like(a), a - b)
+            magnitude = tf.abs(diff)
+            figures = tf.stack(
+                [
+                    tf.sqrt(tf.reduce_sum(tf.square(diff))),
+                    tf.reduce_sum(tf.cast(tf.logical_not(same), tf.float64)),
+                    tf.reduce_max(magnitude) if a.shape[0] else tf.constant(0.0, tf.float64),
+                ]
+            )
+            index = tf.argmax(magnitude) if a.shape[0] else None
+            norm, changed, largest = (float(x) for x in figures.numpy())
+            return norm, int(changed), largest, None if index is None else int(index.numpy())
+        # strings, complex: count what changed only
+        same = tf.equal(tf.reshape(now, [-1]), tf.reshape(then, [-1]))
+        changed = int(tf.reduce_sum(tf.cast(tf.logical_not(same), tf.int64)).numpy())
+        return math.nan, changed, math.nan, None
+
+
+def change_of(var: Any) -> Change | None:
+    """The change of ``var`` at the current stop (computing it if due), or None."""
+    return observe(var, looked=False)
+
+
+def snapshot_stop(var: Any) -> int | None:
+    """The stop of ``var``'s snapshot, when one is kept."""
+    with _lock:
+        entry = _entry(var)
+        return None if entry is None else entry.stop
+
+
+def held_bytes() -> int:
+    return _held
+
+
+def clear() -> None:
+    global _held
+    with _lock:
+        _entries.clear()
+        _held = 0

@@ -1,0 +1,748 @@
+"""Record the gradients a program computes, so the debugger can show them on the variables.
+
+Installed when the program imports TensorFlow (and Keras): ``GradientTape.gradient``,
+``GradientTape.watch`` and the Keras 3 optimizer's ``apply`` are wrapped. The wrappers
+call the original first and only then look at what came back; they never call
+``gradient`` themselves, never record on a tape and never add ops to a graph.
+
+What is kept, per source (variable or watched tensor) and per target (the place in the
+program that asked for the gradient, and the replica under ``tf.distribute``): the
+latest gradient, what labels it (the tape's own call count; the optimizer's
+``iterations`` when one applied it), its norm and a bounded history of norms. Sources
+are held through weak references, keyed by ``id()`` (Keras variables and EagerTensors
+are unhashable), so a variable the program drops takes its records with it.
+
+Retained gradient values stay within a memory budget (``TF_DEBUG_REPR_GRADIENT_BUDGET_MB``,
+default ``DEFAULT_BUDGET_MB``); beyond it only figures are kept (norm, range, mean/std,
+NaN/Inf counts). Gradients computed while a ``tf.function`` is traced are symbolic:
+only the fact is recorded, never the tensor. Hooks may run on several threads at once
+(eager ``MirroredStrategy`` runs each replica on its own): the registry changes under
+one lock. A capture failure is written to stderr once per kind and shown in the views.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import sys
+import weakref
+from typing import Any
+
+from . import compiled as compiled_capture
+from . import none_reasons
+from .figures import Figures, figures_of, nbytes, norm_of
+from .records import HISTORY, GradientRecord, SourceRecord, TapeRecord, lock
+
+__all__ = ["HISTORY", "GradientRecord", "SourceRecord", "TapeRecord", "norm_of"]
+
+# Default memory for retained gradient values: every gradient of a model up to ~16M
+# float32 parameters stays viewable; beyond, the figures are kept and the values dropped.
+DEFAULT_BUDGET_MB = 64.0
+BUDGET_VARIABLE = "TF_DEBUG_REPR_GRADIENT_BUDGET_MB"
+_THIS_FILE = __file__  # the hooks' frames, skipped when naming who asked
+# Frames of these libraries are skipped when naming the line that asked for a gradient.
+_LIBRARY_PARTS = re.compile(r"[/\\](tensorflow|keras|tf_keras)[/\\]")
+
+
+def _parse_mode(value: str | None) -> str:
+    """TF_DEBUG_REPR_GRADIENTS: unset/"auto" -> "auto" (hooks installed once a debugger
+    client is looking, see activation), "1"/"on" -> "on" (at TF import), "0"/"off" -> "off"."""
+    value = (value or "auto").strip().lower()
+    if value in ("0", "false", "no", "off"):
+        return "off"
+    if value in ("1", "true", "yes", "on"):
+        return "on"
+    return "auto"
+
+
+_mode = _parse_mode(os.environ.get("TF_DEBUG_REPR_GRADIENTS"))
+_enabled = _mode != "off"
+_lock = lock  # every registry and record change happens under it
+_events = itertools.count(1)  # orders records (symbolic vs eager); never shown as a step
+# id(source) -> (weak reference to the source, its record); the tf.Variable inside a
+# Keras variable gets an entry too, so either finds the record.
+_entries: dict[int, tuple[weakref.ref, SourceRecord]] = {}
+_tapes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # tape -> TapeRecord
+_retained_bytes = 0  # bytes of gradient values held by all records
+# kind of failure -> the first message; written to stderr once, shown by the views.
+failures: dict[str, str] = {}
+
+
+def _budget_from_env() -> int:
+    text = os.environ.get(BUDGET_VARIABLE, "").strip()
+    try:
+        mib = float(text) if text else DEFAULT_BUDGET_MB
+    except ValueError:
+        _report_failure("budget", ValueError(f"{BUDGET_VARIABLE}={text!r} is not a number"))
+        mib = DEFAULT_BUDGET_MB
+    return max(0, int(mib * (1 << 20)))
+
+
+_budget_bytes = 0  # set below, once _report_failure exists
+
+
+# --------------------------------------------------------------------------- switch
+
+
+def set_enabled(on: bool) -> None:
+    """Off: the wrappers pass straight through. On: hooks are installed if the program
+    started with capture off and has already imported TensorFlow / Keras."""
+    global _enabled, _mode
+    _enabled = bool(on)
+    _mode = "on" if _enabled else "off"
+    if _enabled:
+        if "tensorflow" in sys.modules:
+            install_tape_hooks(sys.modules["tensorflow"])
+        if "keras" in sys.modules:
+            install_keras_hooks(sys.modules["keras"])
+
+
+def enabled() -> bool:
+    return _enabled
+
+
+def mode() -> str:
+    """ "on", "off" or "auto" (wait for a debugger client; activation decides when)."""
+    return _mode
+
+
+# --------------------------------------------------------------------------- budget
+
+
+def budget_bytes() -> int:
+    return _budget_bytes
+
+
+def set_budget_mb(mib: float | None) -> None:
+    """Memory for retained gradient values, in MiB (None: the environment's or the
+    default). Applies to gradients recorded from now on."""
+    global _budget_bytes
+    _budget_bytes = _budget_from_env() if mib is None else max(0, int(mib * (1 << 20)))
+
+
+def retained_bytes() -> int:
+    return _retained_bytes
+
+
+def _reserve(record: GradientRecord, need: int) -> bool:
+    """Hold ``need`` bytes for ``record`` in place of what it held. Under ``_lock``."""
+    global _retained_bytes
+    _retained_bytes -= record.kept_bytes
+    record.kept_bytes = 0
+    if _retained_bytes + need > _budget_bytes:
+        return False
+    _retained_bytes += need
+    record.kept_bytes = need
+    return True
+
+
+# --------------------------------------------------------------------------- failures
+
+
+def _report_failure(kind: str, exc: BaseException) -> str:
+    """Remember a capture failure; the first of each kind also goes to stderr."""
+    message = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
+    with _lock:
+        first = kind not in failures
+        if first:
+            failures[kind] = message
+    if first:
+        try:
+            sys.stderr.write(
+                f"tf-debug-repr: gradient capture ({kind}) failed: {message}"
+                " (reported once; training is not affected)\n"
+            )
+        except Exception:
+            pass
+    return message
+
+
+def failure_note() -> str | None:
+    """One line on capture failures so far, for the views; None when there were none."""
+    if not failures:
+        return None
+    return "; ".join(f"{kind}: {message}" for kind, message in list(failures.items()))
+
+
+_budget_bytes = _budget_from_env()
+
+
+# --------------------------------------------------------------------------- lookup
+
+
+def record_of(obj: Any) -> SourceRecord | None:
+    """The record of a variable, a Keras variable (or the tf.Variable inside), or a tensor,
+    with the compiled steps run since the last look recorded first."""
+    _sync_compiled()
+    return _lookup(obj)
+
+
+def _sync_compiled() -> None:
+    try:
+        compiled_capture.sync(store_compiled)
+    except Exception as exc:
+        _report_failure("compiled steps", exc)
+
+
+def _lookup(obj: Any) -> SourceRecord | None:
+    for candidate in (obj, getattr(obj, "_value", None)):
+        if candidate is None:
+            continue
+        entry = _entries.get(id(candidate))
+        if entry is not None and entry[0]() is candidate:
+            return entry[1]
+    return None
+
+
+def tape_record(tape: Any) -> TapeRecord | None:
+    try:
+        with _lock:
+            return _tapes.get(tape)
+    except TypeError:
+        return None
+
+
+def live_records() -> int:
+    with _lock:
+        return len({id(record) for _, record in _entries.values()})
+
+
+def clear() -> None:
+    global _retained_bytes
+    with _lock:
+        _entries.clear()
+        _tapes.clear()
+        _retained_bytes = 0
+
+
+def _forget(key: int, ref: weakref.ref) -> None:
+    global _retained_bytes
+    with _lock:
+        entry = _entries.get(key)
+        if entry is None or entry[0] is not ref:
+            return
+        del _entries[key]
+        record = entry[1]
+        record.keys -= 1
+        if record.keys <= 0:  # no entry left: give its bytes back to the budget
+            for target in record.targets.values():
+                _retained_bytes -= target.kept_bytes
+                target.kept_bytes = 0
+
+
+def _source_record(source: Any) -> SourceRecord:
+    """The source's record, made on first use. Under ``_lock``."""
+    record = _lookup(source)
+    if record is not None:
+        return record
+    record = SourceRecord(name=_name_of(source))
+    for obj in (source, getattr(source, "_value", None)):
+        if obj is None or not _weakrefable(obj):
+            continue
+        key = id(obj)
+        ref = weakref.ref(obj, lambda r, key=key: _forget(key, r))
+        _entries[key] = (ref, record)
+        record.keys += 1
+    return record
+
+
+def _target_record(
+    source: SourceRecord, where: tuple[str, int | None], target: str
+) -> GradientRecord:
+    """The source's record for one target (the call site, the target's name there, the
+    replica), made on first use. Under ``_lock``."""
+    key = (where[0], target, where[1])
+    record = source.targets.get(key)
+    if record is None:
+        record = GradientRecord(name=source.name, target=target, site=where[0], replica=where[1])
+        source.targets[key] = record
+    return record
+
+
+def _weakrefable(obj: Any) -> bool:
+    try:
+        weakref.ref(obj)
+        return True
+    except TypeError:
+        return False
+
+
+def _name_of(source: Any) -> str:
+    for attr in ("path", "name"):
+        try:
+            value = getattr(source, attr, None)
+        except Exception:
+            value = None
+        if isinstance(value, str) and value:
+            return value
+    try:
+        return f"{type(source).__name__} {source.dtype.name}{list(source.shape)}"
+    except Exception:
+        return type(source).__name__
+
+
+# --------------------------------------------------------------------------- figures
+
+
+# --------------------------------------------------------------------------- capture
+
+
+def _flatten(structure: Any) -> list:
+    from tensorflow.python.util import nest
+
+    return nest.flatten(structure)
+
+
+def _executing_eagerly() -> bool:
+    from tensorflow.python.eager import context
+
+    return context.executing_eagerly()
+
+
+def _graph_name() -> str:
+    try:
+        from tensorflow.python.framework import ops
+
+        return str(ops.get_default_graph().name)
+    except Exception:
+        return "a tf.function"
+
+
+def _is_variable(obj: Any) -> bool:
+    return hasattr(obj, "assign") and hasattr(obj, "trainable")
+
+
+def _callers() -> tuple[Any, Any]:
+    """The first frame outside this module (it holds the target's name), and the first
+    outside TensorFlow and Keras too (the program's own line)."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename == _THIS_FILE:
+        frame = frame.f_back
+    immediate = frame
+    while frame is not None and _LIBRARY_PARTS.search(frame.f_code.co_filename):
+        frame = frame.f_back
+    return immediate, frame or immediate
+
+
+def _site(frame: Any) -> str:
+    if frame is None:
+        return "?"
+    return f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}"
+
+
+def _name_in(frame: Any, value: Any) -> str | None:
+    """The caller's local name bound to ``value`` (``d_loss``), if there is one."""
+    if frame is None or value is None:
+        return None
+    try:
+        for name, candidate in frame.f_locals.items():
+            if candidate is value and not name.startswith("_"):
+                return name
+    except Exception:
+        return None
+    return None
+
+
+def _replica() -> int | None:
+    """The replica id while several replicas run (tf.distribute), else None."""
+    from tensorflow.python.distribute import distribute_lib
+
+    if not distribute_lib.has_strategy():
+        return None
+    context = distribute_lib.get_replica_context()
+    if context is None or context.num_replicas_in_sync <= 1:
+        return None
+    replica = getattr(context, "_replica_id_in_sync_group", None)
+    return replica if isinstance(replica, int) else None
+
+
+def on_tape_gradient(tape: Any, target: Any, sources: Any, result: Any) -> None:
+    """Called after ``tape.gradient`` returned ``result`` for ``sources``."""
+    flat_sources = _flatten(sources)
+    flat_grads = _flatten(result)
+    if len(flat_sources) != len(flat_grads):
+        return
+    if not _executing_eagerly():
+        _note_symbolic(flat_sources, "GradientTape.gradient")
+        return
+    _sync_compiled()  # compiled steps run before this one are recorded before it
+    immediate, user = _callers()
+    where = (_site(user), _replica())
+    target_name = _name_in(immediate, target) or "the target"
+    with _lock:
+        info = _tapes.get(tape)
+        if info is None:
+            info = TapeRecord()
+            _tapes[tape] = info
+        info.calls += 1
+        call = info.calls
+        info.target = target_name
+        watched = list(info.watched)
+    all_none = all(g is None for g in flat_grads)
+    last = []
+    for source, grad in zip(flat_sources, flat_grads, strict=True):
+        reason = None
+        if grad is None:
+            try:
+                reason = none_reasons.explain(tape, source, target, all_none, watched)
+            except Exception as exc:
+                reason = f"the tape returned None (why could not be told: {exc!r})"
+                _report_failure("why None", exc)
+        if not _weakrefable(source):
+            last.append((_name_of(source), None, grad, reason, None))
+            continue
+        measured = _measure(grad)
+        with _lock:
+            owner = _source_record(source)
+            record = _target_record(owner, where, target_name)
+            dropped = _store(owner, record, grad, reason, "GradientTape.gradient", measured, call)
+        if dropped:
+            _add_figures(record, grad, measured[0])
+        kept = grad if record.gradient is grad else None
+        last.append((record.name, weakref.ref(source), kept, reason, record))
+    with _lock:
+        info.last = last
+
+
+def _measure(grad: Any) -> tuple[Any, Any, int, str | None]:
+    """Norm and size of a gradient, outside the lock (the costly part): (norm, grad's
+    weak reference, bytes, problem)."""
+    if grad is None:
+        return None, None, 0, None
+    ref = weakref.ref(grad) if _weakrefable(grad) else None
+    try:
+        return norm_of(grad), ref, nbytes(grad), None
+    except Exception as exc:
+        return None, ref, nbytes(grad), f"norm: {_report_failure('norm', exc)}"
+
+
+def _store(
+    source: SourceRecord,
+    record: GradientRecord,
+    grad: Any,
+    reason: str | None,
+    origin: str,
+    measured: tuple[Any, Any, int, str | None],
+    tape_call: int = 0,
+) -> bool:
+    """Put one new gradient into ``record``. Under ``_lock``. True when its values did
+    not fit the budget: the caller then adds its figures (outside the lock)."""
+    norm, ref, nbytes, problem = measured
+    record.count += 1
+    record.event = next(_events)
+    record.reason = reason
+    record.origin = origin
+    record.applied_by = record.optimizer_name = record._iteration = None
+    record.applied = None
+    record.tape_call = tape_call
+    record.problem = problem
+    record._norm = norm
+    record._identity = ref
+    record.figures = None
+    record.not_kept = None
+    if grad is None:
+        _reserve(record, 0)
+        record.gradient = None
+    elif _reserve(record, nbytes):
+        record.gradient = grad
+    else:
+        record.gradient = None
+        record.not_kept = _not_kept_text(nbytes)
+    source.latest = record
+    source.symbolic_in = None
+    if grad is not None:
+        record.history.append((record.count, record.label, norm))
+    return record.not_kept is not None
+
+
+def _add_figures(record: GradientRecord, grad: Any, norm: Any) -> None:
+    """Figures of a gradient whose values were not kept: computed outside the lock, set
+    only if no newer gradient replaced it meanwhile."""
+    event = record.event
+    figures = _figures_guarded(grad, norm, record)
+    with _lock:
+        if record.event == event:
+            record.figures = figures
+
+
+def _figures_guarded(grad: Any, norm: Any, record: GradientRecord) -> Figures | None:
+    try:
+        return figures_of(grad, norm if isinstance(norm, float) else None)
+    except Exception as exc:
+        record.problem = f"figures: {_report_failure('figures', exc)}"
+        return None
+
+
+def _not_kept_text(nbytes: int) -> str:
+    mib = 1 << 20
+    return (
+        f"values not kept: this gradient ({nbytes / mib:,.1f} MiB) would take retained "
+        f"gradients past the {_budget_bytes / mib:,.0f} MiB budget "
+        f"({_retained_bytes / mib:,.1f} MiB held). Raise it with {BUDGET_VARIABLE}="
+        f"{max(2 * _budget_bytes, _retained_bytes + nbytes) // mib + 1} in the launch "
+        "configuration's env"
+    )
+
+
+def _label_history(record: GradientRecord) -> None:
+    """Give the newest history entry the record's current label. Under ``_lock``."""
+    if record.history and record.history[-1][0] == record.count:
+        count, _, norm = record.history[-1]
+        record.history[-1] = (count, record.label, norm)
+
+
+def _note_symbolic(flat_sources: list, origin: str) -> None:
+    """Inside a traced function: remember where, keep no graph tensor. An older eager
+    gradient stays, shown as such: tracing happens once, the graph then runs every step."""
+    graph = _graph_name()
+    with _lock:
+        for source in flat_sources:
+            if _is_variable(source) and _weakrefable(source):
+                record = _source_record(source)
+                record.symbolic_in = graph
+                record.symbolic_event = next(_events)
+                if record.latest is not None:
+                    record.latest.origin = origin
+
+
+def on_watch(tape: Any, tensor: Any) -> None:
+    """``tape.watch(x)``: remember the plain tensors (variables show in watched_variables)."""
+    if not _executing_eagerly():
+        return
+    refs = [
+        weakref.ref(item)
+        for item in _flatten(tensor)
+        if not _is_variable(item) and _weakrefable(item)
+    ]
+    with _lock:
+        info = _tapes.get(tape)
+        if info is None:
+            info = TapeRecord()
+            _tapes[tape] = info
+        info.watched.extend(refs)
+
+
+def iteration_before(optimizer: Any) -> Any:
+    """The optimizer's ``iterations`` as it is before ``apply`` counts this update: a
+    scalar tensor, read as a number only when shown. None inside a trace."""
+    if not _executing_eagerly():
+        return None
+    from tensorflow.python.eager import record as tape_recording
+
+    counter = getattr(getattr(optimizer, "_iterations", None), "value", None)
+    with tape_recording.stop_recording():  # never on a tape the program holds open
+        if type(counter).__name__ == "ResourceVariable" and not getattr(
+            optimizer, "gradient_accumulation_steps", None
+        ):
+            # One raw read op: Keras's own conversion path costs several times more.
+            from tensorflow.python.ops import gen_resource_variable_ops
+
+            return gen_resource_variable_ops.read_variable_op(counter.handle, counter.dtype)
+        iterations = getattr(optimizer, "iterations", None)
+        if iterations is None:
+            return None
+        import tensorflow as tf
+
+        return tf.convert_to_tensor(iterations)
+
+
+def on_optimizer_apply(optimizer: Any, grads: Any, variables: Any, iteration: Any = None) -> None:
+    """Keras ``optimizer.apply(grads, vars)``: label the tape's gradients with the
+    optimizer's iteration; record gradients computed elsewhere, or changed (clipped,
+    scaled) since the tape returned them."""
+    if variables is None:
+        variables = getattr(optimizer, "_trainable_variables", None) or []
+    grads, variables = list(grads), list(variables)
+    if len(grads) != len(variables):
+        return
+    name = type(optimizer).__name__
+    if not _executing_eagerly():
+        _note_symbolic(variables, f"{name}.apply")
+        return
+    _sync_compiled()
+    replica = _replica()
+    where: tuple[str, int | None] | None = None
+    target = f"gradients passed to {name}.apply"
+    for grad, var in zip(grads, variables, strict=True):
+        if not _weakrefable(var):
+            continue
+        with _lock:
+            source = _source_record(var)
+            record = _tape_gradient_applied(source, grad, replica)
+            if record is not None:
+                _mark_applied(record, optimizer, name, iteration)
+                changed = grad is not None and not record.returned(grad)
+                # The tape's gradient of this step, changed before applying: keep both.
+                if changed and _reserve_more(record, nbytes(grad)):
+                    record.applied = grad
+                continue
+        if where is None:
+            immediate, user = _callers()
+            where = (_site(user), replica)
+        measured = _measure(grad)
+        with _lock:
+            record = _target_record(source, where, target)
+            dropped = _store(source, record, grad, None, f"{name}.apply", measured)
+            _mark_applied(record, optimizer, name, iteration)
+        if dropped:
+            _add_figures(record, grad, measured[0])
+
+
+def store_compiled(
+    variable: Any,
+    optimizer: Any,
+    name: str,
+    history: list[tuple[int, float]],
+    gradient: Any,
+) -> None:
+    """Steps a compiled ``apply`` ran (see ``compiled_capture``): their norms as history,
+    the last one's values (None past the budget: its norm stays)."""
+    if not _weakrefable(variable) or not history:
+        return
+    with _lock:
+        source = _source_record(variable)
+        record = _target_record(source, ("", None), f"gradients passed to {name}.apply")
+        record.applied_by = name
+        record.optimizer_name = getattr(optimizer, "name", None)
+        for iteration, norm in history:
+            record.count += 1
+            record.history.append((record.count, f"{record.optimizer} iteration {iteration}", norm))
+        record.event = next(_events)
+        record.origin = f"{name}.apply in a compiled tf.function"
+        record.reason = record.problem = record.applied = record.figures = None
+        record.tape_call = 0
+        record._iteration = history[-1][0]
+        record._norm = history[-1][1]
+        record._identity = None
+        record.gradient = gradient
+        record.not_kept = None if gradient is not None else _compiled_not_kept_text()
+        source.latest = record
+        source.symbolic_in = None
+
+
+def _compiled_not_kept_text() -> str:
+    return (
+        "values not kept: compiled steps keep gradient values while they fit the "
+        f"{_budget_bytes / (1 << 20):,.0f} MiB budget (raise it with {BUDGET_VARIABLE} in "
+        "the launch configuration's env); the norm of every step is kept"
+    )
+
+
+def _tape_gradient_applied(
+    source: SourceRecord, grad: Any, replica: int | None
+) -> GradientRecord | None:
+    """The tape's record an optimizer is applying ``grad`` from: the one that returned
+    this very object, else this replica's latest tape gradient not applied yet (the
+    program changed it: clipped, scaled). Under ``_lock``."""
+    mine = [r for r in source.targets.values() if r.replica == replica]
+    for record in mine:
+        if record.applied_by is None and record.returned(grad):
+            return record
+    if not mine:
+        return None
+    latest = max(mine, key=lambda r: r.event)
+    if latest.applied_by is None and latest.tape_call and latest.has_value:
+        return latest
+    return None
+
+
+def _reserve_more(record: GradientRecord, need: int) -> bool:
+    """Hold ``need`` more bytes for ``record``. Under ``_lock``."""
+    global _retained_bytes
+    if _retained_bytes + need > _budget_bytes:
+        return False
+    _retained_bytes += need
+    record.kept_bytes += need
+    return True
+
+
+def _mark_applied(record: GradientRecord, optimizer: Any, name: str, iteration: Any) -> None:
+    record.applied_by = name
+    record.optimizer_name = getattr(optimizer, "name", None)
+    record._iteration = iteration
+    _label_history(record)
+
+
+# --------------------------------------------------------------------------- install
+
+
+def _guarded(hook_name: str, fn: Any, *args: Any) -> Any:
+    try:
+        return fn(*args)
+    except Exception as exc:  # capture must never break training
+        _report_failure(hook_name, exc)
+        return None
+
+
+def install_tape_hooks(tf: Any) -> bool:
+    """Wrap GradientTape.gradient and .watch (once). False when capture is turned off."""
+    if not _enabled:
+        return False
+    from tensorflow.python.eager import backprop
+
+    cls = backprop.GradientTape
+    if getattr(cls.gradient, "_tf_debug_repr", False):
+        return True
+    original_gradient = cls.gradient
+    original_watch = cls.watch
+
+    def gradient(self, target, sources, *args, **kwargs):
+        result = original_gradient(self, target, sources, *args, **kwargs)
+        if _enabled:
+            _guarded("gradient", on_tape_gradient, self, target, sources, result)
+        return result
+
+    def watch(self, tensor):
+        result = original_watch(self, tensor)
+        if _enabled:
+            _guarded("watch", on_watch, self, tensor)
+        return result
+
+    for wrapper, original in ((gradient, original_gradient), (watch, original_watch)):
+        wrapper.__wrapped__ = original
+        wrapper.__doc__ = original.__doc__
+        wrapper.__name__ = original.__name__
+        wrapper._tf_debug_repr = True
+    cls.gradient = gradient
+    cls.watch = watch
+    return True
+
+
+def install_keras_hooks(keras: Any) -> bool:
+    """Wrap the Keras 3 optimizer's ``apply`` (``apply_gradients`` goes through it)."""
+    if not _enabled:
+        return False
+    try:
+        from keras.src.optimizers import base_optimizer
+    except ImportError:
+        return False
+    cls = base_optimizer.BaseOptimizer
+    if getattr(cls.apply, "_tf_debug_repr", False):
+        return True
+    original_apply = cls.apply
+
+    def apply(self, grads, trainable_variables=None):
+        iteration = _guarded("iteration", iteration_before, self) if _enabled else None
+        keep_values = None
+        if _enabled and not _executing_eagerly():
+            keep_values = _guarded(
+                "compiled step",
+                compiled_capture.capture,
+                self,
+                grads,
+                trainable_variables,
+                _budget_bytes,
+            )
+        result = original_apply(self, grads, trainable_variables)
+        if keep_values is not None:
+            _guarded("compiled step", keep_values)
+        if _enabled:
+            _guarded("optimizer", on_optimizer_apply, self, grads, trainable_variables, iteration)
+        return result
+
+    apply.__wrapped__ = original_apply
+    apply.__doc__ = original_apply.__doc__
+    apply._tf_debug_repr = True
+    cls.apply = apply
+    return True

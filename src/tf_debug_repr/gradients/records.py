@@ -1,0 +1,179 @@
+"""What is recorded about gradients: per source, per target, per tape.
+
+Plain data read by the views. Records change only under ``lock`` (hooks may run on
+several threads at once: eager ``MirroredStrategy`` runs each replica on its own).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from .figures import Figures, as_float
+
+HISTORY = 64  # norms kept per source and target
+# Re-entrant: a weak-reference callback may run inside a locked region when a garbage
+# collection happens there.
+lock = threading.RLock()
+
+
+@dataclass
+class GradientRecord:
+    """The latest gradient of one source with respect to one target."""
+
+    name: str  # the source's
+    target: str = "the target"  # the target's name in the calling frame, when it has one
+    site: str = ""  # where the program asked for it: "train.py:42"
+    replica: int | None = None  # replica id under tf.distribute, when several run
+    count: int = 0  # gradients recorded for this source and target
+    event: int = 0  # process-wide order of recording (never shown)
+    tape_call: int = 0  # the tape's own count of gradient() calls (1 = its first)
+    origin: str = "GradientTape.gradient"
+    applied_by: str | None = None  # the optimizer that applied it, if seen
+    optimizer_name: str | None = None  # its ``name`` ("adam_1")
+    _iteration: Any = None  # the optimizer's ``iterations`` when it applied the gradient
+    gradient: Any = None  # eager tensor / IndexedSlices, or None
+    reason: str | None = None  # why the gradient is None, when it is
+    not_kept: str | None = None  # why the values were dropped (figures kept instead)
+    figures: Figures | None = None
+    applied: Any = None  # what the optimizer got, when it differs from ``gradient``
+    problem: str | None = None  # a part of the capture that failed for this gradient
+    _norm: Any = None
+    _identity: Any = None  # weak reference to the gradient object the tape returned
+    kept_bytes: int = 0
+    history: deque = field(default_factory=lambda: deque(maxlen=HISTORY))  # (count, label, norm)
+
+    @property
+    def norm(self) -> float | None:
+        return as_float(self._norm)
+
+    @property
+    def iteration(self) -> int | None:
+        value = self._iteration
+        if value is None or isinstance(value, int):
+            return value
+        try:
+            return int(value.numpy())
+        except Exception:
+            return None
+
+    @property
+    def label(self) -> str:
+        """What this gradient is, in words that cannot pass for the loop's own step."""
+        return _label(self.optimizer, self.iteration, self.tape_call, self.origin)
+
+    @property
+    def optimizer(self) -> str | None:
+        """``Adam``, or ``Adam 'adam_1'`` when Keras named it apart (a second Adam)."""
+        name, own = self.applied_by, self.optimizer_name
+        if name and own and own.lower() != name.lower():
+            return f"{name} {own!r}"
+        return name
+
+    @property
+    def short_target(self) -> str:
+        """``loss`` (``loss (replica 1)`` under tf.distribute)."""
+        return self.target + (f" (replica {self.replica})" if self.replica is not None else "")
+
+    @property
+    def has_value(self) -> bool:
+        return self.gradient is not None or self.not_kept is not None
+
+    def norms(self) -> list[tuple[int, str, float | None]]:
+        return [(n, label, as_float(value)) for n, label, value in self.history]
+
+    def returned(self, tensor: Any) -> bool:
+        """Is ``tensor`` the gradient object recorded here (kept or not)?"""
+        if tensor is None:
+            return False
+        if self.gradient is tensor:
+            return True
+        ref = self._identity
+        return ref is not None and ref() is tensor
+
+
+def _label(applied_by: str | None, iteration: int | None, tape_call: int, origin: str) -> str:
+    if applied_by and iteration is not None:
+        return f"{applied_by} iteration {iteration}"
+    if tape_call:
+        return f"tape call #{tape_call}"
+    return f"applied by {applied_by}" if applied_by else origin
+
+
+@dataclass
+class SourceRecord:
+    """Everything recorded for one source: one ``GradientRecord`` per target."""
+
+    name: str
+    targets: dict = field(default_factory=dict)  # (site, target, replica) -> record
+    latest: GradientRecord | None = None
+    symbolic_in: str | None = None  # the graph it was last traced in, when not a value
+    symbolic_event: int = 0
+    keys: int = 0  # registry entries pointing here (a Keras variable and its tf.Variable)
+
+    # The latest gradient, whatever its target: what most views show.
+    def _latest(self, attr: str, default: Any = None) -> Any:
+        latest = self.latest
+        return default if latest is None else getattr(latest, attr)
+
+    @property
+    def gradient(self) -> Any:
+        return self._latest("gradient")
+
+    @property
+    def norm(self) -> float | None:
+        return self._latest("norm")
+
+    @property
+    def reason(self) -> str | None:
+        return self._latest("reason")
+
+    @property
+    def label(self) -> str:
+        return self._latest("label", "")
+
+    @property
+    def applied_by(self) -> str | None:
+        return self._latest("applied_by")
+
+    @property
+    def iteration(self) -> int | None:
+        return self._latest("iteration")
+
+    @property
+    def applied(self) -> Any:
+        return self._latest("applied")
+
+    @property
+    def origin(self) -> str:
+        return self._latest("origin", "")
+
+    @property
+    def history(self) -> deque:
+        return self._latest("history", deque())
+
+    def norms(self) -> list[tuple[int, str, float | None]]:
+        return [] if self.latest is None else self.latest.norms()
+
+    @property
+    def symbolic_now(self) -> bool:
+        """Its latest gradient came from a trace (no value), not an eager call."""
+        return bool(self.symbolic_in) and self.symbolic_event >= self._latest("event", 0)
+
+    def all_targets(self) -> list[GradientRecord]:
+        with lock:
+            return sorted(self.targets.values(), key=lambda r: (r.site, r.target, r.replica or 0))
+
+
+@dataclass
+class TapeRecord:
+    """What a tape was asked and answered, and the plain tensors it was told to watch."""
+
+    watched: list = field(default_factory=list)  # weak references to tensors
+    calls: int = 0
+    target: str = ""  # the target of the last call
+    # Last call: (name, weak reference to the source or None, gradient or None, reason,
+    # the GradientRecord or None).
+    last: list = field(default_factory=list)

@@ -1,0 +1,230 @@
+"""The thin layer between pydevd and the views: maps pydevd's calls onto ``views`` and
+turns every error into a short visible placeholder.
+
+pydevd disables a string provider for a whole session after its first exception, and
+shows one ``<error>`` child in place of an expansion that raised, so nothing here may
+raise. Imported only by the plugin module (never by library code: a pydev* module in
+``sys.modules`` before debugpy starts breaks debugpy's own plugins).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from ...activation import startup as activation
+from ...core.view_model import SHORT_TEXT_DTYPES, Child, Expression, Note, Scalar, error_note
+from . import client as debugger_client
+
+# VS Code renders at most 1,024 characters; the console gets a few lines more.
+_MAX_CONSOLE_CHARS = 20_000
+
+
+def _views():
+    # Imported on first use, not at debugger start: it pulls in numpy (~0.2 s), which a
+    # program that never imports TensorFlow should not pay for.
+    from ... import views
+
+    return views
+
+
+def _handles(type_object: type) -> bool:
+    debugger_client.mark_seen()  # a client is looking: gradient capture may start (activation)
+    if "tensorflow" not in sys.modules and "keras" not in sys.modules:
+        return False  # no TF value (nor any node of ours) can exist yet; skip loading the views
+    return _views().handles(type_object)
+
+
+# Lists, tuples and dicts get a string only when they hold TF values (None otherwise, and
+# pydevd then shows them as usual); their children stay pydevd's.
+_CONTAINERS = (list, tuple, dict)
+
+
+def _container_summary(obj: Any) -> str | None:
+    if "tensorflow" not in sys.modules and "keras" not in sys.modules:
+        return None
+    try:
+        return _views().container_summary(obj)
+    except Exception as exc:
+        _debug(f"summary of a {type(obj).__name__} failed: {exc!r}")
+        return None
+
+
+def _debug(message: str) -> None:
+    if os.environ.get("TF_DEBUG_REPR_DEBUG"):
+        sys.stderr.write(f"tf-debug-repr: {message}\n")
+
+
+# ------------------------------------------------------------------ pydevd's leaves
+# pydevd decides "leaf or expandable" and the type column from a value's class: Python
+# numbers and strings are leaves, and the type column is the class's __name__. So the
+# views' plain Notes and Scalars are handed over as str / float subclasses.
+
+
+class _NoteLeaf(str):
+    """A Note for pydevd: a ``str`` (so a leaf) that our string provider shows bare."""
+
+    __slots__ = ()
+
+
+_NoteLeaf.__name__ = _NoteLeaf.__qualname__ = "Note"  # the type column says "Note"
+
+_named_floats: dict[str, type] = {}
+
+
+def _named_float(scalar: Scalar) -> float:
+    """A ``float`` (a leaf) whose class name, the type column, is its dtype and whose
+    repr is the dtype's own text."""
+    cls = _named_floats.get(scalar.dtype)
+    if cls is None:
+
+        def text(self: float) -> str:
+            return Scalar(float(self), scalar.dtype).text
+
+        cls = _named_floats[scalar.dtype] = type(
+            scalar.dtype, (float,), {"__slots__": (), "__repr__": text, "__str__": text}
+        )
+    return cls(scalar.value)
+
+
+def for_pydevd(value: Any) -> Any:
+    """A view's value as pydevd should get it."""
+    if isinstance(value, Note):
+        return _NoteLeaf(value.text)
+    if isinstance(value, Scalar):
+        if value.dtype in SHORT_TEXT_DTYPES and isinstance(value.value, float):
+            return _named_float(value)
+        return value.value
+    return value
+
+
+def _literal(text: str) -> Expression:
+    return lambda _parent: repr(text)
+
+
+def _children(obj: Any) -> list[Child]:
+    try:
+        return _views().children(obj)
+    except Exception as exc:
+        _debug(f"children of {type(obj).__name__} failed: {exc!r}")
+        return [Child("error", error_note(exc))]
+
+
+def _content(child: Child) -> tuple[str, Any, Expression]:
+    """One child as pydevd's (name, value, expression)."""
+    try:
+        value = child.resolve()
+    except Exception as exc:  # only this child is lost
+        _debug(f"child {child.name} failed: {exc!r}")
+        value = error_note(exc)
+    expression = child.expression
+    if expression is None and isinstance(value, Note):
+        # A line of text: its expression is the text itself, so Copy as Expression
+        # and Add to Watch still give exactly what is shown.
+        expression = _literal(value.text)
+    try:
+        return child.name, for_pydevd(value), expression
+    except Exception as exc:
+        _debug(f"child {child.name} failed: {exc!r}")
+        return child.name, _NoteLeaf(str(error_note(exc))), expression
+
+
+def _contents(obj: Any) -> list[tuple[str, Any, Expression]]:
+    return [_content(child) for child in _children(obj)]
+
+
+def _summary(obj: Any, context: str | None) -> str:
+    try:
+        views = _views()
+        if context in ("watch", "hover"):
+            views.note_looked_at(obj)
+        if context == "repl":
+            text = views.console_text(obj)
+            return text if len(text) <= _MAX_CONSOLE_CHARS else text[: _MAX_CONSOLE_CHARS - 1] + "…"
+        if context == "clipboard":
+            return views.clipboard_text(obj)
+        return views.summary(obj)
+    except Exception as exc:
+        _debug(f"summary of {type(obj).__name__} failed: {exc!r}")
+        try:
+            shape = getattr(obj, "shape", None)
+            dtype = getattr(getattr(obj, "dtype", None), "name", None)
+            head = f"{type(obj).__name__} {dtype or ''}{list(shape) if shape is not None else ''}".strip()
+        except Exception:
+            head = type(obj).__name__
+        return f"{head} {error_note(exc)}"
+
+
+class TensorResolveProvider:
+    """pydevd ``TypeResolveProvider``: the children of TF values and of our own nodes."""
+
+    def can_provide(self, type_object: type, type_name: str) -> bool:
+        try:
+            # A view's Note object is a leaf (it reaches pydevd as a str only through
+            # for_pydevd, but a program may hold one itself).
+            return _handles(type_object) and not issubclass(type_object, Note)
+        except Exception as exc:  # pydevd's own view for this type
+            _debug(f"type check of {type_name} failed: {exc!r}")
+            return False
+
+    # VS Code (DAP): children in order, each with its expression.
+    def get_contents_debug_adapter_protocol(
+        self, obj: Any, fmt: Any = None
+    ) -> list[tuple[str, Any, Expression]]:
+        return _contents(obj)
+
+    # PyCharm / PyDev's XML protocol: the same children, by name. PyCharm wraps a
+    # variable in ``VariableWithOffset(data, offset)`` when it pages a long level.
+    def get_dictionary(self, obj: Any) -> dict[str, Any]:
+        obj, offset = _unwrap_offset(obj)
+        return {name: value for name, value, _ in _contents(obj)[offset:]}
+
+    def resolve(self, obj: Any, attribute: str) -> Any:
+        """One child by name (PyCharm asks for each level of a path ``x\t[3]\t[1]``):
+        only that child's value is computed."""
+        for child in _children(obj):
+            if child.name == attribute:
+                return _content(child)[1]
+        return None
+
+
+def _unwrap_offset(obj: Any) -> tuple[Any, int]:
+    if type(obj).__name__ == "VariableWithOffset" and hasattr(obj, "data"):
+        return obj.data, int(getattr(obj, "offset", 0) or 0)
+    return obj, 0
+
+
+class TensorStrProvider:
+    """pydevd ``StrPresentationProvider``: the one-line value, per context."""
+
+    def can_provide(self, type_object: type, type_name: str) -> bool:
+        try:
+            return type_object in _CONTAINERS or type_object is _NoteLeaf or _handles(type_object)
+        except Exception as exc:  # pydevd's own text for this type
+            _debug(f"type check of {type_name} failed: {exc!r}")
+            return False
+
+    def get_str(self, val: Any, do_trim: bool = True) -> str | None:
+        # PyCharm's pydevd passes do_trim (it trims long values itself); debugpy and the
+        # standalone pydevd pass the value alone. Our text is bounded either way.
+        return self.get_str_in_context(val, None)
+
+    def get_str_in_context(self, val: Any, context: str | None) -> str | None:
+        if type(val) is _NoteLeaf:
+            return str.__str__(val)  # bare, without the quotes of a str's repr
+        if type(val) in _CONTAINERS:
+            # The clipboard gets the containers' full repr, as stock does.
+            return None if context == "clipboard" else _container_summary(val)
+        return _summary(val, context)
+
+
+def providers() -> dict[str, type]:
+    """Register our classes with pydevd's extension API and return them by name, for the
+    plugin module to expose (pydevd looks for them among that module's attributes)."""
+    from _pydevd_bundle.pydevd_extension_api import StrPresentationProvider, TypeResolveProvider
+
+    TypeResolveProvider.register(TensorResolveProvider)
+    StrPresentationProvider.register(TensorStrProvider)
+    activation.activate()
+    return {"TensorResolveProvider": TensorResolveProvider, "TensorStrProvider": TensorStrProvider}

@@ -1,0 +1,159 @@
+"""Image mode of the tensor viewer: a value shaped like an image (HWC, CHW) or a batch of
+them (NHWC, NCHW) as one RGBA grid of at most ``MAX_IMAGES`` tiles, downsampled on the
+value's device to a byte budget; only the grid's bytes come to the host.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+from typing import Any
+
+import numpy as np
+
+from .slices import BAND_ELEMENTS, choose_step
+
+MAX_IMAGES = 64
+MIN_SIDE = 2  # a "picture" one pixel wide is a vector, not an image
+# The slice an image-shaped value shows by default: its height and width axes.
+SPATIAL_AXES = {"HWC": [0, 1], "CHW": [1, 2], "NHWC": [1, 2], "NCHW": [2, 3]}
+
+
+def layout_of(shape: tuple[int, ...], category: str) -> str | None:
+    """``"HWC"``, ``"CHW"``, ``"NHWC"``, ``"NCHW"`` or None (channels last wins a tie)."""
+    if category not in ("int", "float"):
+        return None
+
+    def sides(h: int, w: int) -> bool:
+        return h >= MIN_SIDE and w >= MIN_SIDE
+
+    if len(shape) == 3:
+        if shape[2] in (1, 3, 4) and sides(shape[0], shape[1]):
+            return "HWC"
+        if shape[0] in (1, 3) and sides(shape[1], shape[2]):
+            return "CHW"
+    if len(shape) == 4 and shape[0] > 0:
+        if shape[3] in (1, 3, 4) and sides(shape[1], shape[2]):
+            return "NHWC"
+        if shape[1] in (1, 3) and sides(shape[2], shape[3]):
+            return "NCHW"
+    return None
+
+
+# uint8 values all below this are class ids (a segmentation mask, a trimap), not light
+# levels: drawn as is they are black, so they are stretched, as ImageOps.autocontrast is
+# used on them (keras-io's oxford_pets_image_segmentation).
+LABEL_LEVELS = 64
+# A conv kernel is HWIO, [k, k, in, out]: square, small leading sides. Read as a batch it
+# becomes k "images" of its in x out (or k x in) slices, which no one means.
+KERNEL_SIDE = 7
+
+
+def filter_bank(shape: tuple[int, ...], name: str | None) -> bool:
+    """Is a value of ``shape`` (named ``name`` when it is a variable) a convolution kernel
+    rather than images: a 4-D ``[k, k, in, out]`` with k <= 7, or a variable named
+    ``kernel`` (Keras's name for it: also ``depthwise_kernel``, Conv1D's ``[k, in, out]``)."""
+    if len(shape) == 4 and shape[0] == shape[1] <= KERNEL_SIDE:
+        return True
+    last = (name or "").split(":")[0].rsplit("/", 1)[-1]
+    return last == "kernel" or last.endswith("_kernel")
+
+
+def scale_for(dtype: str, category: str, low: float | None, high: float | None) -> str:
+    """How the grid maps values to light levels, from the whole value's finite range:
+
+    - ``"uint8"``: bytes as they are, unless they are class ids (``LABEL_LEVELS``);
+    - ``"pixels"``: floats in [0, 255] reaching past ``LABEL_LEVELS``, as they are: what
+      ``image_dataset_from_directory`` and resizing give (float32 light levels), which a
+      stretch over min..max would brighten or darken batch by batch;
+    - ``"unit"``: floats in [0, 1], x255;
+    - ``"normalised"``: anything else, stretched over the finite range of the images shown.
+    """
+    if low is None or high is None:
+        return "normalised"
+    if dtype == "uint8":
+        return "uint8" if high >= LABEL_LEVELS else "normalised"
+    if category == "float" and low >= 0:
+        if high <= 1:
+            return "unit"
+        if LABEL_LEVELS <= high <= 255:
+            return "pixels"
+    return "normalised"
+
+
+def image(tensor: Any, layout: str, scale: str, budget: int) -> dict:
+    """The grid (call under ``guards.harmless``), with ``scale`` from ``scale_for``."""
+    import tensorflow as tf
+
+    # A host array stays one: each chunk of images is converted as it is cut.
+    batch = tensor if layout.startswith("N") else tensor[None]
+    count = min(int(batch.shape[0]), MAX_IMAGES)
+    dims = [int(d) for d in batch.shape[1:]]
+    height, width, channels = dims[1:] + dims[:1] if layout.endswith("CHW") else dims
+    # Images a few at a time, so that the device holds at most BAND_ELEMENTS more.
+    chunk = max(1, BAND_ELEMENTS // (height * width * channels))
+
+    def images(a: int) -> tuple[Any, Any]:
+        part = tf.cast(batch[a : min(a + chunk, count)], tf.float32)
+        if layout.endswith("CHW"):
+            part = tf.transpose(part, [0, 2, 3, 1])
+        return part, tf.math.is_finite(part)
+
+    low, factor = 0.0, 1.0
+    if scale == "unit":
+        factor = 255.0
+    elif scale not in ("uint8", "pixels"):
+        scale, lows, highs = "normalised", [], []
+        for a in range(0, count, chunk):
+            part, finite = images(a)
+            lows.append(float(tf.reduce_min(tf.where(finite, part, np.inf))))
+            highs.append(float(tf.reduce_max(tf.where(finite, part, -np.inf))))
+        if math.isfinite(min(lows)):
+            low = min(lows)
+            factor = 255.0 / max(max(highs) - low, 1e-30)
+    columns = math.ceil(math.sqrt(count))
+    grid_rows = math.ceil(count / columns)
+    per_tile = max(1, budget // 4 // (columns * grid_rows))
+    sr, sc = choose_step(height, width, per_tile)
+    tile_h, tile_w = -(-height // sr), -(-width // sc)
+    tiles = []
+    for a in range(0, count, chunk):
+        part, finite = images(a)
+        part = tf.where(finite, (part - low) * factor, 0.0)  # NaN/Inf pixels: black
+        if (sr, sc) != (1, 1):
+            part = _block_mean(tf, part, sr, sc, tile_h, tile_w)
+        tiles.append(tf.cast(tf.clip_by_value(tf.round(part), 0.0, 255.0), tf.uint8))
+    pixels = tf.concat(tiles, 0)
+    if channels == 1:
+        pixels = tf.concat([pixels] * 3, axis=-1)
+    if channels in (1, 3):
+        pixels = tf.concat(
+            [pixels, tf.fill(tf.shape(pixels[..., :1]), tf.constant(255, tf.uint8))], -1
+        )
+    empty = grid_rows * columns - count  # transparent tiles finish the last grid row
+    pixels = tf.pad(pixels, [[0, empty], [0, 0], [0, 0], [0, 0]])
+    grid = tf.reshape(pixels, [grid_rows, columns, tile_h, tile_w, 4])
+    grid = tf.reshape(
+        tf.transpose(grid, [0, 2, 1, 3, 4]), [grid_rows * tile_h, columns * tile_w, 4]
+    )
+    rgba = np.ascontiguousarray(grid.numpy())
+    return {
+        "layout": layout,
+        "count": count,
+        "columns": columns,
+        "tile": [tile_h, tile_w],
+        "channels": channels,
+        "scale": scale,
+        "rgba": base64.b64encode(rgba.tobytes()).decode("ascii"),
+    }
+
+
+def _block_mean(tf: Any, batch: Any, sr: int, sc: int, tile_h: int, tile_w: int) -> Any:
+    """Each ``sr`` x ``sc`` block of every image and channel as its mean."""
+    n, height, width, channels = (int(d) for d in batch.shape)
+    padded = tf.pad(batch, [[0, 0], [0, tile_h * sr - height], [0, tile_w * sc - width], [0, 0]])
+    sums = tf.reduce_sum(tf.reshape(padded, [n, tile_h, sr, tile_w, sc, channels]), axis=[2, 4])
+    rows = np.minimum(sr, height - np.arange(tile_h) * sr)
+    cols = np.minimum(sc, width - np.arange(tile_w) * sc)
+    counts = np.outer(rows, cols).astype(np.float32)[None, :, :, None]
+    return sums / tf.constant(counts)

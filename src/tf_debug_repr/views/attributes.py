@@ -1,0 +1,204 @@
+"""An object's own Python attributes, as stock debugpy lists them, after the structured
+rows of a view that shows an object by its parts (Keras layers and models, ``tf.Module``).
+
+Stock pydevd lists every name of ``dir(obj)`` read with ``getattr``. Here the same names,
+less two kinds: methods and classes defined on the class (pydevd puts those in groups of
+their own, and calling them is the console's job), and attributes the structured rows
+already show. Each attribute is its real value, so the plugin's own view presents it.
+
+Private and special attributes (``_x``, ``__x__``) are one expansion away, in a
+``private attributes`` row of their own: pydevd's default shows ``_x`` inline (some
+seventy Keras internals on every model), and would put its "special variables" group
+above the structured rows. Inside that row pydevd groups the special ones as usual.
+
+Reading a property runs the object's code: every read is guarded (run as an observer, off
+every tape and outside any graph being traced), and a read that raises becomes one line
+saying so, never an error for the whole expansion.
+"""
+
+from __future__ import annotations
+
+import inspect
+import keyword
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.guards import harmless
+from ..core.view_model import FACADE, Child, Expression, Node, Note, call
+
+_MISSING: Any = object()
+_RAISED_CHARS = 200
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """One attribute as read: its name and value (a ``Note`` when reading raised)."""
+
+    name: str
+    value: Any
+
+    @property
+    def public(self) -> bool:
+        return not self.name.startswith("_")
+
+    @property
+    def special(self) -> bool:
+        return self.name.startswith("__") and self.name.endswith("__")
+
+
+def expression(name: str) -> Expression:
+    """``.name`` where plain attribute access reaches it, else ``getattr(x, 'name')`` with
+    the name as a literal (never debuggee text pasted into code)."""
+    if name.isidentifier() and not keyword.iskeyword(name):
+        return f".{name}"
+    literal = repr(str(name))
+    return lambda parent: f"getattr({parent}, {literal})"
+
+
+def raised_note(exc: BaseException) -> Note:
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    if len(text) > _RAISED_CHARS:
+        text = text[: _RAISED_CHARS - 1] + "…"
+    return Note(f"(reading it raises {text})")
+
+
+def _names(obj: Any, instance: dict) -> list[str]:
+    try:
+        names = dir(obj)
+    except Exception:  # a broken __dir__: the instance's own attributes at least
+        names = sorted(instance)
+    return [name for name in names if type(name) is str]
+
+
+def _instance_dict(obj: Any) -> dict:
+    try:
+        found = vars(obj)
+    except Exception:  # no __dict__ (slots), or a __dict__ property that raises
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _is_code(static: Any) -> bool:
+    """A method or class defined on the class: pydevd's function/class groups, not data."""
+    if isinstance(static, (staticmethod, classmethod, type)):
+        return True
+    try:
+        return inspect.isroutine(static)
+    except Exception:
+        return False
+
+
+def _read(obj: Any, name: str) -> Any:
+    try:
+        return getattr(obj, name)
+    except Exception as exc:  # a property that raises: that one row says so
+        return raised_note(exc)
+
+
+def read_attributes(obj: Any) -> list[Attribute]:
+    """The data attributes pydevd would list, in ``dir`` order, each read once."""
+    instance = _instance_dict(obj)
+    cls = type(obj)
+    found = []
+    with harmless():
+        for name in _names(obj, instance):
+            method = _is_code(_static(cls, name))
+            if method and name not in instance:
+                continue
+            value = _read(obj, name)
+            if _is_code(value) and (method or name not in instance):
+                # a method: bound on the instance (Keras wraps ``build`` so), or read
+                # through a class-level descriptor
+                continue
+            found.append(Attribute(name, value))
+    return found
+
+
+def _static(obj: Any, name: str) -> Any:
+    try:
+        return inspect.getattr_static(obj, name)
+    except Exception:  # dynamic (__getattr__) names: read like the rest
+        return _MISSING
+
+
+def holders(attributes: list[Attribute]) -> dict[int, str]:
+    """``id(value) -> name`` of the first public attribute holding each value: a structured
+    row showing that value can use ``.name`` as its expression."""
+    found: dict[int, str] = {}
+    for attribute in attributes:
+        if attribute.public and isinstance(expression(attribute.name), str):
+            found.setdefault(id(attribute.value), attribute.name)
+    return found
+
+
+def attribute_rows(
+    owner: Any,
+    attributes: list[Attribute],
+    covered: Collection[str] = (),
+    shown: dict[int, str] | None = None,
+) -> list[Child]:
+    """Rows for the attributes the structured rows do not show: public ones, then a
+    ``private attributes`` row holding the ``_x`` and ``__x__`` ones. ``covered`` names are
+    shown by the structured rows as a whole; ``shown`` maps a value a structured row shows
+    to the attribute name that row's expression uses."""
+    shown = shown or {}
+    kept = [a for a in attributes if a.name not in covered and shown.get(id(a.value)) != a.name]
+    rows = [_row(a, expression(a.name)) for a in kept if a.public]
+    private = [a for a in kept if not a.public]
+    if private:
+        node = PrivateAttributes(owner, private)
+        rows.append(Child("private attributes", node, call(PRIVATE + "({})")))
+    return rows
+
+
+def _row(attribute: Attribute, expression: Expression) -> Child:
+    if isinstance(attribute.value, Note):
+        expression = None  # the adapter gives a line of text its own literal
+    return Child(attribute.name, attribute.value, expression)
+
+
+PRIVATE = f"{FACADE}.private_attributes"
+_NAMES_LISTED = 4
+
+
+class PrivateAttributes(Node):
+    """An object's ``_x`` attributes, as read when its parent was expanded."""
+
+    def __init__(self, owner: Any, attributes: list[Attribute]) -> None:
+        self.owner = owner
+        # special ones last: pydevd groups them anyway, and their names say little
+        self.attributes = sorted(attributes, key=lambda a: a.special)
+
+    def summary(self) -> str:
+        names = [a.name for a in self.attributes[:_NAMES_LISTED]]
+        more = ", …" if len(self.attributes) > _NAMES_LISTED else ""
+        return f"{len(self.attributes)} attributes: {', '.join(names)}{more}"
+
+    def children(self) -> list[Child]:
+        return [_row(a, _owner_expression(a.name)) for a in self.attributes]
+
+
+def private_attributes(obj: Any) -> PrivateAttributes:
+    """What the ``private attributes`` row's expression evaluates to."""
+    return PrivateAttributes(obj, [a for a in read_attributes(obj) if not a.public])
+
+
+def _owner_expression(name: str) -> Expression:
+    """``self._x`` from the row's parent expression ``…private_attributes(self)``."""
+    own = expression(name)
+
+    def on(parent: str) -> str:
+        prefix = PRIVATE + "("
+        if parent.startswith(prefix) and parent.endswith(")"):
+            owner = parent[len(prefix) : -1]
+        else:  # reached some other way: no owner expression to give
+            owner = f"({parent}).owner"
+        return own(owner) if callable(own) else owner + own
+
+    return on
+
+
+def own_values(obj: Any) -> list[tuple[str, Any]]:
+    """The instance's own attributes, read without running any of its code (no properties)."""
+    return list(_instance_dict(obj).items())

@@ -1,0 +1,257 @@
+"""What a value looks like: every per-kind question answered by the catalog's row for it.
+
+``summary``, ``children``, ``console_text``, ``clipboard_text``, ``brief`` and
+``container_summary`` are what every front end and every view that shows a value inside
+a value uses. Errors propagate from here; the adapter turns them into placeholders.
+
+``tf_types`` says which kind a type is (by class names, without importing TF); the
+catalog (``catalog``) holds one ``Row`` per kind and installs it here, once TensorFlow is
+imported or at the first question (``wiring``). This module imports no view module.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from itertools import islice
+from typing import Any
+
+from ..core import additions, wiring
+from ..core import formatting as fmt
+from ..core.additions import Slot
+from ..core.guards import harmless
+from ..core.tf_types import kind_of, kind_of_type
+from ..core.view_model import Child, Node, Note, error_note
+
+
+class Memory(Enum):
+    """What ``memory()`` counts in a value of the kind."""
+
+    TENSOR = "its own elements"
+    MODEL = "its weights, and its optimizer's variables"  # a Keras layer or model
+    OWNER = "its variables"  # a tf.Module, an optimizer
+    REPLICAS = "one component per replica"
+
+
+class Changes(Enum):
+    """How ``Δ since last stop`` tracks a value of the kind."""
+
+    VARIABLE = "the variable itself"
+    MODEL = "each of its weights"
+    WATCHED = "the watch expression that gave it"  # a tensor is a new object every stop
+
+
+@dataclass(frozen=True)
+class Row:
+    """Everything the plugin asks about one kind of value."""
+
+    summary: Callable[[Any], str]
+    children: Callable[[Any], list[Child]]
+    # The eager tensor whose values the Debug Console and Copy Value print.
+    values: Callable[[Any], Any] | None = None
+    # How values of this kind print (an eager tensor's row): numpy-style, and bounded.
+    console_values: Callable[[Any], str] | None = None
+    clipboard_values: Callable[[Any], str] | None = None
+    # A few words for the value inside a list; its summary when None.
+    brief: Callable[[Any], str] | None = None
+    # What the tensor viewer draws (a ``viewer_payload.Source``, or PayloadError) ...
+    source: Callable[[Any], Any] | None = None
+    # ... or why the kind has no values to draw (symbolic tensors).
+    no_values: Callable[[Any], str] | None = None
+    notebook: bool = False  # drawn by the notebook's display (``ipython_display``)
+    memory: Memory | None = None
+    changes: Changes | None = None
+
+
+_ROWS: dict[Any, Row] = {}
+_catalog_in = False
+
+
+def install_catalog_rows(rows: dict[Any, Row]) -> None:
+    """The catalog's rows (``catalog.install``)."""
+    global _catalog_in
+    _ROWS.update(rows)
+    _catalog_in = True
+
+
+def catalog_installed() -> bool:
+    return _catalog_in
+
+
+def add_row(kind: Any, row: Row) -> None:
+    """One more kind beside the catalog's (an extension, a test's)."""
+    _ROWS[kind] = row
+
+
+def remove_row(kind: Any) -> None:
+    _ROWS.pop(kind, None)
+
+
+def table() -> dict[Any, Row]:
+    """The rows of every kind; the catalog's are installed at the first question."""
+    if not _catalog_in:
+        wiring.install_catalog()
+    return _ROWS
+
+
+def row(kind: Any) -> Row | None:
+    return None if kind is None else table().get(kind)
+
+
+def row_of(obj: Any) -> Row | None:
+    """The row of a TF value's kind, None for anything else."""
+    return row(kind_of(obj))
+
+
+# --------------------------------------------------------------------------- additions
+
+
+def marked(line: str, obj: Any, kind: Any) -> str:
+    """The summary line with the features' marks, kept whole; the line's least telling
+    tail makes room for them."""
+    marks = []
+    for addition in additions.of(Slot.MARK):
+        try:
+            text = addition.function(obj, kind)
+        except Exception:  # a feature failing must not hide the value
+            text = ""
+        if text:
+            marks.append(text)
+    return fmt.with_marks(line, marks)
+
+
+def added_children(obj: Any, kind: Any) -> list[Child]:
+    """The features' rows for this value (a gradient, a change, memory)."""
+    found: list[Child] = []
+    for addition in additions.of(Slot.CHILDREN):
+        try:
+            found.extend(addition.function(obj, kind))
+        except Exception as exc:  # one feature failing must not hide the value
+            name = getattr(addition.function, "__name__", "extra")
+            found.append(Child(name, error_note(exc)))
+    return found
+
+
+def note_looked_at(obj: Any) -> None:
+    """Told when the user looks at a value (Watch pane, hover): features that track values."""
+    for addition in additions.of(Slot.LOOKED_AT):
+        try:
+            addition.function(obj)
+        except Exception:  # a feature failing must not hide the value
+            pass
+
+
+# --------------------------------------------------------------------------- questions
+
+
+def handles(type_object: type) -> bool:
+    """Does the plugin present values of this type? Cheap, never imports TF; pydevd
+    caches the answer per type.
+
+    Only once TensorFlow is imported: Keras values can exist without it (Keras on JAX),
+    and their views run TF ops."""
+    try:
+        if issubclass(type_object, Node) or issubclass(type_object, Note):
+            return True
+    except TypeError:
+        return False
+    return kind_of_type(type_object) is not None and "tensorflow" in sys.modules
+
+
+def summary(obj: Any) -> str:
+    """The one-line value shown in the Variables and Watch panes and in hovers."""
+    if isinstance(obj, Note):
+        return str(obj)
+    if isinstance(obj, Node):
+        return fmt.clip(obj.summary())
+    found = row_of(obj)
+    return fmt.clip(found.summary(obj) if found is not None else repr(obj))
+
+
+def children(obj: Any) -> list[Child]:
+    """The children shown when the value is expanded, in display order."""
+    if isinstance(obj, Node):
+        return obj.children()
+    found = row_of(obj)
+    return [] if found is None else found.children(obj)
+
+
+def values_of(obj: Any) -> Any:
+    """The eager tensor whose values the console and clipboard print, if any."""
+    found = row_of(obj)
+    return None if found is None or found.values is None else found.values(obj)
+
+
+def brief(obj: Any) -> str:
+    """A few words for a value inside a list: ``float32[4, 8]``, ``Variable 'w' float32[3]``."""
+    kind = kind_of(obj)
+    found = row(kind)
+    if found is not None and found.brief is not None:
+        return found.brief(obj)
+    if kind is not None:
+        return summary(obj)
+    text = repr(obj)
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+_CONTAINER_ITEMS = 100  # items looked at; a list of tensors shows its first ones
+_BRACKETS = {list: "[]", tuple: "()", dict: "{}"}
+
+
+def container_summary(obj: Any) -> str | None:
+    """``[float32[4, 8], float32[8], …]`` for a list, tuple or dict holding TF values;
+    None for any other container, so that pydevd shows it as it always does. (Stock
+    shows each tensor's whole repr there, numpy values and all.)"""
+    if isinstance(obj, dict):
+        items = list(islice(obj.items(), _CONTAINER_ITEMS))
+        values = [v for _, v in items]
+    else:
+        items = list(islice(obj, _CONTAINER_ITEMS))
+        values = items
+    if not any(kind_of(v) is not None for v in values):
+        return None
+    if isinstance(obj, dict):
+        parts = [f"{k!r}: {brief(v)}" for k, v in items]
+    else:
+        parts = [brief(v) for v in items]
+    if len(obj) > len(items):
+        parts.append(f"… {fmt.count(len(obj) - len(items))} more")
+    opening, closing = _BRACKETS[type(obj)]
+    if isinstance(obj, tuple) and len(obj) == 1:
+        closing = ",)"
+    return fmt.clip(opening + ", ".join(parts) + closing, fmt.MAX_SUMMARY_CHARS)
+
+
+def console_text(obj: Any) -> str:
+    """Debug Console: the summary line, then the values numpy-style: all of a small
+    tensor, numpy's summarised form (corners and ``...``) of a big one."""
+    line = summary(obj)
+    if isinstance(obj, Node):  # a report of several lines (``memory()``) prints them
+        return obj.console_text() if hasattr(obj, "console_text") else line
+    printed = _printed(obj)
+    if printed is None:
+        return line
+    tensor, printer = printed
+    with harmless():
+        return f"{line}\n{printer.console_values(tensor)}"
+
+
+def clipboard_text(obj: Any) -> str:
+    """Copy Value: the actual values as text, bounded for huge tensors."""
+    printed = _printed(obj)
+    if printed is None:
+        return summary(obj)
+    tensor, printer = printed
+    with harmless():
+        return printer.clipboard_values(tensor)
+
+
+def _printed(obj: Any) -> tuple[Any, Any] | None:
+    """The value's values (an eager tensor) and the row that prints them, if any."""
+    tensor = values_of(obj)
+    printer = row_of(tensor) if tensor is not None else None
+    if printer is None or printer.console_values is None or printer.clipboard_values is None:
+        return None
+    return tensor, printer

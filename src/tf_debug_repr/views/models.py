@@ -1,0 +1,337 @@
+"""Keras models and layers, and plain ``tf.Module`` trees, as trees of layers and weights.
+
+A layer shows its sublayers, then its own weights. Each weight is the variable itself,
+so it carries its ``∇ gradient`` child. The summary line gives parameter counts and,
+when gradients were recorded, their global norm. After these structured rows come the
+object's other attributes (``attribute_views``: optimizers, metric trackers,
+hyperparameters), so that nothing stock debugpy shows is lost. Which values are layers
+or modules is decided by ``tf_types`` (the one table of kinds).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any
+
+from ..core import formatting as fmt
+from ..core.tf_types import Kind, kind_of
+from ..core.view_model import Child, Node, Note, call, error_note
+from ..gradients import capture
+from ..gradients.views import GradientInfo, global_mark
+from . import attributes as attribute_views
+from . import preprocessing
+
+MODULE = "__import__('tf_debug_repr._expr', fromlist=['_'])"  # view_model.FACADE: stable
+LISTED = 100
+_VARIABLE_KINDS = (Kind.VARIABLE, Kind.KERAS_VARIABLE, Kind.MIRRORED, Kind.SYNC_ON_READ)
+
+
+def is_keras_layer(obj: Any) -> bool:
+    return kind_of(obj) is Kind.KERAS_LAYER
+
+
+def _size(var: Any) -> int:
+    try:
+        return int(math.prod(int(d) for d in var.shape))
+    except Exception:
+        return 0
+
+
+def _params_text(variables: list) -> str:
+    total = sum(_size(v) for v in variables)
+    frozen = sum(_size(v) for v in variables if not getattr(v, "trainable", False))
+    text = f"{fmt.count(total)} params"
+    if frozen:
+        text += f" ({fmt.count(total - frozen)} trainable, {fmt.count(frozen)} frozen)"
+    return text
+
+
+def _global_norm(variables: list) -> str:
+    """``∇‖g‖=0.42@Adam iteration 5`` over the weights' latest gradients, if any were recorded."""
+    return global_mark(variables)
+
+
+# --------------------------------------------------------------------------- keras
+
+
+def _sublayers(layer: Any) -> tuple[list, str]:
+    """Direct sublayers and the attribute that lists them."""
+    if hasattr(layer, "layers") and isinstance(getattr(type(layer), "layers", None), property):
+        return list(layer.layers), ".layers"
+    return list(getattr(layer, "_layers", []) or []), "._layers"
+
+
+def _title(obj: Any) -> str:
+    """``Dense 'dense'``; the class alone where reading the name fails (a ``tf.Module``
+    subclass whose ``__init__`` never called ``super().__init__()`` has no ``_name``)."""
+    try:
+        return f"{type(obj).__name__} {obj.name!r}"
+    except Exception:
+        return type(obj).__name__
+
+
+def _untracked_variables(layer: Any, weights: list) -> list[tuple[str, Any]]:
+    """Variables the layer holds in attributes that are not among its weights: raw
+    ``tf.Variable``s in a Keras 3 layer (TF's guide ``MyDense``), which Keras neither
+    counts nor trains."""
+    tracked = {id(w) for w in weights}
+    return [
+        (name, value)
+        for name, value in attribute_views.own_values(layer)
+        if kind_of(value) in _VARIABLE_KINDS and id(value) not in tracked
+    ]
+
+
+def _state_text(layer: Any) -> str:
+    try:
+        return preprocessing.state_text(layer)
+    except Exception as exc:  # the layer's own query failed: the line says so
+        return f"state {error_note(exc)}"
+
+
+def layer_summary(layer: Any) -> str:
+    name = _title(layer)
+    subs, _ = _sublayers(layer)
+    weights = list(layer.weights)
+    untracked = _untracked_variables(layer, weights)
+    state = _state_text(layer)
+    if not getattr(layer, "built", True) and not (weights or untracked or state):
+        return f"{name} not built yet (no weights)"
+    head = f"{name}, {len(subs)} layers" if subs else name
+    text = f"{head}, {_params_text(weights)}"
+    if not subs and weights:
+        text += ": " + " ".join(f"{w.name}{fmt.shape_text(w.shape)}" for w in weights[:4])
+    if untracked:
+        listed = " ".join(f"{n}{fmt.shape_text(v.shape)}" for n, v in untracked[:4])
+        text += f"; variables outside weights: {listed}"
+    if state:
+        text += f", {state}"
+    return fmt.join([text, _global_norm(weights)])
+
+
+def layer_children(layer: Any, extra: list[Child] | None = None) -> list[Child]:
+    """The structured rows, ``extra`` rows (features such as ``Δ since last stop``), then
+    every attribute those rows do not show."""
+    attributes = attribute_views.read_attributes(layer)
+    holders = attribute_views.holders(attributes)
+    shown: dict[int, str] = {}
+
+    def held(value: Any, fallback: str) -> str:
+        name = holders.get(id(value))
+        if name is None:
+            return fallback
+        shown[id(value)] = name
+        return f".{name}"
+
+    subs, attribute = _sublayers(layer)
+    rows = [
+        Child(f"{sub.name} ({type(sub).__name__})", sub, held(sub, f"{attribute}[{i}]"))
+        for i, sub in enumerate(subs[:LISTED])
+    ]
+    weights = list(layer.weights)
+    nested = {id(w) for sub in subs for w in sub.weights}
+    for k, weight in enumerate(weights):
+        if id(weight) not in nested:
+            rows.append(Child(weight.name, weight, held(weight, f".weights[{k}]")))
+    for name, variable in _untracked_variables(layer, weights):
+        if isinstance(attribute_views.expression(name), str) and not name.startswith("_"):
+            rows.append(Child(name, variable, held(variable, f".{name}")))
+    rows.extend(preprocessing.state_children(layer))
+    rows.append(
+        Child("params", sum(_size(w) for w in weights), call(f"{MODULE}.param_count({{}})"))
+    )
+    if subs and weights:
+        rows.append(Child("all weights", Weights(weights), ".weights"))
+    trainable = list(layer.trainable_weights)
+    if any(capture.record_of(w) is not None for w in trainable):
+        rows.append(
+            Child("∇ gradients", GradientTable(trainable), call(f"{MODULE}.gradient_table({{}})"))
+        )
+    rows.append(Child("trainable", bool(layer.trainable), ".trainable"))
+    rows.extend(extra or [])
+    covered = _LAYER_COVERED if len(subs) <= LISTED else _LAYER_COVERED - {"layers"}
+    return _distinct(rows, attribute_views.attribute_rows(layer, attributes, covered, shown))
+
+
+# Attributes a layer's structured rows show as a whole: its sublayers, weights, trainable.
+_LAYER_COVERED = frozenset({"layers", "weights", "trainable"})
+
+
+def _distinct(rows: list[Child], attribute_rows: list[Child]) -> list[Child]:
+    """``rows + attribute_rows``, every name once (PyCharm looks rows up by name): an
+    attribute keeps its name, and a structured row of the same name (a Normalization's
+    weight ``mean`` beside its attribute ``mean``) is named by its path or its role."""
+    taken = {row.name for row in attribute_rows}
+    return [_renamed(row) if row.name in taken else row for row in rows] + attribute_rows
+
+
+def _renamed(row: Child) -> Child:
+    value = row.value
+    if kind_of(value) in _VARIABLE_KINDS:
+        path = getattr(value, "path", None)
+        if isinstance(path, str) and path and path != row.name:
+            return dataclasses.replace(row, name=path)
+    return dataclasses.replace(row, name=f"{row.name} (view)")
+
+
+# --------------------------------------------------------------------------- tf.Module
+
+
+def _module_members(module: Any) -> list[tuple[str, Any, str]]:
+    """Public attributes that are modules or variables (one level into lists/dicts)."""
+    members = []
+    for attr, value in vars(module).items():
+        if attr.startswith("_"):
+            continue
+        if _is_member(value):
+            members.append((attr, value, f".{attr}"))
+        elif isinstance(value, (list, tuple)):
+            members.extend(
+                (f"{attr}[{i}]", v, f".{attr}[{i}]") for i, v in enumerate(value) if _is_member(v)
+            )
+        elif isinstance(value, dict):
+            members.extend(
+                (f"{attr}[{k!r}]", v, f".{attr}[{k!r}]")
+                for k, v in value.items()
+                if _is_member(v) and isinstance(k, (str, int))
+            )
+    return members[:LISTED]
+
+
+def _is_member(value: Any) -> bool:
+    return kind_of(value) in _MEMBER_KINDS
+
+
+# What a tf.Module lists as its parts: sublayers, submodules, variables.
+_MEMBER_KINDS = (Kind.KERAS_LAYER, Kind.TF_MODULE, *_VARIABLE_KINDS)
+
+
+def module_variables(module: Any, trainable: bool = False) -> list:
+    """``module.variables`` (or ``trainable_variables``) and the weights of the Keras 3
+    layers and variables it holds, which ``tf.Module`` does not collect (they are no
+    ``tf.Module``/``tf.Variable``): a module holding a Keras model has its parameters."""
+    found = list(module.trainable_variables if trainable else module.variables)
+    seen = {id(v) for v in found}
+    for owner in [module, *_submodules(module)]:
+        for _, value, _ in _module_members(owner):
+            for variable in _keras_variables(value, trainable):
+                if id(variable) not in seen:
+                    seen.add(id(variable))
+                    found.append(variable)
+    return found
+
+
+def _submodules(module: Any) -> list:
+    try:
+        return list(module.submodules)
+    except Exception:  # a submodule's broken attribute: the module's own members still count
+        return []
+
+
+def _keras_variables(value: Any, trainable: bool) -> list:
+    kind = kind_of(value)
+    if kind is Kind.KERAS_LAYER:
+        return list(value.trainable_weights if trainable else value.weights)
+    if kind is Kind.KERAS_VARIABLE and (value.trainable or not trainable):
+        return [value]
+    return []
+
+
+def module_summary(module: Any) -> str:
+    variables = module_variables(module)
+    text = f"{_title(module)}, {len(variables)} variables, {_params_text(variables)}"
+    return fmt.join([text, _global_norm(module_variables(module, trainable=True))])
+
+
+def module_children(module: Any) -> list[Child]:
+    attributes = attribute_views.read_attributes(module)
+    members = _module_members(module)
+    rows = [Child(name, value, expression) for name, value, expression in members]
+    variables = module_variables(module)
+    rows.append(
+        Child("params", sum(_size(v) for v in variables), call(f"{MODULE}.param_count({{}})"))
+    )
+    own = list(module.variables)
+    plain = len(variables) == len(own)  # nothing added to tf.Module's own list
+    every = ".variables" if plain else call(f"{MODULE}.module_variables({{}})")
+    rows.append(Child("all variables", Weights(variables), every))
+    trainable = module_variables(module, trainable=True)
+    if any(capture.record_of(v) is not None for v in trainable):
+        rows.append(
+            Child("∇ gradients", GradientTable(trainable), call(f"{MODULE}.gradient_table({{}})"))
+        )
+    shown = {id(value): name for name, value, _ in members}
+    covered = {"variables"} if plain else set()
+    return _distinct(rows, attribute_views.attribute_rows(module, attributes, covered, shown))
+
+
+# --------------------------------------------------------------------------- nodes
+
+
+class Weights(Node):
+    """All weights of a model (or variables of an optimizer, a metric), by path."""
+
+    def __init__(self, weights: list, noun: str = "weights") -> None:
+        self.weights = weights
+        self.noun = noun
+
+    def summary(self) -> str:
+        if self.noun != "weights":  # state, not parameters: no trainable/frozen split
+            values = sum(_size(w) for w in self.weights)
+            noun = self.noun[:-1] if len(self.weights) == 1 else self.noun
+            return f"{len(self.weights)} {noun}, {fmt.count(values)} values"
+        return f"{len(self.weights)} weights, {_params_text(self.weights)}"
+
+    def children(self) -> list[Child]:
+        return [
+            Child(getattr(w, "path", None) or w.name, w, f"[{i}]")
+            for i, w in enumerate(self.weights[:LISTED])
+        ]
+
+
+class GradientTable(Node):
+    """Every trainable weight's latest gradient on one screen: which layer vanishes?
+    Rows are named by the weight's path; the figures are in the value."""
+
+    def __init__(self, weights: list) -> None:
+        self.weights = weights
+
+    def info(self, index: int) -> GradientInfo | None:
+        from ..gradients.views import gradient_info
+
+        return gradient_info(self.weights[index])
+
+    def summary(self) -> str:
+        have = sum(1 for w in self.weights if capture.record_of(w) is not None)
+        return fmt.join(
+            [
+                _global_norm(self.weights),
+                f"{have} of {len(self.weights)} trainable weights recorded",
+            ]
+        )
+
+    def children(self) -> list[Child]:
+        rows = []
+        for i, weight in enumerate(self.weights[:LISTED]):
+            name = getattr(weight, "path", None) or weight.name
+            if capture.record_of(weight) is None:
+                rows.append(Child(name, Note("no gradient recorded")))
+            else:
+                rows.append(Child(name, self.info(i), call(f"{{}}.info({i})")))
+        if len(self.weights) > LISTED:
+            rows.append(Child("…", Note(f"{len(self.weights) - LISTED} more weights")))
+        return rows
+
+
+# --------------------------------------------------------------------------- public
+
+
+def param_count(obj: Any) -> int:
+    weights = obj.weights if is_keras_layer(obj) else module_variables(obj)
+    return sum(_size(w) for w in weights)
+
+
+def gradient_table(obj: Any) -> GradientTable:
+    weights = obj.trainable_weights if is_keras_layer(obj) else module_variables(obj, True)
+    return GradientTable(list(weights))

@@ -1,0 +1,244 @@
+"""Keras 3 optimizers: learning rate (and its schedule), iterations, clipping, loss scale
+under mixed precision, and the slot variables grouped by the weight they belong to.
+
+Keras names a slot ``<weight path with '/' as '_'>_<slot>`` (``add_variable_from_reference``),
+so each slot is matched to the weight with the longest such prefix: ``momentum`` and
+``velocity`` under ``sequential/dense/kernel``. The current learning rate of a schedule is
+the schedule evaluated at ``iterations`` (Keras's own ``learning_rate`` property), run
+harmlessly; nothing else is computed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core import formatting as fmt
+from ..core.guards import harmless
+from ..core.tf_types import Kind, kind_of
+from ..core.view_model import FACADE, Child, Node, Note, call, scalar_leaf
+
+MODULE = FACADE  # expressions name the stable facade, never this module's path
+CLIPPING = ("clipnorm", "clipvalue", "global_clipnorm")
+LISTED = 100
+
+
+def _path(variable: Any) -> str:
+    return str(getattr(variable, "path", None) or variable.name)
+
+
+def _is_loss_scale(opt: Any) -> bool:
+    return hasattr(opt, "inner_optimizer") and hasattr(opt, "dynamic_growth_steps")
+
+
+def _base(opt: Any) -> Any:
+    """The optimizer that does the updates (the inner one under a LossScaleOptimizer)."""
+    return opt.inner_optimizer if _is_loss_scale(opt) else opt
+
+
+def _schedule(opt: Any) -> Any:
+    lr = getattr(_base(opt), "_learning_rate", None)
+    return lr if kind_of(lr) is Kind.LR_SCHEDULE else None
+
+
+def current_learning_rate(opt: Any) -> Any:
+    """The learning rate the next step uses, as a float32 leaf (None if it is a callable
+    that is not a Keras schedule: calling user code is not the debugger's business)."""
+    base = _base(opt)
+    lr = getattr(base, "_learning_rate", None)
+    if callable(lr) and kind_of(lr) is not Kind.LR_SCHEDULE:
+        return None
+    with harmless():
+        value = np.asarray(base.learning_rate).astype(np.float32)
+    return scalar_leaf(value[()])
+
+
+def _iterations(opt: Any) -> int:
+    with harmless():
+        return int(np.asarray(opt.iterations))
+
+
+def _loss_scale(opt: Any) -> float | None:
+    scale = getattr(opt, "dynamic_scale", None)
+    if scale is None:
+        return None
+    with harmless():
+        return float(np.asarray(scale))
+
+
+def _clipping(opt: Any) -> list[tuple[str, Any]]:
+    base = _base(opt)
+    return [(name, getattr(base, name)) for name in CLIPPING if getattr(base, name, None)]
+
+
+def _lr_text(opt: Any) -> str:
+    value = current_learning_rate(opt)
+    schedule = _schedule(opt)
+    text = f"lr={fmt.number(value)}" if value is not None else "lr=<callable>"
+    return f"{text} ({type(schedule).__name__})" if schedule is not None else text
+
+
+def optimizer_summary(opt: Any) -> str:
+    parts = [f"{type(opt).__name__} {opt.name!r}"]
+    if _is_loss_scale(opt):
+        scale = _loss_scale(opt)
+        scale_text = fmt.number(scale) if scale is not None else f"{opt.initial_scale} (not built)"
+        parts.append(f"loss scale={scale_text} over {type(opt.inner_optimizer).__name__}")
+    parts.append(_lr_text(opt))
+    parts.append(f"iterations={_iterations(opt)}")
+    parts.extend(f"{name}={fmt.number(value)}" for name, value in _clipping(opt))
+    slots = slots_by_weight(opt)
+    if slots.groups:
+        names = sorted({slot for group in slots.groups for slot in group.slots})
+        parts.append(f"slots {', '.join(names)} for {len(slots.groups)} weights")
+    elif not getattr(_base(opt), "built", False):
+        parts.append("not built yet")
+    return fmt.clip(" ".join(parts))
+
+
+def optimizer_children(opt: Any) -> list[Child]:
+    rows: list[Child] = []
+    if _is_loss_scale(opt):
+        if getattr(opt, "dynamic_scale", None) is not None:
+            rows.append(Child("loss scale", _loss_scale(opt), call("float({}.dynamic_scale)")))
+        rows.append(Child("initial_scale", opt.initial_scale, ".initial_scale"))
+        rows.append(
+            Child("dynamic_growth_steps", opt.dynamic_growth_steps, ".dynamic_growth_steps")
+        )
+        rows.append(Child("inner_optimizer", opt.inner_optimizer, ".inner_optimizer"))
+    rows.append(Child("learning_rate", current_learning_rate(opt), call("float({}.learning_rate)")))
+    schedule = _schedule(opt)
+    if schedule is not None:
+        rows.append(Child("schedule", schedule, "._learning_rate"))
+    rows.append(Child("iterations", _iterations(opt), call("int({}.iterations)")))
+    clipping = _clipping(opt)
+    if clipping:
+        rows.extend(Child(name, value, f".{name}") for name, value in clipping)
+    else:
+        rows.append(Child("clipping", Note("none (clipnorm, clipvalue, global_clipnorm unset)")))
+    base = _base(opt)
+    for name in ("weight_decay", "gradient_accumulation_steps", "loss_scale_factor"):
+        value = getattr(base, name, None)
+        if value:
+            rows.append(Child(name, value, f".{name}"))
+    if getattr(base, "use_ema", False):
+        rows.append(Child("use_ema", True, ".use_ema"))
+        rows.append(Child("ema_momentum", base.ema_momentum, ".ema_momentum"))
+    slots = slots_by_weight(opt)
+    if slots.groups:
+        rows.append(Child("slots by weight", slots, call(f"{MODULE}.slots_by_weight({{}})")))
+    else:
+        rows.append(Child("slots", Note("none yet: created at the first apply_gradients (build)")))
+    rows.append(Child("variables", _weights(list(opt.variables)), ".variables"))
+    return rows
+
+
+def _weights(variables: list) -> Any:
+    from .models import Weights
+
+    return Weights(variables, noun="variables")
+
+
+# ------------------------------------------------------------------------ slots
+
+
+class WeightSlots(Node):
+    """One weight's slot variables (``momentum``, ``velocity``…), by slot name."""
+
+    def __init__(self, weight: Any, slots: dict[str, Any]) -> None:
+        self.weight = weight
+        self.slots = slots
+
+    def __getitem__(self, slot: str) -> Any:
+        return self.slots[slot]
+
+    def summary(self) -> str:
+        shape = fmt.shape_text(self.weight.shape)
+        return f"{', '.join(self.slots)} of {_path(self.weight)}{shape}"
+
+    def children(self) -> list[Child]:
+        rows = [Child(slot, var, f"[{slot!r}]") for slot, var in self.slots.items()]
+        rows.append(Child("weight", self.weight, ".weight"))
+        return rows
+
+
+class SlotsByWeight(Node):
+    """An optimizer's slot variables, grouped under the weight each belongs to."""
+
+    def __init__(self, groups: list[WeightSlots], others: list) -> None:
+        self.groups = groups
+        self.others = others
+
+    def __getitem__(self, path: str) -> WeightSlots:
+        for group in self.groups:
+            if _path(group.weight) == path:
+                return group
+        raise KeyError(path)
+
+    def summary(self) -> str:
+        names = sorted({slot for group in self.groups for slot in group.slots})
+        return f"{len(self.groups)} weights × {', '.join(names)}"
+
+    def children(self) -> list[Child]:
+        rows = [
+            Child(_path(group.weight), group, f"[{_path(group.weight)!r}]")
+            for group in self.groups[:LISTED]
+        ]
+        if len(self.groups) > LISTED:
+            rows.append(Child("…", Note(f"{len(self.groups) - LISTED} more weights")))
+        return rows
+
+
+def slots_by_weight(opt: Any) -> SlotsByWeight:
+    """Group ``opt``'s slot variables by the weight they were made for."""
+    base = _base(opt)
+    weights = list(getattr(base, "_trainable_variables", None) or [])
+    by_prefix = {_path(w).replace("/", "_").replace(":", "_"): w for w in weights}
+    grouped: dict[int, dict[str, Any]] = {}
+    others = []
+    for var in base.variables:
+        name = str(var.name)
+        match = _owner(name, by_prefix)
+        if match is None:
+            others.append(var)
+        else:
+            weight, slot = match
+            grouped.setdefault(id(weight), {})[slot] = var
+    groups = [WeightSlots(w, grouped[id(w)]) for w in weights if id(w) in grouped]
+    return SlotsByWeight(groups, others)
+
+
+def _owner(name: str, by_prefix: dict[str, Any]) -> tuple[Any, str] | None:
+    """(weight, slot) for a slot named ``<prefix>_<slot>``, trying the longest prefix
+    first: ``d_kernel_1_momentum`` belongs to ``d/kernel_1`` before ``d/kernel``."""
+    cut = len(name)
+    while (cut := name.rfind("_", 0, cut)) > 0:
+        weight = by_prefix.get(name[:cut])
+        if weight is not None:
+            return weight, name[cut + 1 :]
+    return None
+
+
+# --------------------------------------------------------------------- schedules
+
+
+def _config(obj: Any) -> dict:
+    """The schedule's config; empty where a custom schedule has none."""
+    try:
+        config = obj.get_config()
+    except Exception:
+        return {}
+    return config if isinstance(config, dict) else {}
+
+
+def schedule_summary(schedule: Any) -> str:
+    items = ", ".join(
+        f"{k}={v!r}" for k, v in _config(schedule).items() if k != "name" or v is not None
+    )
+    return fmt.clip(f"{type(schedule).__name__}({items})")
+
+
+def schedule_children(schedule: Any) -> list[Child]:
+    rows = [Child(str(k), v, f".get_config()[{k!r}]") for k, v in _config(schedule).items()]
+    return rows or [Child("config", Note("none: the schedule does not implement get_config"))]

@@ -1,0 +1,653 @@
+"""Eager tensors: their summary line, their children and their Debug Console text.
+
+Element previews walk the first axis (``[0]``, ``[1]``, …) down to plain Python
+scalars; long axes are grouped into ``[0:100]``-style ranges so no level holds more
+than ``CHUNK`` children. Listing children never copies a whole tensor off a GPU:
+only expanding (or evaluating) the ``numpy`` child does.
+
+Some dtypes have no TF slicing kernel on the CPU (quantized 16-bit, the 2- and 4-bit
+integers, the ``fnuz`` float8 types, float4): their elements are sliced from the host
+copy instead (``HostArray`` nodes), with expressions that go through numpy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..core import formatting as fmt
+from ..core.guards import extend, harmless, host_view, is_on_host
+from ..core.stats import Stats, array_stats, first_bad_index, tensor_stats
+from ..core.view_model import NUMPY, Child, Expression, Node, Note, Scalar, call, lazy, scalar_leaf
+
+CHUNK = 100  # most children at one level of an axis
+# Copy Value stops at this many elements; the Debug Console prints at most a screenful.
+CLIPBOARD_ELEMENTS = 10_000
+CONSOLE_FULL_ELEMENTS = 200  # up to this many, the console prints every value
+CONSOLE_EDGE = 3  # corners shown per axis beyond that (numpy's summarised form)
+CONSOLE_ELEMENTS = CONSOLE_FULL_ELEMENTS  # kept for callers of the old name
+CONSOLE_STRING_CHARS = 200  # each string element in the console, at most
+CLIPBOARD_CHARS = 1_000_000  # Copy Value text, at most (megabyte strings)
+
+# dtypes without a CPU slicing kernel in TF (measured on TF 2.21): sliced on the host.
+HOST_SLICED = frozenset(
+    {
+        "qint16",
+        "quint16",
+        "int2",
+        "uint2",
+        "int4",
+        "uint4",
+        "float8_e4m3fnuz",
+        "float8_e5m2fnuz",
+        "float8_e4m3b11fnuz",
+        "float4_e2m1fn",
+    }
+)
+# Quantized 8/32-bit types slice, but have no Unpack (tf.unstack) kernel.
+_NO_UNSTACK = frozenset({"qint8", "quint8", "qint32"})
+
+
+# --------------------------------------------------------------------------- values
+
+
+def has_values(tensor: Any) -> bool:
+    """False for resource and variant tensors (handles), which numpy cannot hold."""
+    if isinstance(tensor, HostArray):
+        return True
+    return bool(getattr(tensor.dtype, "is_numpy_compatible", True))
+
+
+def _dims(tensor: Any) -> tuple[int, ...]:
+    return tuple(int(d) for d in tensor.shape)
+
+
+def _dtype_name(tensor: Any) -> str:
+    return tensor.dtype_name if isinstance(tensor, HostArray) else tensor.dtype.name
+
+
+def host_sliced(tensor: Any) -> bool:
+    """Elements come from the host copy: a numpy-backed node, or a dtype TF cannot slice."""
+    return isinstance(tensor, HostArray) or (
+        tensor.dtype.name in HOST_SLICED and is_on_host(tensor)
+    )
+
+
+def host_array(tensor: Any) -> np.ndarray:
+    """The values on the host: a zero-copy view of a CPU tensor, a copy from elsewhere.
+    Only called on tensors already known to be small (or sliced to be)."""
+    if isinstance(tensor, HostArray):
+        return tensor.array
+    return np.asarray(host_view(tensor) if is_on_host(tensor) else tensor.numpy())
+
+
+def stats_of(tensor: Any) -> Stats:
+    if isinstance(tensor, HostArray):
+        return array_stats(tensor.array)
+    return tensor_stats(tensor)
+
+
+def leaf(value: Any) -> Any:
+    """An element as a plain Python leaf; ml_dtypes integers (int4…) stay integers."""
+    if isinstance(value, np.generic) and value.dtype.kind == "V" and "int" in value.dtype.name:
+        return Scalar(int(value), value.dtype.name)
+    return scalar_leaf(value)
+
+
+def _part(tensor: Any, start: int, stop: int) -> Any:
+    """Rows ``start:stop`` of the first axis, of the same kind as ``tensor``."""
+    if host_sliced(tensor):
+        return HostArray(
+            host_array(tensor)[start:stop], _dtype_name(tensor), getattr(tensor, "device", "")
+        )
+    with harmless(tensor.device):
+        return tensor[start:stop]
+
+
+def host_values(tensor: Any, limit: int) -> tuple[np.ndarray, str]:
+    """At most ``limit`` elements on the host, and a note saying what was left out.
+
+    Whole leading rows when a row fits, else a flat prefix; sliced on the tensor's own
+    device first, so a huge GPU tensor is never copied whole."""
+    dims = _dims(tensor)
+    size = int(np.prod(dims)) if dims else 1
+    if size <= limit:
+        return host_array(tensor), ""
+    row = size // dims[0]
+    what = "elements" if len(dims) == 1 else "rows"
+    if host_sliced(tensor) or is_on_host(tensor):
+        flat = host_array(tensor)
+        if row <= limit:
+            rows = limit // row
+            note = f"… first {fmt.count(rows)} of {fmt.count(dims[0])} {what} shown"
+            return flat[:rows], note
+        note = f"… first {fmt.count(limit)} of {fmt.count(size)} elements shown (flattened)"
+        return flat.reshape(-1)[:limit], note
+    with harmless(tensor.device):
+        if row <= limit:
+            rows = limit // row
+            part = tensor[:rows]
+            note = f"… first {fmt.count(rows)} of {fmt.count(dims[0])} {what} shown"
+        else:
+            import tensorflow as tf
+
+            part = tf.reshape(tensor, [-1])[:limit]
+            note = f"… first {fmt.count(limit)} of {fmt.count(size)} elements shown (flattened)"
+        array = host_array(part)
+    return array, note
+
+
+# --------------------------------------------------------------------------- summary
+
+
+def summary_parts(tensor: Any, stats: Stats | None = None, prefix: str = "") -> list[fmt.Part]:
+    """The parts of a summary line, most telling first: name, dtype and shape, ``‼``
+    flags, range, mean and std, then element count and device, inline values last."""
+    P = fmt.Part
+    dims = _dims(tensor)
+    dtype = _dtype_name(tensor)
+    device = fmt.device_text(getattr(tensor, "device", ""))
+    name = P(prefix, fmt.KEEP, shrink=True)
+    if not has_values(tensor):
+        return [
+            name,
+            P(f"{dtype}{fmt.shape_text(tensor.shape)}"),
+            P(device, fmt.FACTS),
+            P("(a handle: no values to show)"),
+        ]
+    if stats is None:
+        stats = stats_of(tensor)
+    if not dims:
+        value = leaf(host_array(tensor)[()])
+        # A scalar is shown in full (the shortest text of its dtype), not rounded.
+        shown = (
+            value.text
+            if isinstance(value, Scalar)
+            else repr(value)
+            if isinstance(value, (bytes, float, complex))
+            else fmt.number(value)
+        )
+        warn = fmt.WARNING if stats.bad else ""  # the value itself says nan/inf
+        return [name, P(warn), P(shown, fmt.KEEP, shrink=True), P(dtype), P(device, fmt.FACTS)]
+    parts = [name, P(f"{dtype}{fmt.shape_text(tensor.shape)}"), P(fmt.bad_values_text(stats))]
+    if stats.size == 0:
+        parts += [P(device, fmt.FACTS), P("empty")]
+        return parts
+    if stats.category not in ("string", "other"):
+        span, mean, std = fmt.figures(stats)
+        parts += [P(span, fmt.FIGURES), P(mean, fmt.MOMENTS), P(std, fmt.MOMENTS)]
+    parts += [P(f"n={fmt.count(stats.size)}", fmt.FACTS), P(device, fmt.FACTS)]
+    if stats.size <= fmt.INLINE_ELEMENTS:
+        parts.append(P(fmt.inline_values(host_array(tensor)), fmt.VALUES))
+    return parts
+
+
+def summary(tensor: Any, stats: Stats | None = None, prefix: str = "") -> str:
+    """``float32[2, 3] x∈[-1, 2.5] μ=0.3333 σ=1.118 n=6 CPU:0 [[…]]``"""
+    return fmt.render(summary_parts(tensor, stats, prefix))
+
+
+# --------------------------------------------------------------------------- children
+
+
+def _guarded(name: str, make: Callable[[], list[Child]]) -> list[Child]:
+    """Children from one source; if it fails, one placeholder in their place, so that a
+    failing part (say, locating a NaN in float8) never hides the elements."""
+    try:
+        return make()
+    except Exception as exc:
+        from ..core.view_model import error_note
+
+        return [Child(name, error_note(exc))]
+
+
+def tensor_children(tensor: Any, stats: Stats | None = None) -> list[Child]:
+    """Children of an eager tensor (also of a variable's current value, and of the
+    numpy-backed rows of a host-sliced tensor)."""
+    if not has_values(tensor):
+        return property_children(tensor)
+    if stats is None:
+        stats = stats_of(tensor)
+    dims = _dims(tensor)
+    # Where ``x[i]`` cannot run (no TF kernel), the expressions index ``x.numpy()``.
+    prefix = ".numpy()" if host_sliced(tensor) and not isinstance(tensor, HostArray) else ""
+    children: list[Child] = []
+    if dims:
+        children += _guarded(
+            "elements", lambda: axis_children(tensor, 0, dims[0], base_suffix="", prefix=prefix)
+        )
+        if not isinstance(tensor, HostArray):
+            children.append(numpy_child(tensor))
+    else:
+        children.append(
+            lazy("value", lambda: leaf(host_array(tensor)[()]), _scalar_expression(stats))
+        )
+    children += property_children(tensor)
+    if dims and stats.size and stats.category not in ("string", "other"):
+        # Its expression is the tensor itself (whose summary carries the same figures),
+        # so each figure below gets a real expression built on it. A scalar's summary
+        # is its value: figures of one element would say nothing more.
+        children.append(Child("stats", StatsNode(tensor, stats), _same))
+    if stats.bad:
+        children += _guarded(f"{fmt.WARNING} bad values", lambda: bad_value_children(tensor, stats))
+    return children
+
+
+def _scalar_expression(stats: Stats) -> str:
+    # A string scalar's numpy() is already bytes (no .item()).
+    return ".numpy()" if stats.category == "string" else ".numpy().item()"
+
+
+def property_children(tensor: Any) -> list[Child]:
+    # Notes, not tuples: a tuple would expand into pydevd's "special variables" noise.
+    shape = Child("shape", Note(str(_dims(tensor))), call("tuple({}.shape)"))
+    if isinstance(tensor, HostArray):
+        return [shape, Child("dtype", Note(tensor.dtype_name))]
+    return [
+        shape,
+        Child("dtype", Note(tensor.dtype.name), call("{}.dtype.name")),
+        Child("device", Note(tensor.device), ".device"),
+    ]
+
+
+def numpy_child(tensor: Any) -> Child:
+    """The values as numpy: a zero-copy view on CPU; on a GPU, a node that copies only
+    when the user expands it."""
+    if is_on_host(tensor):
+        return lazy("numpy", lambda: host_view(tensor), ".numpy()")
+    return Child("numpy", HostCopy(tensor), ".numpy()")
+
+
+def _same(parent: str) -> str:
+    return parent
+
+
+def _element_expression(base_suffix: str, index_text: str) -> Expression:
+    """The expression of an element of a range node: the range's own ``[a:b]`` suffix
+    is replaced so ``Add to Watch`` on ``[150]`` gives ``x[150]``, not ``x[100:200][50]``."""
+    # Through ``guards.extend``: under Keras's build pass the parent's expression is an
+    # ``eagerly(lambda v: …, w)`` wrapper, and the index belongs inside it.
+    return lambda parent: extend(parent, index_text, replacing=base_suffix)
+
+
+def axis_children(
+    tensor: Any, start: int, stop: int, base_suffix: str, prefix: str = ""
+) -> list[Child]:
+    """Elements ``start..stop`` of the first axis, or range nodes when there are too many.
+    ``prefix`` goes before the index at the top level (``.numpy()`` where TF cannot slice)."""
+    length = stop - start
+    lead = "" if base_suffix else prefix
+    if length > CHUNK:
+        step = CHUNK
+        while step * CHUNK < length:
+            step *= CHUNK
+        nodes = []
+        for a in range(start, stop, step):
+            b = min(stop, a + step)
+            suffix = f"[{a}:{b}]"
+            nodes.append(
+                Child(
+                    suffix, AxisRange(tensor, a, b), _element_expression(base_suffix, lead + suffix)
+                )
+            )
+        return nodes
+    return element_children(tensor, start, stop, base_suffix, lead)
+
+
+def element_children(
+    tensor: Any, start: int, stop: int, base_suffix: str, lead: str = ""
+) -> list[Child]:
+    dims = _dims(tensor)
+    if stop <= start:
+        return []
+    values: list[Any]
+    if host_sliced(tensor):
+        block = host_array(tensor)[start:stop]
+        if len(dims) == 1:
+            values = [leaf(v) for v in block]
+        else:
+            name, device = _dtype_name(tensor), getattr(tensor, "device", "")
+            values = [HostArray(row, name, device) for row in block]
+    else:
+        with harmless(tensor.device):
+            block = tensor[start:stop]
+            if len(dims) == 1:
+                values = [leaf(v) for v in host_array(block)]
+            elif tensor.dtype.name in _NO_UNSTACK:
+                values = [block[i] for i in range(stop - start)]
+            else:
+                import tensorflow as tf
+
+                values = tf.unstack(block)  # one op for all rows, not one slice per row
+    return [
+        Child(f"[{start + i}]", value, _element_expression(base_suffix, f"{lead}[{start + i}]"))
+        for i, value in enumerate(values)
+    ]
+
+
+def bad_value_children(tensor: Any, stats: Stats) -> list[Child]:
+    children = [Child(f"{fmt.WARNING} bad values", BadValues(tensor, stats), _same)]
+    if not _dims(tensor):
+        return children  # a scalar's first NaN is the scalar itself: its value child
+    source = host_array(tensor) if host_sliced(tensor) else tensor
+    index = first_bad_index(source)
+    if index is not None:
+        lead = ".numpy()" if host_sliced(tensor) and not isinstance(tensor, HostArray) else ""
+        index_text = "[" + ", ".join(str(i) for i in index) + "]"
+        children.append(
+            lazy(
+                f"{fmt.WARNING} first NaN/Inf at {index_text}",
+                lambda: _element(tensor, index),
+                lead + index_text,
+            )
+        )
+    return children
+
+
+def _element(tensor: Any, index: tuple[int, ...]) -> Any:
+    if host_sliced(tensor):
+        return leaf(host_array(tensor)[index])
+    # Indexing is an op: under ``harmless`` it is neither traced nor taped.
+    with harmless(tensor.device):
+        return leaf(host_array(tensor[index])[()])
+
+
+# --------------------------------------------------------------------------- nodes
+
+
+class HostArray(Node):
+    """Rows of a tensor whose dtype TF cannot slice, held as numpy: shown like a tensor
+    (its TF dtype, its device), indexed through numpy."""
+
+    def __init__(self, array: np.ndarray, dtype_name: str, device: str) -> None:
+        self.array = np.asarray(array)
+        self.dtype_name = dtype_name
+        self.device = device
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.array.shape
+
+    def summary(self) -> str:
+        return summary(self)
+
+    def children(self) -> list[Child]:
+        return tensor_children(self)
+
+
+class AxisRange(Node):
+    """A group of rows ``[start:stop]`` of a long first axis."""
+
+    def __init__(self, tensor: Any, start: int, stop: int) -> None:
+        self.tensor = tensor
+        self.start = start
+        self.stop = stop
+
+    @property
+    def suffix(self) -> str:
+        return f"[{self.start}:{self.stop}]"
+
+    def summary(self) -> str:
+        return summary(_part(self.tensor, self.start, self.stop))
+
+    def children(self) -> list[Child]:
+        return axis_children(self.tensor, self.start, self.stop, base_suffix=self.suffix)
+
+
+class HostCopy(Node):
+    """The ``numpy`` child of a tensor on an accelerator: copied only when expanded."""
+
+    def __init__(self, tensor: Any) -> None:
+        self.tensor = tensor
+
+    def summary(self) -> str:
+        nbytes = (self.tensor.shape.num_elements() or 0) * self.tensor.dtype.size
+        return (
+            f"ndarray {self.tensor.dtype.name}{fmt.shape_text(self.tensor.shape)} on "
+            f"{fmt.device_text(self.tensor.device)}: expand to copy {nbytes / 2**20:.1f} MiB to the host"
+        )
+
+    def children(self) -> list[Child]:
+        return [lazy("array", self.tensor.numpy, _same)]
+
+
+def _flat_source(tensor: Any, category: str) -> Callable[[str], str]:
+    """An expression for the elements as a flat numpy array: ``x.numpy()`` (it also works
+    on 0-d bfloat16/float8 tensors, where ``numpy.asarray(x)`` fails), widened where
+    numpy's reductions do not take the dtype (bfloat16, float8, int4…)."""
+    widen = ""
+    if host_array_dtype(tensor).kind == "V":
+        widen = ".astype('int64')" if category == "int" else ".astype('float64')"
+    if isinstance(tensor, HostArray):
+        return lambda p: f"{NUMPY}.asarray({p}).reshape(-1){widen}"
+    return lambda p: f"{p}.numpy().reshape(-1){widen}"
+
+
+def host_array_dtype(tensor: Any) -> np.dtype:
+    if isinstance(tensor, HostArray):
+        return tensor.array.dtype
+    try:
+        return np.dtype(tensor.dtype.as_numpy_dtype)
+    except Exception:
+        return np.dtype("O")
+
+
+class StatsNode(Node):
+    """The statistics, one leaf each, with expressions that recompute them."""
+
+    def __init__(self, tensor: Any, stats: Stats) -> None:
+        self.tensor = tensor
+        self.stats = stats
+
+    def summary(self) -> str:
+        return fmt.stats_text(self.stats)
+
+    def children(self) -> list[Child]:
+        s = self.stats
+        flat = _flat_source(self.tensor, s.category)
+
+        # Expressions recompute over the same elements the figure came from.
+        def over(stride: int) -> Callable[[str], str]:
+            return flat if stride == 1 else (lambda p: f"{flat(p)}[::{stride}]")
+
+        extremes, moments = over(s.extremes_stride), over(s.moments_stride)
+        finite = (
+            (lambda src: lambda p: f"(lambda a: a[{NUMPY}.isfinite(a)])({src(p)})")
+            if s.bad
+            else (lambda src: src)
+        )
+        magnitude = (
+            (lambda src: lambda p: f"abs({src(p)})")
+            if s.category == "complex"
+            else (lambda src: src)
+        )
+
+        def reduce(fn: str, src: Callable[[str], str], cast: str = "float") -> Callable[[str], str]:
+            return lambda p: f"{cast}({src(p)}.{fn}())"
+
+        children = [Child("size", s.size, call("__import__('math').prod({}.shape)"))]
+        if s.category == "bool":
+            children.append(
+                Child("true", s.true_count, lambda p: f"int({NUMPY}.count_nonzero({extremes(p)}))")
+            )
+        else:
+            cast = "int" if s.category == "int" else "float"
+            if s.min is not None:
+                children.append(
+                    Child("min", s.min, reduce("min", finite(magnitude(extremes)), cast))
+                )
+                children.append(
+                    Child("max", s.max, reduce("max", finite(magnitude(extremes)), cast))
+                )
+            if s.mean is not None:
+                mean_src = finite(magnitude(moments))
+                children.append(
+                    Child(
+                        "mean", s.mean, lambda p: f"float({mean_src(p)}.astype('float64').mean())"
+                    )
+                )
+                children.append(
+                    Child("std", s.std, lambda p: f"float({mean_src(p)}.astype('float64').std())")
+                )
+        if s.moments_sample is not None:
+            children.append(
+                Child(
+                    "sampled",
+                    Note(
+                        f"mean/std from every {fmt.ordinal(s.moments_stride)} element "
+                        f"({fmt.count(s.moments_sample)} of {fmt.count(s.size)})"
+                    ),
+                )
+            )
+        if s.extremes_sampled:
+            children.append(
+                Child(
+                    "sampled extremes",
+                    Note(f"min/max/NaN counts from every {fmt.ordinal(s.extremes_stride)} element"),
+                )
+            )
+        return children
+
+
+class BadValues(Node):
+    """Counts and shares of NaN, +Inf and -Inf."""
+
+    def __init__(self, tensor: Any, stats: Stats) -> None:
+        self.tensor = tensor
+        self.stats = stats
+
+    def summary(self) -> str:
+        s = self.stats
+        parts = [
+            f"{label}×{fmt.count(n)} ({n / s.size:.1%})"
+            for label, n in (("NaN", s.nan), ("+Inf", s.posinf), ("-Inf", s.neginf))
+            if n
+        ]
+        return " ".join(parts) or "none"
+
+    def children(self) -> list[Child]:
+        s = self.stats
+        flat = _flat_source(self.tensor, s.category)
+        stride = s.extremes_stride
+        sampled = (lambda p: f"{flat(p)}[::{stride}]") if stride > 1 else flat
+        src = (lambda p: f"abs({sampled(p)})") if s.category == "complex" else sampled
+        scale = f" * {stride}" if stride > 1 else ""
+        checks = {
+            "NaN": ("isnan({})", s.nan),
+            "+Inf": ("isposinf({})", s.posinf),
+            "-Inf": ("isneginf({})", s.neginf),
+        }
+        children = []
+        for label, (test, n) in checks.items():
+            children.append(
+                Child(
+                    label,
+                    n,
+                    lambda p, test=test: (
+                        f"int({NUMPY}.count_nonzero({NUMPY}.{test.format(src(p))})){scale}"
+                    ),
+                )
+            )
+        for label, (test, n) in checks.items():
+            if n:
+                children.append(
+                    Child(
+                        f"{label} share",
+                        n / s.size,
+                        lambda p, test=test: f"float({NUMPY}.{test.format(src(p))}.mean())",
+                    )
+                )
+        return children
+
+
+# --------------------------------------------------------------------------- console
+
+
+def _corners(tensor: Any, edge: int) -> np.ndarray:
+    """The first and last ``edge`` entries of every long axis (plus one entry between,
+    so that numpy still sees the axis as long and prints ``...`` there), gathered on the
+    tensor's device: a screenful reaches the host, never the whole tensor."""
+    dims = _dims(tensor)
+    picks = [
+        list(range(edge)) + [edge] + list(range(d - edge, d)) if d > 2 * edge + 1 else None
+        for d in dims
+    ]
+    if host_sliced(tensor) or is_on_host(tensor):
+        array = host_array(tensor)
+        for axis, pick in enumerate(picks):
+            if pick is not None:
+                array = np.take(array, pick, axis=axis)
+        return array
+    import tensorflow as tf
+
+    with harmless(tensor.device):
+        part = tensor
+        for axis, pick in enumerate(picks):
+            if pick is not None:
+                part = tf.gather(part, pick, axis=axis)
+        return np.asarray(part.numpy())
+
+
+def console_values(tensor: Any) -> str:
+    """numpy-style values for the Debug Console: every value of a small tensor, numpy's
+    summarised form (corners and ``...``) of a big one, a screenful either way."""
+    if not has_values(tensor):
+        return "(a handle: no values to show)"
+    dims = _dims(tensor)
+    size = int(np.prod(dims)) if dims else 1
+    edge = CONSOLE_EDGE if len(dims) <= 2 else CONSOLE_EDGE - 1  # deep tensors: fewer corners
+    if size <= CONSOLE_FULL_ELEMENTS:
+        array, threshold = host_array(tensor), CONSOLE_FULL_ELEMENTS
+    else:
+        array, threshold = _corners(tensor, edge), 0
+    text = np.array2string(
+        array,
+        separator=", ",
+        threshold=threshold,
+        edgeitems=edge,
+        max_line_width=120,
+        formatter=fmt.array_formatter(array, CONSOLE_STRING_CHARS),
+    )
+    lines = text.splitlines()
+    if len(lines) > 40:  # a rank-6 corner still fits a screen; this bounds the worst case
+        lines = [*lines[:38], "...", lines[-1]]
+        text = "\n".join(lines)
+    if size > CONSOLE_FULL_ELEMENTS:
+        text += (
+            f"\n({fmt.count(size)} elements, summarised: Copy Value gives the first "
+            f"{fmt.count(CLIPBOARD_ELEMENTS)}, the numpy child all of them)"
+        )
+    return text
+
+
+def values_text(tensor: Any, limit: int) -> str:
+    """numpy-style values for Copy Value, bounded to ``limit`` elements (leading rows or
+    elements; a note says what was left out)."""
+    if not has_values(tensor):
+        return "(a handle: no values to show)"
+    array, note = host_values(tensor, limit)
+    text = np.array2string(
+        array,
+        separator=", ",
+        threshold=limit,
+        edgeitems=3,
+        max_line_width=120,
+        formatter=fmt.array_formatter(array),
+    )
+    if len(text) > CLIPBOARD_CHARS:
+        text = text[:CLIPBOARD_CHARS]
+        note = f"{note}\n" if note else ""
+        note += f"… cut at {fmt.count(CLIPBOARD_CHARS)} characters"
+    return f"{text}\n{note}" if note else text
+
+
+def clipboard_values(tensor: Any) -> str:
+    """Copy Value's text of an eager tensor: bounded for huge ones."""
+    return values_text(tensor, CLIPBOARD_ELEMENTS)
+
+
+def brief(tensor: Any) -> str:
+    """``float32[4, 8]``: a tensor (or what holds one, sparse, ragged) inside a list."""
+    return f"{tensor.dtype.name}{fmt.shape_text(tensor.shape)}"

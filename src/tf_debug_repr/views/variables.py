@@ -1,0 +1,178 @@
+"""Variables, ``tf.Variable`` and Keras 3 ``keras.Variable`` alike: one naming rule, the
+current value read harmlessly, and what a variable holds before it has a value.
+
+A variable can be met before it has a value: Keras 3 creates the weights of sublayers
+during its build pass (a shape-inference run of ``call()`` in a scratch graph) with
+their initialisation deferred, and a ``tf.Variable`` created inside a ``tf.function``
+is uninitialised during the first trace (reading it then gives an empty tensor).
+Those say so instead of showing a wrong value; nothing here runs an initializer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import formatting as fmt
+from ..core.guards import building_graph, eager_expression, harmless
+from ..core.tf_types import Kind
+from ..core.view_model import Child, Note, call, lazy
+from . import symbolic as symbolic_views
+from . import tensors as tensor_views
+
+BUILD_PASS_NOTE = Note(
+    "Keras's build pass (shape inference in a scratch graph): this weight's value is real, "
+    "read outside that graph; tensors computed in call() are symbolic here, their values "
+    "come at a later stop in call()"
+)
+
+
+def label(var: Any) -> str:
+    """``'sequential/dense/kernel'`` for a Keras weight, ``'scale'`` for
+    ``tf.Variable(…, name='scale')``: the path where there is one, else the name
+    without TF's ``:0`` output suffix."""
+    path = getattr(var, "path", None)
+    if isinstance(path, str) and path:
+        return path
+    name = str(getattr(var, "name", "") or "")
+    return name[:-2] if name.endswith(":0") else name
+
+
+def dtype_name(var: Any) -> str:
+    dtype = var.dtype
+    return str(getattr(dtype, "name", dtype))  # Keras 3 dtypes are plain strings
+
+
+def read_value(var: Any) -> Any:
+    """The current value as an eager tensor (read harmlessly), or None before it has one."""
+    value, _ = state(var)
+    return value
+
+
+def _uninitialized_tf_variable(var: Any) -> bool:
+    # Only variables of this family can be read before initialisation (tf.function's
+    # lifted variables); asking others would cost an op per variable per stop.
+    return any(c.__name__ == "UninitializedVariable" for c in type(var).__mro__)
+
+
+def state(var: Any) -> tuple[Any, str]:
+    """(current value, "") or (None, why there is none yet). Reading under ``harmless``
+    neither records on an active tape nor adds an op to a graph being traced."""
+    with harmless():
+        inner = var
+        if hasattr(var, "_value") and not hasattr(var, "read_value"):  # a Keras variable
+            inner = var._value
+            if inner is None:
+                initializer = getattr(var, "_initializer", None)
+                return None, (
+                    "no value yet: created during Keras's build pass (shape inference in a "
+                    "scratch graph), its initializer "
+                    f"({type(initializer).__name__ if initializer is not None else '?'}) runs "
+                    "when that pass ends; values come at a later stop"
+                )
+        if _uninitialized_tf_variable(inner) and not bool(inner.is_initialized()):
+            return None, (
+                "not initialized yet: created while a tf.function is traced; TF assigns its "
+                "initial value when the traced function first runs (a later stop shows it)"
+            )
+        return (inner.value() if hasattr(inner, "read_value") else inner), ""
+
+
+# The summary line's words for each reason (the note child has the whole sentence).
+_SHORT = {
+    "no value yet": "no value yet (Keras build pass: values come at a later stop)",
+    "not initialized yet": "not initialized yet (tf.function's first trace: see its note)",
+}
+
+
+def _trainable(var: Any) -> str:
+    return "trainable" if getattr(var, "trainable", False) else "frozen"
+
+
+def variable_summary(var: Any, kind: Kind) -> str:
+    """``Variable 'dense/kernel' trainable float32[4, 8] x∈[…] μ=… σ=… n=32 CPU:0``
+    (marks from other features are added by the caller, through ``fmt.with_marks``)."""
+    value, reason = state(var)
+    prefix = f"Variable {label(var)!r} {_trainable(var)}"
+    if value is None:
+        return fmt.render(
+            [
+                fmt.Part(prefix, shrink=True),
+                fmt.Part(f"{dtype_name(var)}{fmt.shape_text(var.shape)}"),
+                fmt.Part(_SHORT[reason.split(":")[0]], fmt.KEEP),
+            ]
+        )
+    return tensor_views.summary(value, prefix=prefix)
+
+
+def variable_children(var: Any, kind: Kind) -> list[Child]:
+    """Elements, numpy, facts and statistics of the current value (expressions on the
+    variable itself: ``w[0]``, ``w.numpy()``), then its name or path, value, trainable."""
+    value, reason = state(var)
+    keras = kind is Kind.KERAS_VARIABLE
+    if value is None:
+        children = [
+            Child("note", Note(reason)),
+            Child("shape", Note(str(tuple(var.shape))), call("tuple({}.shape)")),
+            _dtype_child(var, keras),
+        ]
+        if keras:
+            children.append(
+                lazy("initializer", lambda: Note(repr(var._initializer)), "._initializer")
+            )
+    else:
+        children = []
+        build_pass = symbolic_views.in_keras_build_pass()
+        if build_pass:
+            children.append(Child("note", BUILD_PASS_NOTE))
+        # In any graph being built (the build pass, a tf.function trace), ``w[0]`` would be
+        # an op of that graph: the expressions run outside it.
+        outside = build_pass or building_graph()
+        for child in tensor_views.tensor_children(value):
+            if outside and child.name not in ("shape", "dtype", "device"):
+                child = outside_graph(child)
+            if child.name == "dtype":
+                child = _dtype_child(var, keras)
+            elif child.name == "device" and keras:
+                # keras.Variable has no .device; the tf.Variable it wraps has.
+                child = Child("device", child.value, ".value.device")
+            children.append(child)
+    if keras:
+        children.append(Child("path", Note(str(var.path)), ".path"))
+        if value is not None:
+            children.append(lazy("value", lambda: var._value, ".value"))
+    else:
+        children.append(Child("name", Note(str(var.name)), ".name"))
+        if value is not None:
+            read = Child("value", value, call("{}.value()"))
+            children.append(outside_graph(read) if outside else read)
+    children.append(Child("trainable", bool(var.trainable), ".trainable"))
+    return children
+
+
+def outside_graph(child: Child) -> Child:
+    """The child with an expression that evaluates outside any graph being built (Keras's
+    scratch graph, a ``tf.function`` trace):
+    ``eagerly(lambda v: v[0], w)`` (the lambda takes the parent as an argument: a lambda
+    in evaluated code cannot see the frame's locals)."""
+    inner = child.expression
+    if inner is None:
+        return child
+
+    def expression(parent: str) -> str:
+        if inner is tensor_views._same:  # stats, bad values: their figures build on it
+            body = "__import__('tensorflow').convert_to_tensor(v)"
+        else:
+            body = inner("v") if callable(inner) else "v" + inner
+        return eager_expression(body, parent)
+
+    return Child(child.name, child.value, expression, child.compute)
+
+
+def _dtype_child(var: Any, keras: bool) -> Child:
+    # A Keras 3 dtype is already its name (a str); a tf.DType has .name.
+    return Child("dtype", Note(dtype_name(var)), ".dtype" if keras else call("{}.dtype.name"))
+
+
+def brief(var: Any) -> str:
+    """``Variable 'w' float32[3]`` inside a list."""
+    return f"Variable {label(var)!r} {dtype_name(var)}{fmt.shape_text(var.shape)}"

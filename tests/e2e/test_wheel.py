@@ -1,0 +1,167 @@
+"""End to end: the built wheel, installed (not editable) into a fresh venv, is a working
+plugin. Every test else runs on the editable install, which puts ``src/`` on the path
+whatever the packaging says; here a subpackage the wheel forgot fails, and so does the
+pydevd plugin module if the namespace portion goes missing.
+
+The fresh venv holds only the wheel. TensorFlow and debugpy come from the test's own venv,
+reached by a plain path line in a ``.pth`` file: the site-packages directory is appended to
+``sys.path`` after the fresh one, but its ``.pth`` files (the editable install's among them)
+are never read, so the checkout's ``src/`` is not on the debuggee's path."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tf_debug_repr.hosts.demo.dap_client import DapClient, launch_config, line_of
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+SRC = ROOT / "src"
+PROGRAM = """\
+import tensorflow as tf
+
+activations = tf.constant([[0.0, 2.0], [3.0, 0.0]])
+weights = tf.Variable(tf.ones([3, 2]), name="weights")
+stop_here = 1  # BREAKPOINT
+"""
+
+
+def _setuptools_backend_here() -> bool:
+    """Can this venv build the wheel without fetching a build backend?"""
+    if importlib.util.find_spec("setuptools") is None:
+        return False
+    from importlib.metadata import version
+
+    return int(version("setuptools").split(".")[0]) >= 77
+
+
+def build_wheel(work: Path) -> Path:
+    """The wheel of a clean copy of the checkout (an in-tree build/ may hold stale files)."""
+    tree = work / "tree"
+    tree.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, tree / name)
+    shutil.copytree(SRC, tree / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    out = work / "dist"
+    command = [sys.executable, "-m", "pip", "wheel", str(tree), "-w", str(out), "--no-deps", "-q"]
+    if _setuptools_backend_here():
+        command.append("--no-build-isolation")
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (wheel,) = out.glob("tf_debug_repr-*.whl")
+    return wheel
+
+
+def packages_in_source() -> set[str]:
+    return {
+        ".".join(init.parent.relative_to(SRC).parts)
+        for init in (SRC / "tf_debug_repr").rglob("__init__.py")
+    }
+
+
+def fresh_venv(work: Path, wheel: Path) -> tuple[Path, Path]:
+    """A venv with nothing but the wheel installed; TF and debugpy reachable, src/ not."""
+    env_dir = work / "venv"
+    venv.EnvBuilder(with_pip=False, symlinks=os.name != "nt").create(env_dir)
+    python = env_dir / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--target", str(site), str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    # TF, debugpy and the rest from this venv: a path line, not a site dir (see above).
+    (site / "zz_test_deps.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    return python, site
+
+
+def test_the_wheel_carries_every_package_and_the_plugin_portion(tmp_path):
+    wheel = build_wheel(tmp_path)
+    names = zipfile.ZipFile(wheel).namelist()
+    in_wheel = {".".join(Path(n).parent.parts) for n in names if n.endswith("/__init__.py")}
+    assert packages_in_source() - in_wheel == set()
+    assert "tf_debug_repr/py.typed" in names
+    assert "pydevd_plugins/extensions/pydevd_plugin_tf_debug_repr.py" in names
+    # a PEP 420 portion: no __init__.py that would clash with other distributions
+    assert "pydevd_plugins/__init__.py" not in names
+    assert "pydevd_plugins/extensions/__init__.py" not in names
+    source_files = {
+        str(p.relative_to(SRC)).replace(os.sep, "/")
+        for p in SRC.rglob("*")
+        if p.is_file() and p.suffix in (".py", ".typed") and "__pycache__" not in p.parts
+    }
+    assert source_files - set(names) == set()
+
+
+def test_a_debug_session_runs_the_plugin_from_the_installed_wheel(tmp_path):
+    wheel = build_wheel(tmp_path)
+    python, site = fresh_venv(tmp_path, wheel)
+    program = tmp_path / "program.py"
+    program.write_text(PROGRAM, encoding="utf-8")
+    client = DapClient(python=sys.executable)  # the adapter; the debuggee runs in the venv
+    try:
+        stop = client.start(
+            launch_config(str(program), python=str(python), env={"TF_CPP_MIN_LOG_LEVEL": "2"}),
+            {str(program): [line_of(str(program), "BREAKPOINT")]},
+        )
+        frame = client.top_frame(stop["threadId"])["id"]
+
+        def evaluate(expression: str) -> str:
+            return client.evaluate(expression, frame, "repl")["result"]
+
+        # the plugin, its package and the subpackage modules it loaded: all from the wheel
+        # (counted in the debuggee: debugpy shortens long strings in what it returns)
+        files = (
+            "[getattr(m, '__file__', None) or '' for n, m in list(__import__('sys').modules.items())"
+            " if n.startswith(('tf_debug_repr', 'pydevd_plugins.extensions.pydevd_plugin_tf'))]"
+        )
+        assert int(evaluate(f"len({files})")) > 10
+        assert evaluate(f"[f for f in {files} if not f.startswith({str(site)!r})]") == "[]"
+        assert (
+            evaluate(
+                "__import__('sys').modules['tf_debug_repr.hosts.pydevd.adapter'].__file__"
+                f".startswith({str(site)!r})"
+            )
+            == "True"
+        )
+        assert evaluate(f"[p for p in __import__('sys').path if p.startswith({str(SRC)!r})]") == (
+            "[]"
+        )
+
+        variables = {v.name: v for v in client.variables(client.locals_reference(frame))}
+        activations = variables["activations"]
+        assert activations.value == (
+            "float32[2, 2] x∈[0, 3] μ=1.25 σ=1.299 n=4 CPU:0 [[0., 2.], [3., 0.]]"
+        )
+        children = [c.name for c in client.variables(activations.reference)]
+        assert children[:2] == ["[0]", "[1]"], children
+        assert variables["weights"].value.startswith("Variable 'weights' trainable float32[3, 2]")
+        # the viewer's payload and an old module path, both through the installed copy
+        payload = evaluate("__import__('tf_debug_repr').view_payload(activations)[:1]")
+        assert payload.strip("'") == "e", payload  # base64 of a JSON object
+        assert (
+            evaluate("__import__('tf_debug_repr.model_views', fromlist=['_']).__name__")
+            == "'tf_debug_repr.views.models'"
+        )
+    finally:
+        client.close()
