@@ -20,9 +20,15 @@ from ..core.view_model import Child, Expression, Node, Note, call
 from ..views import dispatch
 from . import capture
 
+# Compiled steps whose gradients a Keras optimizer applies are captured (gradients/
+# compiled.py): what is left symbolic is a tape.gradient in a tf.function with no Keras
+# optimizer, or a step traced before the debugger attached.
 EAGER_HINT = (
-    "set TF_DEBUG_REPR_EAGER=1 in the launch configuration (or call "
-    "tf.config.run_functions_eagerly(True); Keras: compile(run_eagerly=True)) to get values"
+    "gradients a Keras optimizer applies in a compiled step are kept, these were not (no "
+    "Keras optimizer applied them, or the step was traced before the debugger attached): "
+    "put a breakpoint in that function (it then runs eagerly), or set "
+    "TF_DEBUG_REPR_EAGER=1 in the launch configuration (Keras: compile(run_eagerly=True)) "
+    "to get values"
 )
 INFO = "__import__('tf_debug_repr').gradient_info({})"
 SPARK_STEPS = 20  # norms drawn in a summary's sparkline
