@@ -23,7 +23,7 @@ from ..core import formatting as fmt
 from ..core.additions import Slot
 from ..core.guards import harmless
 from ..core.tf_types import kind_of, kind_of_type
-from ..core.view_model import Child, Node, Note, error_note
+from ..core.view_model import Child, Node, Note, error_note, unique_names
 
 
 class Memory(Enum):
@@ -173,9 +173,9 @@ def summary(obj: Any) -> str:
 def children(obj: Any) -> list[Child]:
     """The children shown when the value is expanded, in display order."""
     if isinstance(obj, Node):
-        return obj.children()
+        return unique_names(obj.children())
     found = row_of(obj)
-    return [] if found is None else found.children(obj)
+    return [] if found is None else unique_names(found.children(obj))
 
 
 def values_of(obj: Any) -> Any:
