@@ -79,3 +79,17 @@ def module_variables(module: Any, trainable: bool = False) -> list:
     from .views import models as model_views
 
     return model_views.module_variables(module, trainable)
+
+
+def concrete_functions(function: Any) -> list:
+    """The concrete functions a ``tf.function`` traced so far (nothing is traced)."""
+    from .views import functions as function_views
+
+    return function_views.concrete_functions(function)
+
+
+def saved_variables(obj: Any) -> list:
+    """Every variable an object ``tf.saved_model.load`` gave reaches."""
+    from .views import saved_objects as saved_views
+
+    return saved_views.saved_variables(obj)

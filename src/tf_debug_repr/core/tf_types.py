@@ -38,9 +38,17 @@ class Kind(Enum):
     METRIC = "keras metric"
     LOSS = "keras loss"
     SHOULD_USE = "wrapped result"  # e.g. what an eager TensorArray.write returns
+    FUNCTION = "tf.function"  # polymorphic: restored ones from a SavedModel too
+    CONCRETE_FUNCTION = "concrete function"
+    SAVED_OBJECT = "loaded SavedModel object"
+    SIGNATURES = "SavedModel signatures"
+    CHECKPOINT = "checkpoint"
+    CHECKPOINT_MANAGER = "checkpoint manager"
 
 
 _DISTRIBUTE = "tensorflow.python.distribute.values"
+_LOAD = "tensorflow.python.saved_model.load"  # a class made inside the loader
+_CHECKPOINTS = "tensorflow.python.checkpoint"
 
 # Checked in order: the first entry whose class is in the MRO decides, so more specific
 # kinds come first (a MirroredVariable is also a tf.Variable, an EagerTensor also a
@@ -77,6 +85,18 @@ _CLASS_KINDS: tuple[tuple[str, Kind], ...] = (
     ("keras.src.losses.loss.Loss", Kind.LOSS),
     ("keras.src.layers.layer.Layer", Kind.KERAS_LAYER),
     ("tensorflow.python.module.module.Module", Kind.TF_MODULE),
+    ("tensorflow.python.types.core.PolymorphicFunction", Kind.FUNCTION),
+    ("tensorflow.python.types.core.GenericFunction", Kind.FUNCTION),  # TF < 2.14
+    ("tensorflow.python.types.core.ConcreteFunction", Kind.CONCRETE_FUNCTION),
+    (f"{_LOAD}.Loader._recreate_base_user_object.<locals>._UserObject", Kind.SAVED_OBJECT),
+    ("tensorflow.python.saved_model.signature_serialization._SignatureMap", Kind.SIGNATURES),
+    ("tensorflow.python.checkpoint.checkpoint.Checkpoint", Kind.CHECKPOINT),
+    ("tensorflow.python.training.tracking.util.Checkpoint", Kind.CHECKPOINT),  # TF < 2.10
+    (f"{_CHECKPOINTS}.checkpoint_management.CheckpointManager", Kind.CHECKPOINT_MANAGER),
+    (
+        "tensorflow.python.training.checkpoint_management.CheckpointManager",
+        Kind.CHECKPOINT_MANAGER,
+    ),
 )
 _NAMES = dict(_CLASS_KINDS)
 

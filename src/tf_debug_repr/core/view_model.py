@@ -9,7 +9,7 @@ child. Nothing here knows pydevd; the adapter turns these into what it wants.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 # A suffix appended to the parent's expression (``"[3]"`` -> ``x[3]``), a function of
@@ -101,6 +101,24 @@ class Child:
         if self.compute is not None:
             return self.compute()
         return self.value
+
+
+def unique_names(rows: list[Child]) -> list[Child]:
+    """``rows`` with every name once (PyCharm looks rows up by name, and a dict keyed by
+    name would drop all but one): a later row of a name already taken gets ``(2)``, …"""
+    taken = {row.name for row in rows}
+    if len(taken) == len(rows):
+        return rows
+    used: set[str] = set()
+    found = []
+    for row in rows:
+        name, number = row.name, 2
+        while name in used or (name != row.name and name in taken):
+            name = f"{row.name} ({number})"
+            number += 1
+        used.add(name)
+        found.append(row if name == row.name else replace(row, name=name))
+    return found
 
 
 def lazy(name: str, compute: Callable[[], Any], expression: Expression = None) -> Child:

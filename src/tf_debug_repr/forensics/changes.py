@@ -110,8 +110,11 @@ def variable_change(var: Any) -> ChangeNode | None:
 class WeightChanges(Node):
     """A model's or layer's weights, each with its change since the last stop."""
 
-    def __init__(self, weights: list[tuple[int, Any, snapshots.Change | None]]) -> None:
+    def __init__(
+        self, weights: list[tuple[int, Any, snapshots.Change | None]], untracked: int = 0
+    ) -> None:
         self.weights = weights  # (index in .weights, variable, change)
+        self.untracked = untracked  # weights with no snapshot (over the budget)
 
     def _order(self) -> list[tuple[int, Any, snapshots.Change | None]]:
         def key(row: tuple[int, Any, snapshots.Change | None]) -> tuple[int, int]:
@@ -144,6 +147,8 @@ class WeightChanges(Node):
             parts.append(f"{still} unchanged")
         last = changes[0]
         parts.append(_stops(last))
+        if self.untracked:
+            parts.append(f"{self.untracked} more not tracked (snapshot budget)")
         return ", ".join(parts)
 
     @staticmethod
@@ -182,13 +187,20 @@ def weight_changes(layer: Any, looked: bool) -> WeightChanges | None:
     weights = _weights(layer)
     if not weights:
         return None
+    # Weights with a snapshot first: their changes are computed before new snapshots
+    # (weights first looked at now) take the budget. Rows are read after every weight was
+    # seen, so that the row's expression, evaluated later at this stop, gives the same.
+    for var in sorted(weights, key=lambda v: not snapshots.tracked(v)):
+        snapshots.observe(var, looked)
     rows = []
     for index, var in enumerate(weights):
-        change = snapshots.observe(var, looked)
+        change = snapshots.change_of(var)
         if change is None and not snapshots.tracked(var):
             continue
         rows.append((index, var, change))
-    return WeightChanges(rows) if any(c is not None for _, _, c in rows) else None
+    if not any(c is not None for _, _, c in rows):
+        return None
+    return WeightChanges(rows, untracked=len(weights) - len(rows))
 
 
 # --------------------------------------------------------------------------- watched tensors
@@ -214,7 +226,12 @@ def _watch_key(obj: Any, remembered_first: bool = False) -> tuple | None:
     evaluated = snapshots.evaluated_expression()
     if evaluated is None:
         return _remembered(obj)
-    frame, expression = evaluated
+    frame, expression, result = evaluated
+    if result is not snapshots.NO_RESULT and result is not obj:
+        # A tensor inside what the expression gave (a ``∇ gradient`` watch's summary
+        # names its gradient tensor): the expression is not this tensor's, so it must not
+        # take over the tracking that the tensor's own watch expression holds.
+        return _remembered(obj)
     key = ("watch", frame.f_code.co_filename, frame.f_code.co_name, expression)
     stop = snapshots.current_stop()
     if stop != _watched_stop:

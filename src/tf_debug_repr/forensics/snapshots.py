@@ -16,6 +16,9 @@ the read is a true snapshot). The oldest-looked snapshots go first when the budg
 (``TF_DEBUG_REPR_SNAPSHOT_MB``, default 64 MiB, like the gradients') is full. At the first sight of a
 tracked variable in a new stop, its change since the snapshot is computed on the device
 (a few reductions, scalars to the host) and the snapshot is replaced by the current value.
+A change computed at this stop outlives its snapshot until the stop ends: a snapshot
+evicted later in the same stop (a model bigger than the budget) keeps its figures, so the
+``Δ since last stop`` row's expression still gives what the row shows.
 """
 
 from __future__ import annotations
@@ -133,7 +136,7 @@ class Change:
 class _Entry:
     ref: weakref.ref | None  # the variable (None: a watch expression's tensor, by its key)
     name: str
-    value: Any  # the snapshot (an eager tensor on the variable's device)
+    value: Any  # the snapshot (an eager tensor on the variable's device); None once evicted
     stop: int
     nbytes: int
     steps: tuple[int | None, int]
@@ -177,11 +180,22 @@ def _evict(need: int) -> bool:
         _drop(key)
     if need > _budget:
         return False
-    for key, _ in sorted(_entries.items(), key=lambda item: item[1].looked):
+    held = [(k, e) for k, e in _entries.items() if e.value is not None]
+    for key, entry in sorted(held, key=lambda item: item[1].looked):
         if _held + need <= _budget:
             break
-        _drop(key)
+        if entry.change is not None and entry.stop == _stop:
+            _release(entry)  # its change was shown at this stop: keep the figures till it ends
+        else:
+            _drop(key)
     return _held + need <= _budget
+
+
+def _release(entry: _Entry) -> None:
+    """Free the snapshot's bytes; the entry keeps this stop's change and nothing else."""
+    global _held
+    _held -= entry.nbytes
+    entry.value, entry.nbytes = None, 0
 
 
 def _nbytes(value: Any) -> int:
@@ -222,8 +236,10 @@ def tracking() -> bool:
 
 
 def tracked(var: Any) -> bool:
+    """Is a snapshot of ``var`` kept, or a change of it shown at this stop?"""
     with _lock:
-        return _entry(var) is not None
+        entry = _entry(var)
+        return entry is not None and (entry.value is not None or entry.stop == _stop)
 
 
 def observe(var: Any, looked: bool) -> Change | None:
@@ -270,6 +286,9 @@ def _observe(
         return None
     with _lock:
         entry = _lookup(key, target)
+        if entry is not None and entry.value is None and entry.stop != stop:
+            _drop(key)  # evicted at an earlier stop: nothing to compare with
+            entry = None
         if entry is None and not looked:
             return None
         if entry is not None and entry.stop == stop:
@@ -302,33 +321,38 @@ def _keep(
     size = _nbytes(now)
     if entry is not None:
         _drop(key)
-    if not _evict(size):
-        return change  # over budget: the change is shown once, nothing kept
+    fits = _evict(size)
+    if not fits and change is None:
+        return None  # over budget, and nothing to show at this stop
+    # Over budget with a change: the figures stay for this stop (its row's expression
+    # gives them again), no snapshot for the next.
     new = _Entry(
         ref=None if target is None else weakref.ref(target),
         name=name(),
-        value=now,
+        value=now if fits else None,
         stop=stop,
-        nbytes=size,
+        nbytes=size if fits else 0,
         steps=steps,
         looked=stop if looked or entry is None else entry.looked,
         change=change,
         unchanged_stops=entry.unchanged_stops if entry is not None else 0,
     )
     _entries[key] = new
-    _held += size
+    _held += new.nbytes
     return change
 
 
 _EVALUATORS = ("evaluate_expression", "internal_evaluate_expression_json")
+NO_RESULT: Any = object()  # the evaluation is still running: it has no result yet
 
 
-def evaluated_expression() -> tuple[Any, str] | None:
-    """(the frame, the expression) when pydevd is evaluating a watch, hover or Debug
-    Console expression on this thread's stack, or presenting its result: DAP's
+def evaluated_expression() -> tuple[Any, str, Any] | None:
+    """(the frame, the expression, its result) when pydevd is evaluating a watch, hover or
+    Debug Console expression on this thread's stack, or presenting its result: DAP's
     ``internal_evaluate_expression_json(py_db, request, thread_id)`` evaluates through
     ``evaluate_expression(py_db, frame, expression, is_exec)`` and then asks for the
-    result's string; both hold ``frame`` and ``expression`` as locals."""
+    result's string; both hold ``frame`` and ``expression`` as locals, the first also
+    ``eval_result`` once the expression gave it (``NO_RESULT`` before)."""
     probe = sys._getframe(1)
     while probe is not None:
         code = probe.f_code
@@ -336,7 +360,7 @@ def evaluated_expression() -> tuple[Any, str] | None:
             found = probe.f_locals
             frame, expression = found.get("frame"), found.get("expression")
             if frame is not None and isinstance(expression, str):
-                return frame, expression.strip()
+                return frame, expression.strip(), found.get("eval_result", NO_RESULT)
             return None
         probe = probe.f_back
     return None
@@ -423,7 +447,7 @@ def snapshot_stop(var: Any) -> int | None:
     """The stop of ``var``'s snapshot, when one is kept."""
     with _lock:
         entry = _entry(var)
-        return None if entry is None else entry.stop
+        return None if entry is None or entry.value is None else entry.stop
 
 
 def held_bytes() -> int:

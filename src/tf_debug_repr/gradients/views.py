@@ -178,7 +178,14 @@ class GradientInfo(Node):
             if r.figures is not None:
                 rows.append(Child("figures", Note(_figures_text(r))))
             return rows
-        rows.extend(_reroot(child, ".gradient") for child in dispatch.children(r.gradient))
+        # The gradient's own rows, named apart from this node's (a scalar's element row is
+        # ``value`` too, and PyCharm looks rows up by name).
+        own = {row.name for row in rows} | {"value"}
+        for child in dispatch.children(r.gradient):
+            moved = _reroot(child, ".gradient")
+            if moved.name in own:
+                moved = dataclasses.replace(moved, name=f"{moved.name} of the gradient")
+            rows.append(moved)
         rows.append(Child("value", r.gradient, ".gradient"))
         return rows
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import inspect
 import keyword
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,23 +96,37 @@ def _read(obj: Any, name: str) -> Any:
         return raised_note(exc)
 
 
-def read_attributes(obj: Any) -> list[Attribute]:
-    """The data attributes pydevd would list, in ``dir`` order, each read once."""
-    instance = _instance_dict(obj)
+def read_attributes(obj: Any, skip: Collection[str] = ()) -> list[Attribute]:
+    """The data attributes pydevd would list, in ``dir`` order, each read once; ``skip``
+    names are never read (a property that would change the object: a checkpoint's
+    ``save_counter`` creates its variable)."""
     cls = type(obj)
-    found = []
+    found: dict[str, Attribute] = {}
+    read: set[str] = set(skip)
     with harmless():
-        for name in _names(obj, instance):
-            method = _is_code(_static(cls, name))
-            if method and name not in instance:
-                continue
-            value = _read(obj, name)
-            if _is_code(value) and (method or name not in instance):
-                # a method: bound on the instance (Keras wraps ``build`` so), or read
-                # through a class-level descriptor
-                continue
-            found.append(Attribute(name, value))
-    return found
+        # Twice: reading a property may set an attribute (a TF object's first
+        # ``_self_setattr_tracking``); the list shown then is the one a later read gives.
+        for _ in range(2):
+            instance = _instance_dict(obj)
+            names = [name for name in _names(obj, instance) if name not in read]
+            for name in names:
+                read.add(name)
+                attribute = _attribute(obj, cls, instance, name)
+                if attribute is not None:
+                    found[name] = attribute
+    return sorted(found.values(), key=lambda a: a.name)  # dir's order
+
+
+def _attribute(obj: Any, cls: type, instance: dict, name: str) -> Attribute | None:
+    method = _is_code(_static(cls, name))
+    if method and name not in instance:
+        return None
+    value = _read(obj, name)
+    if _is_code(value) and (method or name not in instance):
+        # a method: bound on the instance (Keras wraps ``build`` so), or read through a
+        # class-level descriptor
+        return None
+    return Attribute(name, value)
 
 
 def _static(obj: Any, name: str) -> Any:
@@ -156,6 +170,17 @@ def _row(attribute: Attribute, expression: Expression) -> Child:
     if isinstance(attribute.value, Note):
         expression = None  # the adapter gives a line of text its own literal
     return Child(attribute.name, attribute.value, expression)
+
+
+def guarded(name: str, read: Callable[[], Any], expression: Expression = None) -> Child:
+    """A row whose value is read when shown, as an observer; a read that raises is a
+    placeholder for this one row (the adapter's), never for its siblings."""
+
+    def compute() -> Any:
+        with harmless():
+            return read()
+
+    return Child(name, compute=compute, expression=expression)
 
 
 PRIVATE = f"{FACADE}.private_attributes"

@@ -17,12 +17,15 @@ from ..core.guards import building_graph
 from ..core.tf_types import Kind
 from ..core.view_model import Child
 from ..viewer import payload as viewer_payload
+from . import checkpoints as checkpoint_views
 from . import composite as composite_views
 from . import dispatch
 from . import distribute as distribute_views
+from . import functions as function_views
 from . import metrics as metric_views
 from . import models as model_views
 from . import optimizers as optimizer_views
+from . import saved_objects as saved_views
 from . import shapes as shape_views
 from . import symbolic as symbolic_views
 from . import tapes as tape_views
@@ -178,6 +181,20 @@ def rows() -> dict[Kind, Row]:
         Kind.LR_SCHEDULE: Row(optimizer_views.schedule_summary, optimizer_views.schedule_children),
         Kind.METRIC: Row(metric_views.metric_summary, metric_views.metric_children),
         Kind.LOSS: Row(metric_views.loss_summary, metric_views.loss_children),
+        Kind.FUNCTION: Row(function_views.function_summary, function_views.function_children),
+        Kind.CONCRETE_FUNCTION: Row(
+            function_views.concrete_summary,
+            function_views.concrete_children,
+            brief=function_views.concrete_brief,
+        ),
+        Kind.SAVED_OBJECT: Row(saved_views.saved_summary, saved_views.saved_children),
+        Kind.SIGNATURES: Row(saved_views.signatures_summary, saved_views.signatures_children),
+        Kind.CHECKPOINT: Row(
+            checkpoint_views.checkpoint_summary, checkpoint_views.checkpoint_children
+        ),
+        Kind.CHECKPOINT_MANAGER: Row(
+            checkpoint_views.manager_summary, checkpoint_views.manager_children
+        ),
     }
 
 

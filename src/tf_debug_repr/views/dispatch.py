@@ -23,7 +23,7 @@ from ..core import formatting as fmt
 from ..core.additions import Slot
 from ..core.guards import harmless
 from ..core.tf_types import kind_of, kind_of_type
-from ..core.view_model import Child, Node, Note, error_note
+from ..core.view_model import Child, Node, Note, error_note, unique_names
 
 
 class Memory(Enum):
@@ -173,9 +173,9 @@ def summary(obj: Any) -> str:
 def children(obj: Any) -> list[Child]:
     """The children shown when the value is expanded, in display order."""
     if isinstance(obj, Node):
-        return obj.children()
+        return unique_names(obj.children())
     found = row_of(obj)
-    return [] if found is None else found.children(obj)
+    return [] if found is None else unique_names(found.children(obj))
 
 
 def values_of(obj: Any) -> Any:
@@ -185,39 +185,78 @@ def values_of(obj: Any) -> Any:
 
 
 def brief(obj: Any) -> str:
-    """A few words for a value inside a list: ``float32[4, 8]``, ``Variable 'w' float32[3]``."""
+    """A few words for a value inside a list: ``float32[4, 8]``, ``Variable 'w' float32[3]``;
+    a container holding TF values in brief too (``{'w': float32[3]}``)."""
+    return _brief(obj, _NESTING)
+
+
+def _brief(obj: Any, depth: int) -> str:
     kind = kind_of(obj)
     found = row(kind)
     if found is not None and found.brief is not None:
         return found.brief(obj)
     if kind is not None:
         return summary(obj)
+    if type(obj) in _BRACKETS and depth > 0:
+        inner = _container_summary(obj, depth - 1)
+        if inner is not None:
+            return inner
     text = repr(obj)
     return text if len(text) <= 60 else text[:59] + "…"
 
 
 _CONTAINER_ITEMS = 100  # items looked at; a list of tensors shows its first ones
+_NESTING = 3  # containers inside containers looked into (a dict of dicts of tensors)
 _BRACKETS = {list: "[]", tuple: "()", dict: "{}"}
 
 
+def _items(obj: Any) -> list:
+    if isinstance(obj, dict):
+        return list(islice(obj.items(), _CONTAINER_ITEMS))
+    return list(islice(obj, _CONTAINER_ITEMS))
+
+
+def _holds_tf(values: list, depth: int) -> bool:
+    for value in values:
+        if kind_of(value) is not None:
+            return True
+        if depth > 0 and type(value) in _BRACKETS:
+            items = _items(value)
+            inner = [v for _, v in items] if isinstance(value, dict) else items
+            if _holds_tf(inner, depth - 1):
+                return True
+    return False
+
+
 def container_summary(obj: Any) -> str | None:
-    """``[float32[4, 8], float32[8], …]`` for a list, tuple or dict holding TF values;
-    None for any other container, so that pydevd shows it as it always does. (Stock
-    shows each tensor's whole repr there, numpy values and all.)"""
-    if isinstance(obj, dict):
-        items = list(islice(obj.items(), _CONTAINER_ITEMS))
-        values = [v for _, v in items]
-    else:
-        items = list(islice(obj, _CONTAINER_ITEMS))
-        values = items
-    if not any(kind_of(v) is not None for v in values):
+    """``[float32[4, 8], float32[8], …]`` for a list, tuple or dict holding TF values, also
+    inside containers it holds (``{'a': {'w': float32[3]}}``); None for any other
+    container, so that pydevd shows it as it always does. (Stock shows each tensor's whole
+    repr there, numpy values and all.)"""
+    return _container_summary(obj, _NESTING)
+
+
+def _container_summary(obj: Any, depth: int) -> str | None:
+    items = _items(obj)
+    values = [v for _, v in items] if isinstance(obj, dict) else items
+    if not _holds_tf(values, depth):
         return None
-    if isinstance(obj, dict):
-        parts = [f"{k!r}: {brief(v)}" for k, v in items]
+    parts: list[str] = []
+    length = 0
+    for item in items:  # enough parts to fill the line; the rest would be clipped anyway
+        if length > fmt.MAX_SUMMARY_CHARS:
+            parts.append("…")
+            break
+        if isinstance(obj, dict):
+            key, value = item
+            part = f"{key!r}: {_brief(value, depth)}"
+        else:
+            part = _brief(item, depth)
+        parts.append(part)
+        length += len(part) + 2
     else:
-        parts = [brief(v) for v in items]
-    if len(obj) > len(items):
-        parts.append(f"… {fmt.count(len(obj) - len(items))} more")
+        if len(obj) > len(items):
+            parts.append(f"… {fmt.count(len(obj) - len(items))} more")
     opening, closing = _BRACKETS[type(obj)]
     if isinstance(obj, tuple) and len(obj) == 1:
         closing = ",)"

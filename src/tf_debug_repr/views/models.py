@@ -303,13 +303,7 @@ class GradientTable(Node):
         return gradient_info(self.weights[index])
 
     def summary(self) -> str:
-        have = sum(1 for w in self.weights if capture.record_of(w) is not None)
-        return fmt.join(
-            [
-                _global_norm(self.weights),
-                f"{have} of {len(self.weights)} trainable weights recorded",
-            ]
-        )
+        return fmt.join([_global_norm(self.weights), _counts_text(self.weights)])
 
     def children(self) -> list[Child]:
         rows = []
@@ -322,6 +316,31 @@ class GradientTable(Node):
         if len(self.weights) > LISTED:
             rows.append(Child("…", Note(f"{len(self.weights) - LISTED} more weights")))
         return rows
+
+
+def _counts_text(weights: list) -> str:
+    """``3 of 4 trainable weights recorded, 1 None``: only gradients with a value count as
+    recorded; symbolic ones (traced inside a tf.function) and None ones are said apart."""
+    have = symbolic = none = 0
+    where = ""
+    for weight in weights:
+        source = capture.record_of(weight)
+        if source is None:
+            continue
+        latest = source.latest
+        if source.symbolic_now:
+            symbolic += 1
+            where = where or str(source.symbolic_in)
+        elif latest is not None and latest.has_value:
+            have += 1
+        elif latest is not None:
+            none += 1
+    parts = [f"{have} of {len(weights)} trainable weights recorded"]
+    if symbolic:
+        parts.append(f"{symbolic} not available (symbolic, in tf.function {where!r})")
+    if none:
+        parts.append(f"{none} None")
+    return ", ".join(parts)
 
 
 # --------------------------------------------------------------------------- public

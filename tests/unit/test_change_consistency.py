@@ -1,0 +1,119 @@
+"""Issue 15 item 3: a ``Δ since last stop`` row's expression gives what the row shows for
+the whole stop, even when later snapshots of the same stop evict its snapshot (a model
+bigger than the budget); and a tensor shown inside another watch's value (a ``∇ gradient``
+watch) keeps the tracking of its own watch expression."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+tf = pytest.importorskip("tensorflow")
+keras = pytest.importorskip("keras")
+
+from tf_debug_repr import views  # noqa: E402
+from tf_debug_repr.core.tf_types import Kind  # noqa: E402
+from tf_debug_repr.forensics import changes as change_views  # noqa: E402
+from tf_debug_repr.forensics import features as forensics  # noqa: E402
+from tf_debug_repr.forensics import snapshots  # noqa: E402
+from tf_debug_repr.gradients import views as gradient_views  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def fresh():
+    views.build_table()
+    forensics.register()
+    snapshots.clear()
+    yield
+    snapshots.clear()
+    snapshots.set_budget_mb(256)
+
+
+def _change_row(value):
+    rows = {c.name: c for c in views.children(value)}
+    return rows.get(change_views.NAME)
+
+
+def test_a_variables_change_outlives_its_evicted_snapshot():
+    snapshots.set_budget_mb(8000 / 2**20)  # room for two float32[1000]
+    a, b, c = (tf.Variable(tf.zeros([1000])) for _ in range(3))
+    snapshots.next_stop()
+    change_views.looked_at(a)
+    change_views.looked_at(b)
+    a.assign_add(tf.ones([1000]))
+    snapshots.next_stop()
+    row = _change_row(a)
+    assert row is not None
+    change_views.looked_at(b)
+    change_views.looked_at(c)  # a new snapshot: evicts a's (looked at longest ago)
+    again = change_views.change_since_last_stop(a)
+    assert again is not None, "the row's expression gives None"
+    assert again.summary() == row.resolve().summary()
+    assert "Δ‖·‖=31.62 since stop" in views.summary(a)
+    snapshots.next_stop()  # the next stop: a has no snapshot left to compare with
+    assert change_views.change_since_last_stop(a) is None and not snapshots.tracked(a)
+
+
+def test_a_model_bigger_than_the_budget_gives_the_same_row_twice():
+    model = keras.Sequential([keras.Input((50,))] + [keras.layers.Dense(50) for _ in range(4)])
+    kernel = 50 * 50 * 4
+    snapshots.set_budget_mb(2.5 * kernel / 2**20)  # two kernels and some biases of eight
+    snapshots.next_stop()
+    assert _change_row(model) is None  # looked at: snapshots of what fits
+    for var in model.weights:
+        var.assign_add(tf.ones(var.shape))
+    snapshots.next_stop()
+    row = _change_row(model)
+    assert row is not None, "no change shown for a model over the budget"
+    shown = row.resolve()
+    again = change_views.change_since_last_stop(model)
+    assert again is not None, "the row's expression gives None"
+    assert again.summary() == shown.summary()
+    assert [c.name for c in again.children()] == [c.name for c in shown.children()]
+    for child in shown.children():  # each weight's row: its expression's value too
+        if child.expression is None:  # a line of text (a snapshot kept for the next stop)
+            continue
+        index = int(child.expression("x").split(".row(")[1].rstrip(")"))
+        assert again.row(index).summary() == child.resolve().summary()
+    assert snapshots.held_bytes() <= 2.5 * kernel
+
+
+_EVALUATOR = """
+def internal_evaluate_expression_json(frame, expression, eval_result, show):
+    return show()
+"""
+
+
+def _watch(expression, result, show):
+    """``show()`` run as pydevd presents the result of a watch expression."""
+    scope: dict = {}
+    exec(compile(_EVALUATOR, "/x/_pydevd_bundle/pydevd_comm.py", "exec"), scope)
+    return scope["internal_evaluate_expression_json"](sys._getframe(), expression, result, show)
+
+
+@pytest.mark.usefixtures("gradient_hooks")
+def test_a_gradient_watch_does_not_take_over_its_tensors_watch():
+    w = tf.Variable([1.0, 2.0])
+
+    def gradient(scale):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(w * w * scale)
+        return tape.gradient(loss, w)
+
+    info_expression = "__import__('tf_debug_repr').gradient_info(w)"
+    g = gradient(1.0)
+    snapshots.next_stop()
+    _watch("g", g, lambda: (views.note_looked_at(g), views.summary(g)))
+    info = gradient_views.gradient_info(w)
+    _watch(info_expression, info, lambda: views.summary(info))
+    g = gradient(3.0)  # the next stop: a new gradient, three times the first
+    snapshots.next_stop()
+    mark = "Δ‖·‖=8.944 since stop"
+    assert mark in _watch("g", g, lambda: views.summary(g))
+    info = gradient_views.gradient_info(w)
+    assert info.gradient is g
+    _watch(info_expression, info, lambda: views.summary(info))
+    # the Variables pane (no evaluation on the stack) and expanding the watched tensor
+    assert mark in change_views.change_mark(g, Kind.EAGER)
+    assert change_views.change_since_last_stop(g) is not None
