@@ -30,7 +30,9 @@ function pyLiteral(value) {
     return String(value);
   }
   // JSON's string escapes (\" \\ \n \t \b \f \r \uXXXX) all mean the same in a Python str literal.
-  if (typeof value === 'string') return JSON.stringify(value);
+  // `@` is written `\x40`: pydevd turns `@LINE@` anywhere in an evaluated expression into a line
+  // break, which would cut a path holding it (`a@LINE@b.npy`) out of its literal.
+  if (typeof value === 'string') return JSON.stringify(value).replace(/@/g, '\\x40');
   if (Array.isArray(value)) return `[${value.map(pyLiteral).join(', ')}]`;
   throw new TypeError(`no Python literal for ${typeof value}`);
 }
