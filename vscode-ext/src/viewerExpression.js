@@ -49,9 +49,13 @@ function wrapExpression(expression) {
   return /[#\n\r]/.test(text) ? `(${text}\n)` : `(${text})`;
 }
 
+/** TF's highest rank: an index from the page holds at most this many entries. */
+const MAX_RANK = 254;
+
 /** @param {unknown} v @param {string} what */
 function checkInt(v, what) {
-  if (!Number.isInteger(v)) throw new TypeError(`${what} must be an integer, not ${JSON.stringify(v)}`);
+  // Safe integers only: 1e300 is an integer to JS, and its String() is no Python int literal.
+  if (!Number.isSafeInteger(v)) throw new TypeError(`${what} must be an integer, not ${String(JSON.stringify(v)).slice(0, 40)}`);
   return /** @type {number} */ (v);
 }
 
@@ -67,7 +71,7 @@ function checkRequest(request = {}) {
     axes.forEach((a) => a === null || checkInt(a, 'an axis'));
   }
   if (index !== null) {
-    if (!Array.isArray(index)) throw new TypeError('index must be a list');
+    if (!Array.isArray(index) || index.length > MAX_RANK) throw new TypeError(`index must be a list of at most ${MAX_RANK} entries`);
     index.forEach((i) => i === null || checkInt(i, 'an index'));
   }
   if (region !== null) {

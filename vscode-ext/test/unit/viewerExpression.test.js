@@ -55,6 +55,11 @@ test('request arguments are checked: only ints, None and the known parts get thr
     { part: 'imag); os.system("x"' },
   ];
   for (const r of bad) assert.throws(() => x.viewPayloadExpression('w', /** @type {any} */ (r)), TypeError, JSON.stringify(r));
+  // Hostile sizes from the page: a huge index list, integers past 2**53 (String() gives 1e+300).
+  for (const r of [{ index: new Array(255).fill(0) }, { index: new Array(10_000_000).fill(0) }, { axes: [1e300, 0] }, { region: [[0, 2 ** 60], [0, 1]] }]) {
+    assert.throws(() => x.viewPayloadExpression('w', /** @type {any} */ (r)), TypeError);
+  }
+  assert.ok(x.viewPayloadExpression('w', { index: new Array(254).fill(null) }).length < 2_000);
   for (const part of x.PARTS) assert.match(x.viewPayloadExpression('w', { part }), new RegExp(`part="${part}"\\)$`));
 });
 
