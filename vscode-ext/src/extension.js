@@ -14,6 +14,7 @@ const { resolveConfiguration } = require('./pythonPath');
 const { canComplete, templateSnippet, commasAround } = require('./completion');
 const { ViewerSessions } = require('./viewerSessions');
 const { TensorViewer } = require('./viewerPanels');
+const { showError, showInfo, showWarning } = require('./notify');
 
 const SECTION = 'tfDebugRepr';
 const COMMAND_ADD = 'tfDebugRepr.addDebugConfiguration';
@@ -123,7 +124,7 @@ async function addDebugConfiguration(uri, bundleDir) {
   try {
     result = await editLaunchJson(launchUri, (text) => addTemplates(text, templates));
   } catch (e) {
-    vscode.window.showErrorMessage(`TensorFlow: ${/** @type {Error} */ (e).message}`);
+    showError(`TensorFlow: ${/** @type {Error} */ (e).message}`);
     return;
   }
   const doc = await vscode.workspace.openTextDocument(launchUri);
@@ -136,11 +137,11 @@ async function addDebugConfiguration(uri, bundleDir) {
   const port = DEFAULT_ATTACH_PORT;
   if (chosen.some((c) => c.id === 'attachDocker')) commands.push({ label: 'Copy Docker command', text: dockerCommand({ port, remoteRoot: '/tf/notebooks', script: 'train.py', bundleDir }) });
   if (chosen.some((c) => c.id === 'attachRemote')) commands.push({ label: 'Copy remote command', text: remoteCommand({ port, script: 'train.py' }) });
-  const action = await vscode.window.showInformationMessage(parts.join(' '), ...commands.map((c) => c.label));
+  const action = await showInfo(parts.join(' '), ...commands.map((c) => c.label));
   const copy = commands.find((c) => c.label === action);
   if (copy) {
     await vscode.env.clipboard.writeText(copy.text);
-    vscode.window.showInformationMessage('Copied. Run it where the program lives, then start the attach configuration.');
+    showInfo('Copied. Run it where the program lives, then start the attach configuration.');
   }
 }
 
@@ -180,7 +181,7 @@ async function editLaunchJson(launchUri, change) {
 async function pickFolder(uri) {
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (folders.length === 0) {
-    vscode.window.showErrorMessage('TensorFlow: open a folder first; debug configurations live in its .vscode/launch.json.');
+    showError('TensorFlow: open a folder first; debug configurations live in its .vscode/launch.json.');
     return undefined;
   }
   const fromUri = uri && vscode.workspace.getWorkspaceFolder(uri);
@@ -237,7 +238,7 @@ async function addCompounds(uri, id) {
   try {
     await editLaunchJson(uri, (text) => addTemplates(text, [compoundsOnly]));
   } catch (e) {
-    vscode.window.showWarningMessage(`TensorFlow: could not add the compound: ${/** @type {Error} */ (e).message}`);
+    showWarning(`TensorFlow: could not add the compound: ${/** @type {Error} */ (e).message}`);
   }
 }
 

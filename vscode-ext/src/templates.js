@@ -270,6 +270,7 @@ function getTemplates(options = {}) {
       detail: `Adds a chief and a worker configuration running the active file, each with its TF_CONFIG (localhost:${workerPorts[0]} and localhost:${workerPorts[1]}), and a compound that starts both. Breakpoints hit in either process.`,
       comment: [
         `Chief and worker on this machine (ports ${workerPorts[0]} and ${workerPorts[1]}); start both with the compound "TensorFlow: Multi-worker (chief + worker)".`,
+        `Note: TensorFlow's gRPC servers listen on every network interface (whatever TF_CONFIG says) and are unauthenticated: anyone who reaches ports ${workerPorts[0]}-${workerPorts[1]} can run ops in these processes. Use a trusted network or a firewall.`,
       ],
       configurations: [
         base({

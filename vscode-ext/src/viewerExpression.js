@@ -30,7 +30,9 @@ function pyLiteral(value) {
     return String(value);
   }
   // JSON's string escapes (\" \\ \n \t \b \f \r \uXXXX) all mean the same in a Python str literal.
-  if (typeof value === 'string') return JSON.stringify(value);
+  // `@` is written `\x40`: pydevd turns `@LINE@` anywhere in an evaluated expression into a line
+  // break, which would cut a path holding it (`a@LINE@b.npy`) out of its literal.
+  if (typeof value === 'string') return JSON.stringify(value).replace(/@/g, '\\x40');
   if (Array.isArray(value)) return `[${value.map(pyLiteral).join(', ')}]`;
   throw new TypeError(`no Python literal for ${typeof value}`);
 }
@@ -47,9 +49,13 @@ function wrapExpression(expression) {
   return /[#\n\r]/.test(text) ? `(${text}\n)` : `(${text})`;
 }
 
+/** TF's highest rank: an index from the page holds at most this many entries. */
+const MAX_RANK = 254;
+
 /** @param {unknown} v @param {string} what */
 function checkInt(v, what) {
-  if (!Number.isInteger(v)) throw new TypeError(`${what} must be an integer, not ${JSON.stringify(v)}`);
+  // Safe integers only: 1e300 is an integer to JS, and its String() is no Python int literal.
+  if (!Number.isSafeInteger(v)) throw new TypeError(`${what} must be an integer, not ${String(JSON.stringify(v)).slice(0, 40)}`);
   return /** @type {number} */ (v);
 }
 
@@ -65,7 +71,7 @@ function checkRequest(request = {}) {
     axes.forEach((a) => a === null || checkInt(a, 'an axis'));
   }
   if (index !== null) {
-    if (!Array.isArray(index)) throw new TypeError('index must be a list');
+    if (!Array.isArray(index) || index.length > MAX_RANK) throw new TypeError(`index must be a list of at most ${MAX_RANK} entries`);
     index.forEach((i) => i === null || checkInt(i, 'an index'));
   }
   if (region !== null) {

@@ -16,6 +16,7 @@ const { ViewerError, decodePayload, decodeSaveResult, describeRequestError } = r
 const { checkRequest, expressionAt, gradientOfExpression, isDefaultRequest, npyFileName, saveNpyExpression, targetOf, titleFor, viewPayloadExpression } = require('./viewerExpression');
 const { adopts, configurationName, pausedSessionFor } = require('./viewerAdoption');
 const { restoredView, savedView } = require('./viewerSavedState');
+const { showError, showInfo } = require('./notify');
 
 const VIEW_TYPE = 'tfDebugRepr.tensorViewer';
 const COMMAND_VIEW = 'tfDebugRepr.viewTensor';
@@ -338,10 +339,10 @@ class ViewerPanel {
       });
       const report = decodeSaveResult(body, this.expression);
       // save_npy reports a failure ("not saved: PermissionError: …") instead of raising.
-      if (report.startsWith('not saved')) vscode.window.showErrorMessage(`Save as .npy: ${report}`);
-      else vscode.window.showInformationMessage(report);
+      if (report.startsWith('not saved')) showError(`Save as .npy: ${report}`);
+      else showInfo(report);
     } catch (e) {
-      vscode.window.showErrorMessage(`Save as .npy: ${messageOf(e, this.state)}`);
+      showError(`Save as .npy: ${messageOf(e, this.state)}`);
     }
   }
 
@@ -354,7 +355,7 @@ class ViewerPanel {
     if (!expression?.trim()) return;
     const state = this.liveState();
     if (!state) {
-      vscode.window.showErrorMessage('Compare: no paused Python debug session (debugpy) to evaluate in.');
+      showError('Compare: no paused Python debug session (debugpy) to evaluate in.');
       return;
     }
     await this.viewer.open({ expression, state, frame: this.frame, beside: true });
@@ -435,7 +436,7 @@ class TensorViewer {
   async view(arg, beside) {
     const target = targetOf(arg);
     if ('error' in target) {
-      vscode.window.showErrorMessage(`View Tensor: ${target.error}`);
+      showError(`View Tensor: ${target.error}`);
       return;
     }
     let state;
@@ -449,7 +450,7 @@ class TensorViewer {
       if (state?.paused && expression === undefined) return;
     }
     if (!state || !state.paused) {
-      vscode.window.showErrorMessage(
+      showError(
         state?.ended === false
           ? 'View Tensor: the program is running; pause it (or stop at a breakpoint) first.'
           : 'View Tensor: no paused Python debug session (debugpy) to evaluate in.',

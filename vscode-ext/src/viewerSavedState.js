@@ -29,6 +29,17 @@ function signature(key, expression, session) {
 }
 
 /**
+ * Whether the page's `sig` is the expected one. Compared as bytes: a non-ASCII string of the
+ * right length in characters is longer in bytes, and timingSafeEqual throws on unequal lengths.
+ * @param {string} sig @param {string} expected
+ */
+function sameSignature(sig, expected) {
+  const given = Buffer.from(sig, 'utf8');
+  const wanted = Buffer.from(expected, 'utf8');
+  return given.length === wanted.length && crypto.timingSafeEqual(given, wanted);
+}
+
+/**
  * The signed description of a view, for the page to keep.
  * @param {string} key @param {string} expression @param {string | undefined} session the launch configuration name
  * @returns {SavedView}
@@ -52,8 +63,7 @@ function restoredView(state, key) {
     return { error: 'This view\'s saved expression is missing or unreadable: open it again with View Tensor.' };
   }
   if (session !== null && typeof session !== 'string') return { error: 'This view\'s saved state is unreadable: open it again with View Tensor.' };
-  const expected = signature(key, expression, session);
-  if (typeof sig !== 'string' || sig.length !== expected.length || !crypto.timingSafeEqual(Buffer.from(sig), Buffer.from(expected))) {
+  if (typeof sig !== 'string' || !sameSignature(sig, signature(key, expression, session))) {
     return { error: `This view of "${titleFor(expression)}" was not saved by this extension on this machine, so its expression is not evaluated: open it again with View Tensor.` };
   }
   let request;

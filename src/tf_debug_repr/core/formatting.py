@@ -137,10 +137,15 @@ def array_formatter(array: Any, max_chars: int | None = None) -> dict | None:
     if dtype is not None and dtype.kind in "SO":
         if max_chars is None:
             return {"all": lambda v: repr(v)}
-        return {"all": lambda v: _cut(repr(v), max_chars)}
+        # Cut before the repr: a megabyte string is never repr'd whole.
+        return {"all": lambda v: _cut(repr(_head(v, max_chars + 1)), max_chars)}
     if dtype is not None and dtype.kind == "V":  # bfloat16 and friends: numpy can't print them well
         return {"all": lambda v: number(float(v))}
     return None
+
+
+def _head(value: Any, limit: int) -> Any:
+    return value[:limit] if isinstance(value, (bytes, str)) else value
 
 
 def _cut(text: str, limit: int) -> str:

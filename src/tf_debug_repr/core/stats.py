@@ -175,6 +175,8 @@ def tensor_stats(tensor: Any, on_host: bool | None = None) -> Stats:
         return cached
     if on_host is None:
         on_host = is_on_host(tensor)
+    # Strings have no figures: never copy them to the host for none (a 100 MB string scalar).
+    on_host = on_host and getattr(tensor.dtype, "name", "") != "string"
     figures = array_stats(np.asarray(host_view(tensor))) if on_host else device_stats(tensor)
     _remember(tensor, figures)
     return figures

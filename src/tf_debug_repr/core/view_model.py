@@ -26,8 +26,9 @@ class Note:
     text: str
 
     def __post_init__(self) -> None:
-        if not isinstance(self.text, str):
-            object.__setattr__(self, "text", str(self.text))
+        # An exact str always: a str subclass from the program keeps none of its methods.
+        text = self.text if isinstance(self.text, str) else str(self.text)
+        object.__setattr__(self, "text", str.__str__(text))
 
     def __str__(self) -> str:
         return self.text

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from types import FrameType, FunctionType, ModuleType
 from typing import Any
 
+from ..core import expressions
 from ..core import formatting as fmt
 from ..core.formatting import bytes_text
 from ..core.tf_types import Kind, kind_of
@@ -133,9 +134,8 @@ class _Walk:
 
 
 def _key_expression(key: Any) -> str | None:
-    if isinstance(key, (str, int, float, bool)) or key is None:
-        return repr(key)
-    return None
+    """A str or int key quoted from an exact copy (a subclass's ``__repr__`` is code)."""
+    return expressions.literal(key)
 
 
 def _variables_of(owner: Any, attribute: str) -> list:
@@ -195,8 +195,9 @@ def _visit(walk: _Walk, expression: str, value: Any, depth: int) -> None:
         attributes = getattr(value, "__dict__", None)
         if isinstance(attributes, dict):
             for name, item in list(attributes.items())[:_CONTAINER_ITEMS]:
-                if name.isidentifier():
-                    _visit(walk, f"{expression}.{name}", item, depth - 1)
+                reached = expressions.attribute_of(expression, name)
+                if reached is not None:
+                    _visit(walk, reached, item, depth - 1)
 
 
 def _visit_owner(walk: _Walk, expression: str, owner: Any, counted: Memory) -> None:
@@ -264,8 +265,9 @@ def reachable(frame: FrameType) -> tuple[list[Found], list[ModelBytes]]:
     if frame.f_globals is not local_names:
         names += [(n, v) for n, v in frame.f_globals.items() if n not in local_names]
     for name, value in names:
-        if isinstance(name, str) and name.isidentifier() and not name.startswith("__"):
-            _visit(walk, name, value, _DEPTH)
+        plain = expressions.identifier(name)  # a frame's names are code: checked
+        if plain is not None and not plain.startswith("__"):
+            _visit(walk, plain, value, _DEPTH)
     found = sorted(walk.found.values(), key=lambda f: (-f.nbytes, f.expression))
     return found, walk.models
 

@@ -41,9 +41,19 @@ class SliceSpec:
     region: tuple[tuple[int, int], tuple[int, int]]
 
 
+def _shown(value: Any) -> str:
+    """A request's value in an error message, cut: the page may send a list of millions."""
+    if isinstance(value, (list, tuple)) and len(value) > 8:
+        return f"a list of {len(value)}"
+    text = repr(value) if isinstance(value, (int, float, str, list, tuple, type(None))) else "?"
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
 def _int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise PayloadError(f"{what} must be an integer, not {value!r}")
+        raise PayloadError(f"{what} must be an integer, not {_shown(value)}")
+    if not -(2**62) <= value <= 2**62:  # no axis is this long; its digits stay out of messages
+        raise PayloadError(f"{what} is out of range")
     return int(value)
 
 
@@ -53,7 +63,7 @@ def resolve(shape: tuple[int, ...], axes: Any = None, index: Any = None, region:
     if rank >= 2:
         wanted = [-2, -1] if axes is None else axes
         if not isinstance(wanted, (list, tuple)) or len(wanted) != 2:
-            raise PayloadError(f"axes must be two axes [row, column], not {axes!r}")
+            raise PayloadError(f"axes must be two axes [row, column], not {_shown(axes)}")
         shown = []
         for axis, default in zip(wanted, (-2, -1), strict=True):
             # None keeps that axis's default, as the page reads a payload's axes.
@@ -80,7 +90,7 @@ def _resolve_index(shape: tuple[int, ...], shown: tuple, index: Any) -> tuple[in
     if index is None:
         index = [0] * rank
     if not isinstance(index, (list, tuple)) or len(index) != rank:
-        raise PayloadError(f"index must hold one entry per axis ({rank}), not {index!r}")
+        raise PayloadError(f"index must hold one entry per axis ({rank}), not {_shown(index)}")
     resolved: list[int | None] = []
     for axis, entry in enumerate(index):
         if axis in shown:
@@ -100,11 +110,11 @@ def _resolve_region(rows: int, cols: int, region: Any) -> tuple[tuple[int, int],
     if region is None:
         return (0, rows), (0, cols)
     if not isinstance(region, (list, tuple)) or len(region) != 2:
-        raise PayloadError(f"region must be [[r0, r1], [c0, c1]], not {region!r}")
+        raise PayloadError(f"region must be [[r0, r1], [c0, c1]], not {_shown(region)}")
     ranges = []
     for (name, extent), span in zip((("rows", rows), ("columns", cols)), region, strict=True):
         if not isinstance(span, (list, tuple)) or len(span) != 2:
-            raise PayloadError(f"region must be [[r0, r1], [c0, c1]], not {region!r}")
+            raise PayloadError(f"region must be [[r0, r1], [c0, c1]], not {_shown(region)}")
         a, b = _int(span[0], "a region bound"), _int(span[1], "a region bound")
         if not 0 <= a < b <= extent:
             raise PayloadError(f"region {[a, b]} is not inside the {extent} {name}")

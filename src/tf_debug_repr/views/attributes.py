@@ -19,11 +19,11 @@ saying so, never an error for the whole expansion.
 from __future__ import annotations
 
 import inspect
-import keyword
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
+from ..core import expressions
 from ..core.guards import harmless
 from ..core.view_model import FACADE, Child, Expression, Node, Note, call
 
@@ -50,10 +50,7 @@ class Attribute:
 def expression(name: str) -> Expression:
     """``.name`` where plain attribute access reaches it, else ``getattr(x, 'name')`` with
     the name as a literal (never debuggee text pasted into code)."""
-    if name.isidentifier() and not keyword.iskeyword(name):
-        return f".{name}"
-    literal = repr(str(name))
-    return lambda parent: f"getattr({parent}, {literal})"
+    return expressions.attribute(name)
 
 
 def raised_note(exc: BaseException) -> Note:
@@ -141,8 +138,9 @@ def holders(attributes: list[Attribute]) -> dict[int, str]:
     row showing that value can use ``.name`` as its expression."""
     found: dict[int, str] = {}
     for attribute in attributes:
-        if attribute.public and isinstance(expression(attribute.name), str):
-            found.setdefault(id(attribute.value), attribute.name)
+        name = expressions.identifier(attribute.name)
+        if attribute.public and name is not None:
+            found.setdefault(id(attribute.value), name)
     return found
 
 
@@ -212,6 +210,8 @@ def private_attributes(obj: Any) -> PrivateAttributes:
 def _owner_expression(name: str) -> Expression:
     """``self._x`` from the row's parent expression ``…private_attributes(self)``."""
     own = expression(name)
+    if own is None:
+        return None
 
     def on(parent: str) -> str:
         prefix = PRIVATE + "("

@@ -14,9 +14,10 @@ import dataclasses
 import math
 from typing import Any
 
+from ..core import expressions
 from ..core import formatting as fmt
 from ..core.tf_types import Kind, kind_of
-from ..core.view_model import Child, Node, Note, call, error_note
+from ..core.view_model import Child, Expression, Node, Note, call, error_note
 from ..gradients import capture
 from ..gradients.views import GradientInfo, global_mark
 from . import attributes as attribute_views
@@ -135,8 +136,9 @@ def layer_children(layer: Any, extra: list[Child] | None = None) -> list[Child]:
         if id(weight) not in nested:
             rows.append(Child(weight.name, weight, held(weight, f".weights[{k}]")))
     for name, variable in _untracked_variables(layer, weights):
-        if isinstance(attribute_views.expression(name), str) and not name.startswith("_"):
-            rows.append(Child(name, variable, held(variable, f".{name}")))
+        plain = expressions.identifier(name)  # a setattr name may be any string
+        if plain is not None and not plain.startswith("_"):
+            rows.append(Child(plain, variable, held(variable, f".{plain}")))
     rows.extend(preprocessing.state_children(layer))
     rows.append(
         Child("params", sum(_size(w) for w in weights), call(f"{MODULE}.param_count({{}})"))
@@ -178,25 +180,37 @@ def _renamed(row: Child) -> Child:
 # --------------------------------------------------------------------------- tf.Module
 
 
-def _module_members(module: Any) -> list[tuple[str, Any, str]]:
+def _module_members(module: Any) -> list[tuple[str, Any, Expression]]:
     """Public attributes that are modules or variables (one level into lists/dicts)."""
-    members = []
-    for attr, value in vars(module).items():
-        if attr.startswith("_"):
+    members: list[tuple[str, Any, Expression]] = []
+    for name, value in vars(module).items():
+        attr = expressions.plain_str(name)  # a setattr name may be any string (or a subclass)
+        if attr is None or attr.startswith("_"):
             continue
+        own = expressions.attribute(attr)
         if _is_member(value):
-            members.append((attr, value, f".{attr}"))
+            members.append((attr, value, own))
         elif isinstance(value, (list, tuple)):
             members.extend(
-                (f"{attr}[{i}]", v, f".{attr}[{i}]") for i, v in enumerate(value) if _is_member(v)
+                (f"{attr}[{i}]", v, _then(own, f"[{i}]"))
+                for i, v in enumerate(value)
+                if _is_member(v)
             )
         elif isinstance(value, dict):
-            members.extend(
-                (f"{attr}[{k!r}]", v, f".{attr}[{k!r}]")
-                for k, v in value.items()
-                if _is_member(v) and isinstance(k, (str, int))
-            )
+            for k, v in value.items():
+                key = expressions.item(k)  # an exact copy's repr: no subclass __repr__ runs
+                if _is_member(v) and key is not None:
+                    members.append((f"{attr}{key}", v, _then(own, key)))
     return members[:LISTED]
+
+
+def _then(first: Expression, suffix: str) -> Expression:
+    """``first`` (a suffix or a function of the parent's expression) followed by ``suffix``."""
+    if first is None:
+        return None
+    if callable(first):
+        return lambda parent, first=first: first(parent) + suffix
+    return first + suffix
 
 
 def _is_member(value: Any) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core import expressions
 from ..core import formatting as fmt
 from ..core.guards import harmless
 from ..core.tf_types import Kind, kind_of
@@ -114,14 +115,14 @@ def optimizer_children(opt: Any) -> list[Child]:
     rows.append(Child("iterations", _iterations(opt), call("int({}.iterations)")))
     clipping = _clipping(opt)
     if clipping:
-        rows.extend(Child(name, value, f".{name}") for name, value in clipping)
+        rows.extend(Child(name, value, expressions.attribute(name)) for name, value in clipping)
     else:
         rows.append(Child("clipping", Note("none (clipnorm, clipvalue, global_clipnorm unset)")))
     base = _base(opt)
     for name in ("weight_decay", "gradient_accumulation_steps", "loss_scale_factor"):
         value = getattr(base, name, None)
         if value:
-            rows.append(Child(name, value, f".{name}"))
+            rows.append(Child(name, value, expressions.attribute(name)))
     if getattr(base, "use_ema", False):
         rows.append(Child("use_ema", True, ".use_ema"))
         rows.append(Child("ema_momentum", base.ema_momentum, ".ema_momentum"))
@@ -158,7 +159,7 @@ class WeightSlots(Node):
         return f"{', '.join(self.slots)} of {_path(self.weight)}{shape}"
 
     def children(self) -> list[Child]:
-        rows = [Child(slot, var, f"[{slot!r}]") for slot, var in self.slots.items()]
+        rows = [Child(slot, var, expressions.item(slot)) for slot, var in self.slots.items()]
         rows.append(Child("weight", self.weight, ".weight"))
         return rows
 
@@ -182,7 +183,7 @@ class SlotsByWeight(Node):
 
     def children(self) -> list[Child]:
         rows = [
-            Child(_path(group.weight), group, f"[{_path(group.weight)!r}]")
+            Child(_path(group.weight), group, expressions.item(_path(group.weight)))
             for group in self.groups[:LISTED]
         ]
         if len(self.groups) > LISTED:
@@ -239,6 +240,17 @@ def schedule_summary(schedule: Any) -> str:
     return fmt.clip(f"{type(schedule).__name__}({items})")
 
 
+def _key_text(key: Any) -> str:
+    """A config key as a row name: an exact str's text (no subclass ``__str__`` runs)."""
+    plain = expressions.plain_str(key)
+    return plain if plain is not None else type(key).__name__
+
+
+def _config_item(key: Any) -> str | None:
+    item = expressions.item(key)  # a str subclass key's own __repr__ never runs
+    return None if item is None else f".get_config(){item}"
+
+
 def schedule_children(schedule: Any) -> list[Child]:
-    rows = [Child(str(k), v, f".get_config()[{k!r}]") for k, v in _config(schedule).items()]
+    rows = [Child(_key_text(k), v, _config_item(k)) for k, v in _config(schedule).items()]
     return rows or [Child("config", Note("none: the schedule does not implement get_config"))]

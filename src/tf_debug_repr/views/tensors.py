@@ -30,6 +30,8 @@ CONSOLE_EDGE = 3  # corners shown per axis beyond that (numpy's summarised form)
 CONSOLE_ELEMENTS = CONSOLE_FULL_ELEMENTS  # kept for callers of the old name
 CONSOLE_STRING_CHARS = 200  # each string element in the console, at most
 CLIPBOARD_CHARS = 1_000_000  # Copy Value text, at most (megabyte strings)
+SUMMARY_STRING_BYTES = 1_000  # of a string scalar, the summary line reads this much
+STRING_COPY_BYTES = 1_000_000  # strings holding more: the numpy row copies them when expanded
 
 # dtypes without a CPU slicing kernel in TF (measured on TF 2.21): sliced on the host.
 HOST_SLICED = frozenset(
@@ -81,6 +83,33 @@ def host_array(tensor: Any) -> np.ndarray:
     if isinstance(tensor, HostArray):
         return tensor.array
     return np.asarray(host_view(tensor) if is_on_host(tensor) else tensor.numpy())
+
+
+def strings_cut(tensor: Any, limit: int) -> Any:
+    """A string tensor with every element cut to ``limit`` bytes on its own device, so a
+    100 MB string is never copied to the host or repr'd whole at each refresh; any other
+    tensor unchanged."""
+    if isinstance(tensor, HostArray) or _dtype_name(tensor) != "string":
+        return tensor
+    import tensorflow as tf
+
+    with harmless(tensor.device):
+        return tf.strings.substr(tensor, 0, limit)
+
+
+def string_scalar_text(tensor: Any, limit: int = SUMMARY_STRING_BYTES) -> str | None:
+    """``b'abc…'… (100 MB)`` for a string scalar longer than ``limit`` bytes, read from a cut
+    on its device; None for any other value (shown as it is)."""
+    if isinstance(tensor, HostArray) or _dtype_name(tensor) != "string" or _dims(tensor):
+        return None
+    import tensorflow as tf
+
+    with harmless(tensor.device):
+        length = int(tf.strings.length(tensor).numpy())
+        if length <= limit:
+            return None
+        head = tf.strings.substr(tensor, 0, limit).numpy()
+    return f"{head!r}… ({fmt.bytes_text(length)})"
 
 
 def stats_of(tensor: Any) -> Stats:
@@ -160,11 +189,13 @@ def summary_parts(tensor: Any, stats: Stats | None = None, prefix: str = "") -> 
     if stats is None:
         stats = stats_of(tensor)
     if not dims:
-        value = leaf(host_array(tensor)[()])
-        # A scalar is shown in full (the shortest text of its dtype), not rounded.
+        long_string = string_scalar_text(tensor)
+        value = leaf(host_array(tensor)[()]) if long_string is None else Note(long_string)
+        # A scalar is shown in full (the shortest text of its dtype), not rounded; a long
+        # string by its head.
         shown = (
             value.text
-            if isinstance(value, Scalar)
+            if isinstance(value, (Scalar, Note))
             else repr(value)
             if isinstance(value, (bytes, float, complex))
             else fmt.number(value)
@@ -180,7 +211,9 @@ def summary_parts(tensor: Any, stats: Stats | None = None, prefix: str = "") -> 
         parts += [P(span, fmt.FIGURES), P(mean, fmt.MOMENTS), P(std, fmt.MOMENTS)]
     parts += [P(f"n={fmt.count(stats.size)}", fmt.FACTS), P(device, fmt.FACTS)]
     if stats.size <= fmt.INLINE_ELEMENTS:
-        parts.append(P(fmt.inline_values(host_array(tensor)), fmt.VALUES))
+        # Strings cut on the device first: the line shows a few characters of each anyway.
+        shown = strings_cut(tensor, SUMMARY_STRING_BYTES)
+        parts.append(P(fmt.inline_values(host_array(shown)), fmt.VALUES))
     return parts
 
 
@@ -221,9 +254,7 @@ def tensor_children(tensor: Any, stats: Stats | None = None) -> list[Child]:
         if not isinstance(tensor, HostArray):
             children.append(numpy_child(tensor))
     else:
-        children.append(
-            lazy("value", lambda: leaf(host_array(tensor)[()]), _scalar_expression(stats))
-        )
+        children.append(lazy("value", lambda: _scalar_value(tensor), _scalar_expression(stats)))
     children += property_children(tensor)
     if dims and stats.size and stats.category not in ("string", "other"):
         # Its expression is the tensor itself (whose summary carries the same figures),
@@ -233,6 +264,13 @@ def tensor_children(tensor: Any, stats: Stats | None = None) -> list[Child]:
     if stats.bad:
         children += _guarded(f"{fmt.WARNING} bad values", lambda: bad_value_children(tensor, stats))
     return children
+
+
+def _scalar_value(tensor: Any) -> Any:
+    """The element of a scalar; a long string's head as a line of text (pydevd would repr
+    the whole string at every refresh)."""
+    long_string = string_scalar_text(tensor)
+    return leaf(host_array(tensor)[()]) if long_string is None else Note(long_string)
 
 
 def _scalar_expression(stats: Stats) -> str:
@@ -255,9 +293,20 @@ def property_children(tensor: Any) -> list[Child]:
 def numpy_child(tensor: Any) -> Child:
     """The values as numpy: a zero-copy view on CPU; on a GPU, a node that copies only
     when the user expands it."""
-    if is_on_host(tensor):
+    # Strings are never a view (numpy holds copies): long ones are copied only when expanded.
+    if is_on_host(tensor) and _string_bytes(tensor) <= STRING_COPY_BYTES:
         return lazy("numpy", lambda: host_view(tensor), ".numpy()")
     return Child("numpy", HostCopy(tensor), ".numpy()")
+
+
+def _string_bytes(tensor: Any) -> int:
+    """The bytes a string tensor's elements hold (counted on its device); 0 for other dtypes."""
+    if tensor.dtype.name != "string":
+        return 0
+    import tensorflow as tf
+
+    with harmless(tensor.device):
+        return int(tf.reduce_sum(tf.strings.length(tensor)).numpy())
 
 
 def _same(parent: str) -> str:
@@ -313,7 +362,9 @@ def element_children(
     else:
         with harmless(tensor.device):
             block = tensor[start:stop]
-            if len(dims) == 1:
+            if len(dims) == 1 and block.dtype.name == "string":
+                values = _string_leaves(block)
+            elif len(dims) == 1:
                 values = [leaf(v) for v in host_array(block)]
             elif tensor.dtype.name in _NO_UNSTACK:
                 values = [block[i] for i in range(stop - start)]
@@ -324,6 +375,19 @@ def element_children(
     return [
         Child(f"[{start + i}]", value, _element_expression(base_suffix, f"{lead}[{start + i}]"))
         for i, value in enumerate(values)
+    ]
+
+
+def _string_leaves(block: Any) -> list[Any]:
+    """String elements as leaves, each read cut on the device: a long one is a line of text
+    with its head and length (pydevd would repr it whole at every refresh)."""
+    import tensorflow as tf
+
+    lengths = tf.strings.length(block).numpy()
+    heads = host_array(tf.strings.substr(block, 0, SUMMARY_STRING_BYTES))
+    return [
+        Note(f"{head!r}… ({fmt.bytes_text(int(n))})") if n > SUMMARY_STRING_BYTES else leaf(head)
+        for head, n in zip(heads, lengths, strict=True)
     ]
 
 
@@ -403,7 +467,9 @@ class HostCopy(Node):
         self.tensor = tensor
 
     def summary(self) -> str:
-        nbytes = (self.tensor.shape.num_elements() or 0) * self.tensor.dtype.size
+        nbytes = _string_bytes(self.tensor) or (
+            (self.tensor.shape.num_elements() or 0) * self.tensor.dtype.size
+        )
         return (
             f"ndarray {self.tensor.dtype.name}{fmt.shape_text(self.tensor.shape)} on "
             f"{fmt.device_text(self.tensor.device)}: expand to copy {nbytes / 2**20:.1f} MiB to the host"
@@ -595,6 +661,7 @@ def console_values(tensor: Any) -> str:
     summarised form (corners and ``...``) of a big one, a screenful either way."""
     if not has_values(tensor):
         return "(a handle: no values to show)"
+    tensor = strings_cut(tensor, CONSOLE_STRING_CHARS + 1)  # one byte more: the cut shows
     dims = _dims(tensor)
     size = int(np.prod(dims)) if dims else 1
     edge = CONSOLE_EDGE if len(dims) <= 2 else CONSOLE_EDGE - 1  # deep tensors: fewer corners
@@ -627,6 +694,9 @@ def values_text(tensor: Any, limit: int) -> str:
     elements; a note says what was left out)."""
     if not has_values(tensor):
         return "(a handle: no values to show)"
+    # Each string element cut on the device first: the text holds CLIPBOARD_CHARS at most.
+    shown = min(limit, int(np.prod(_dims(tensor)) or 1))
+    tensor = strings_cut(tensor, CLIPBOARD_CHARS // max(1, shown) + 1)
     array, note = host_values(tensor, limit)
     text = np.array2string(
         array,

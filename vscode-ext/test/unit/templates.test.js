@@ -62,6 +62,7 @@ test('NaN/Inf template sets the check switch tf-debug-repr reads, keeps justMyCo
   assert.equal(c.program, '${file}');
   assert.equal(c.justMyCode, true, 'the stop shows the user\'s line, not TensorFlow\'s');
   assert.match(t.getTemplate('checkNumerics').comment[0], /Uncaught Exceptions/);
+  assert.ok(t.getTemplate('multiWorker').comment.some((l) => /listen on every network interface/.test(l) && /unauthenticated/.test(l)), 'the multi-worker template says its servers are exposed');
 });
 
 test('attach templates: connect to localhost, path mappings, the debuggee command on loopback', () => {

@@ -55,6 +55,11 @@ test('request arguments are checked: only ints, None and the known parts get thr
     { part: 'imag); os.system("x"' },
   ];
   for (const r of bad) assert.throws(() => x.viewPayloadExpression('w', /** @type {any} */ (r)), TypeError, JSON.stringify(r));
+  // Hostile sizes from the page: a huge index list, integers past 2**53 (String() gives 1e+300).
+  for (const r of [{ index: new Array(255).fill(0) }, { index: new Array(10_000_000).fill(0) }, { axes: [1e300, 0] }, { region: [[0, 2 ** 60], [0, 1]] }]) {
+    assert.throws(() => x.viewPayloadExpression('w', /** @type {any} */ (r)), TypeError);
+  }
+  assert.ok(x.viewPayloadExpression('w', { index: new Array(254).fill(null) }).length < 2_000);
   for (const part of x.PARTS) assert.match(x.viewPayloadExpression('w', { part }), new RegExp(`part="${part}"\\)$`));
 });
 
@@ -62,6 +67,7 @@ test('save_npy expression: any path as an escaped literal (quotes, backslashes, 
   assert.equal(x.saveNpyExpression('w', '/tmp/w.npy'), `${P}.save_npy((w), "/tmp/w.npy")`);
   assert.equal(x.saveNpyExpression('w', 'C:\\Users\\O\'Brien\\'), `${P}.save_npy((w), "C:\\\\Users\\\\O'Brien\\\\")`);
   assert.throws(() => x.saveNpyExpression('w', ''), TypeError);
+  assert.ok(!x.saveNpyExpression('w', '/tmp/a@LINE@b.npy').includes('@LINE@'), 'pydevd turns @LINE@ into a line break');
 });
 
 test('gradient_of for Compare, and the gradient row viewed as the gradient tensor', () => {
@@ -120,10 +126,12 @@ test('what the builder makes is one Python call with the intended arguments', { 
     [x.viewPayloadExpression('(a +\n b)[0]'), 'view_payload', '(a + b)[0]'],
     [x.saveNpyExpression('w', 'C:\\dir\\it\'s "q" ∇.npy'), 'save_npy', 'w'],
     [x.gradientOfExpression('m.w # c'), 'gradient_of', 'm.w'],
+    [x.saveNpyExpression('w', '/tmp/a@LINE@b\\@LINE@".npy'), 'save_npy', 'w'],
   ];
   const script = `
 import ast, json, sys
 for src in json.load(sys.stdin):
+    src = src.replace("@LINE@", "\\n")  # what pydevd does to every evaluated expression
     call = ast.parse(src, mode="eval").body
     assert isinstance(call, ast.Call), src
     print(json.dumps([call.func.attr, ast.unparse(call.args[0]), [ast.literal_eval(a) for a in call.args[1:]], {k.arg: ast.literal_eval(k.value) for k in call.keywords}]))
@@ -135,6 +143,7 @@ for src in json.load(sys.stdin):
   assert.deepEqual(parsed[1].slice(0, 2), ['view_payload', cases[1][2]]);
   assert.deepEqual(parsed[2], ['save_npy', 'w', ['C:\\dir\\it\'s "q" ∇.npy'], {}]);
   assert.deepEqual(parsed[3], ['gradient_of', 'm.w', [], {}]);
+  assert.deepEqual(parsed[4], ['save_npy', 'w', ['/tmp/a@LINE@b\\@LINE@".npy'], {}], 'a path holding @LINE@ survives pydevd');
 });
 
 test('isDefaultRequest: every field None', () => {

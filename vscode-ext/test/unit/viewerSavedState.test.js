@@ -35,3 +35,13 @@ test('no view, an unreadable one, or one not signed with this key: an error to s
   assert.deepEqual(/** @type {any} */ (restoredView({ view: { ...saved, request: { axes: ['__import__'] } } }, KEY)).view.request, { axes: null, index: null, region: null, part: null });
   assert.equal(/** @type {any} */ (restoredView({ view: { ...saved, pinned: 'yes' } }, KEY)).view.pinned, false);
 });
+
+test('hostile signatures: non-ASCII of the right length, lone surrogates, huge: refused, never thrown', () => {
+  const saved = savedView(KEY, 'w', 'a');
+  const n = saved.sig.length;
+  for (const sig of ['é'.repeat(n), `${saved.sig.slice(0, -1)}é`, '\u{1F600}'.repeat(n / 2), '\uD800'.repeat(n), '\0'.repeat(n), 'A'.repeat(1_000_000)]) {
+    let r;
+    assert.doesNotThrow(() => (r = restoredView({ view: { ...saved, sig } }, KEY)), JSON.stringify(sig.slice(0, 8)));
+    assert.match(/** @type {any} */ (r).error, /was not saved by this extension/);
+  }
+});

@@ -59,6 +59,7 @@ function viewerWithStandIn() {
       showSaveDialog: async (/** @type {any} */ o) => (ui.inputs.push(o), ui.saveAnswer),
       showInformationMessage: (/** @type {string} */ m) => (ui.infos.push(m), Promise.resolve(undefined)),
       showErrorMessage: (/** @type {string} */ m) => (ui.errors.push(m), Promise.resolve(undefined)),
+      showWarningMessage: (/** @type {string} */ m) => (ui.errors.push(m), Promise.resolve(undefined)),
     },
     commands: { registerCommand: () => ({ dispose() {} }) },
   };
@@ -69,11 +70,11 @@ function viewerWithStandIn() {
   let mods;
   try {
     for (const key of Object.keys(require.cache)) if (key.startsWith(SRC + path.sep)) delete require.cache[key];
-    mods = { ...require('../../src/viewerPanels'), ...require('../../src/viewerSessions') };
+    mods = { ...require('../../src/viewerPanels'), ...require('../../src/viewerSessions'), ...require('../../src/notify') };
   } finally {
     /** @type {any} */ (Module)._load = load;
   }
-  return { vscode, panels, serializers, ui, mods: /** @type {typeof import('../../src/viewerPanels') & typeof import('../../src/viewerSessions')} */ (mods) };
+  return { vscode, panels, serializers, ui, mods: /** @type {typeof import('../../src/viewerPanels') & typeof import('../../src/viewerSessions') & typeof import('../../src/notify')} */ (mods) };
 }
 
 module.exports = { viewerWithStandIn };

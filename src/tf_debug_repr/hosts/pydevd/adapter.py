@@ -14,6 +14,7 @@ import sys
 from typing import Any
 
 from ...activation import startup as activation
+from ...core import expressions
 from ...core.view_model import SHORT_TEXT_DTYPES, Child, Expression, Note, Scalar, error_note
 from . import client as debugger_client
 
@@ -100,7 +101,8 @@ def for_pydevd(value: Any) -> Any:
 
 
 def _literal(text: str) -> Expression:
-    return lambda _parent: repr(text)
+    quoted = expressions.literal(text)  # an exact str's repr: no subclass __repr__ runs
+    return None if quoted is None else (lambda _parent: quoted)
 
 
 def _children(obj: Any) -> list[Child]:
@@ -123,6 +125,8 @@ def _content(child: Child) -> tuple[str, Any, Expression]:
         # A line of text: its expression is the text itself, so Copy as Expression
         # and Add to Watch still give exactly what is shown.
         expression = _literal(value.text)
+    # The last net: whatever a view wrote, nothing that does more than read reaches pydevd.
+    expression = expressions.checked(expression)
     try:
         return child.name, for_pydevd(value), expression
     except Exception as exc:
