@@ -102,6 +102,10 @@ def test_the_last_net_refuses_code(text):
         "__import__('numpy').asarray(x.numpy())[0, 1]",
         "__import__('tf_debug_repr._expr', fromlist=['_']).eagerly(lambda v: v[0], x)",
         "float(x.learning_rate)",
+        # a tensor's size row, and stats of a weight read during Keras's build pass
+        "__import__('math').prod(x.shape)",
+        "__import__('tf_debug_repr._expr', fromlist=['_']).eagerly("
+        "lambda v: __import__('tensorflow').convert_to_tensor(v), self.scale)",
     ],
 )
 def test_the_last_net_lets_the_plugins_own_forms_through(text):

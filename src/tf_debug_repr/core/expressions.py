@@ -111,8 +111,9 @@ _FORBIDDEN_ATTRIBUTES = frozenset(
         "tb_frame",
     }
 )
-# The only modules an expression of the plugin imports.
-_IMPORTABLE = frozenset({"numpy", "tf_debug_repr", "tf_debug_repr._expr"})
+# The only modules an expression of the plugin imports (each already imported by then:
+# math with Python, TF and numpy by the program that holds the value).
+_IMPORTABLE = frozenset({"math", "numpy", "tensorflow", "tf_debug_repr", "tf_debug_repr._expr"})
 
 
 def _import_ok(node: ast.Call) -> bool:
