@@ -346,11 +346,13 @@ def _name_in(frame: Any, value: Any) -> str | None:
 
 def _replica() -> int | None:
     """The replica id while several replicas run (tf.distribute), else None."""
-    from tensorflow.python.distribute import distribute_lib
+    # The public API: the private ``distribute_lib.has_strategy`` exists only from TF 2.13
+    # (it lived in ``distribution_strategy_context`` before), and capture runs on every TF.
+    import tensorflow as tf
 
-    if not distribute_lib.has_strategy():
+    if not tf.distribute.has_strategy():
         return None
-    context = distribute_lib.get_replica_context()
+    context = tf.distribute.get_replica_context()
     if context is None or context.num_replicas_in_sync <= 1:
         return None
     replica = getattr(context, "_replica_id_in_sync_group", None)
