@@ -165,3 +165,17 @@ def test_a_debug_session_runs_the_plugin_from_the_installed_wheel(tmp_path):
         )
     finally:
         client.close()
+
+    # The README's smoke test after a regular install (issue 16): the bundled demo sits in
+    # site-packages, library code to justMyCode, yet it stops at its breakpoint.
+    demo = subprocess.run(
+        [str(python), "-m", "tf_debug_repr", "demo"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert demo.returncode == 0, demo.stdout[-2000:] + demo.stderr[-2000:]
+    assert "stopped at demo.py:" in demo.stdout
+    assert "Variable 'dense/kernel'" in demo.stdout or "kernel" in demo.stdout
+
