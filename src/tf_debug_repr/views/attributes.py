@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import inspect
 import keyword
+import warnings
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
@@ -91,7 +92,11 @@ def _is_code(static: Any) -> bool:
 
 def _read(obj: Any, name: str) -> Any:
     try:
-        return getattr(obj, name)
+        # Keras 2 warns on reading deprecated properties (``Model.state_updates``): the
+        # debugger's look must not print into the program's output.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return getattr(obj, name)
     except Exception as exc:  # a property that raises: that one row says so
         return raised_note(exc)
 
