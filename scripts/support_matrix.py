@@ -1,6 +1,6 @@
 """The support matrix: build environments and run one real debug session in each.
 
-    .venv/bin/python scripts/support_matrix.py             # the default cells (~30-40 min here)
+    .venv/bin/python scripts/support_matrix.py             # the default cells (8 here)
     .venv/bin/python scripts/support_matrix.py --full      # and every TF 2.13-2.21
     .venv/bin/python scripts/support_matrix.py --only tf2.15-keras2 --only tf2.21-tf_keras
 
@@ -15,7 +15,9 @@ In each cell:
   label ``Adam iteration N`` after ``tape.gradient`` and ``optimizer.apply_gradients``;
   *keras*: the model, the optimizer, a metric and a loss read with the plugin's views
   (not the stock repr), and no "capture hooks failed"/"plugin disabled" line;
-- *demo*: ``python -m tf_debug_repr demo`` in the cell's venv stops at its breakpoint.
+- *demo*: ``python -m tf_debug_repr demo`` in the cell's venv stops at its breakpoint;
+- *jupyter* (cells that ask for it): ``tests/e2e/test_jupyter.py`` run by the cell's Python,
+  a real ipykernel (with the cell's debugpy) attached as JupyterLab's debugger attaches.
 
 Cells whose Python is not on this machine are listed as such. The table (Markdown) goes
 to stdout; ``--json PATH`` also writes the raw results.
@@ -82,10 +84,14 @@ class Cell:
     requirements: tuple[str, ...]
     env: tuple[tuple[str, str], ...] = ()
     venv: str = ""  # cells with the same venv name share one (same requirements)
+    jupyter: bool = False
 
     @property
     def venv_name(self) -> str:
         return self.venv or self.name
+
+
+JUPYTER = ("ipykernel", "jupyter_client", "pytest")
 
 
 def _cells(full: bool) -> list[Cell]:
@@ -99,7 +105,12 @@ def _cells(full: bool) -> list[Cell]:
             (("TF_USE_LEGACY_KERAS", "1"),),
             venv="tf2.21",
         ),
-        Cell("tf2.21-debugpy1.6.7", "3.11", ("tensorflow-cpu==2.21.*", "debugpy==1.6.7")),
+        Cell(
+            "tf2.21-debugpy1.6.7",
+            "3.11",
+            ("tensorflow-cpu==2.21.*", "debugpy==1.6.7", *JUPYTER),
+            jupyter=True,
+        ),
         Cell("tf2.15-keras2", "3.11", ("tensorflow-cpu==2.15.*", "debugpy")),
         Cell("tf2.13-keras2-py3.10", "3.10", ("tensorflow-cpu==2.13.*", "debugpy")),
         # Keras 3.0-3.6 named its variables KerasVariable; numpy 1.26 under TF 2.16.
@@ -107,8 +118,12 @@ def _cells(full: bool) -> list[Cell]:
             "tf2.16-keras3.3-py3.12", "3.12", ("tensorflow-cpu==2.16.*", "keras==3.3.*", "debugpy")
         ),
         Cell("tf2.21-py3.13", "3.13", ("tensorflow-cpu==2.21.*", "debugpy")),
+        Cell("tf2.21-numpy1.26", "3.11", ("tensorflow-cpu==2.21.*", "numpy==1.26.*", "debugpy")),
     ]
     if full:
+        cells.append(
+            Cell("tf2.15-keras2-debugpy1.6.7", "3.11", ("tensorflow-cpu==2.15.*", "debugpy==1.6.7"))
+        )
         for minor in (14, 17, 18, 19, 20):
             cells.append(Cell(f"tf2.{minor}", "3.11", (f"tensorflow-cpu==2.{minor}.*", "debugpy")))
     return cells
@@ -245,6 +260,29 @@ def demo(python: Path, cell: Cell, work: Path) -> bool:
     return done.returncode == 0 and "stopped at demo.py:" in done.stdout
 
 
+def jupyter(python: Path) -> bool:
+    try:
+        done = subprocess.run(
+            [
+                str(python),
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "tests/e2e/test_jupyter.py",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            cwd=ROOT,
+            env={**os.environ, "PATH": f"{python.parent}{os.pathsep}{os.environ.get('PATH', '')}"},
+        )
+    except subprocess.TimeoutExpired:
+        return False
+    return done.returncode == 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cache", type=Path, default=ROOT / ".envs" / "matrix")
@@ -281,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
             with tempfile.TemporaryDirectory() as tmp:
                 row.update(session(venv_python, cell, Path(tmp)))
                 row["checks"]["demo"] = demo(venv_python, cell, Path(tmp))
+                if cell.jupyter:
+                    row["checks"]["jupyter"] = jupyter(venv_python)
             row["seconds"] = round(time.time() - begun)
             rows.append(row)
             print(f"{cell.name}: {row.get('checks')} {row.get('error', '')}", file=sys.stderr)
@@ -301,17 +341,20 @@ def _versions(text: str | None) -> list[str]:
 
 def table(rows: list[dict], seconds: float) -> str:
     lines = [
-        "| cell | Python | TF | Keras | numpy | debugpy | core | gradients | keras views | demo |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| cell | Python | TF | Keras | numpy | debugpy | core | gradients | keras views | demo"
+        " | jupyter |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         if "checks" not in row:
-            lines.append(f"| {row['cell']} | {row['python']} | {row['status']} ||||||||")
+            lines.append(f"| {row['cell']} | {row['python']} | {row['status']} |||||||||")
             continue
         py, tf, keras, flavour, np_version, debugpy = _versions(row.get("versions"))
         keras_text = f"{keras} ({flavour})" if flavour == "tf_keras" else keras
+        checks = row["checks"]
         marks = [
-            "✓" if row["checks"].get(k) else "✗" for k in ("core", "gradients", "keras", "demo")
+            "–" if k not in checks else "✓" if checks[k] else "✗"
+            for k in ("core", "gradients", "keras", "demo", "jupyter")
         ]
         lines.append(
             f"| {row['cell']} | {py} | {tf} | {keras_text} | {np_version} | {debugpy} | "
