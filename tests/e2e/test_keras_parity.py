@@ -69,3 +69,21 @@ def test_keras_objects_and_gradient_labels_read_alike(debug_session):
 
     output = "".join(s.client.output)
     assert "capture hooks failed" not in output, output[-2000:]
+
+
+def test_compiled_fit_gradients_read_alike(debug_session):
+    """Compiled ``fit``: Keras 2's ``apply_gradients`` captures as Keras 3's ``apply`` does."""
+    s = debug_session("keras_parity_fit.py")
+    keras_2 = s.evaluate("KERAS_2", "repl")["result"] == "True"
+    values = s.locals()
+    assert re.match(
+        r"Sequential 'sequential', 2 layers, 22 params ∇‖g‖=[0-9.e-]+@Adam iteration 3$",
+        values["model"].value,
+    ), values["model"].value
+    weight = s.evaluate("model.trainable_weights[0]")
+    rows = {c.name: c for c in s.client.variables(weight["variablesReference"])}
+    assert rows["∇ gradient"].value.startswith("∇ Adam iteration 3 ‖g‖="), rows["∇ gradient"]
+    if keras_2:
+        assert re.search(r"∇‖g‖=[0-9.e-]+@SGD iteration 3$", values["legacy"].value), values[
+            "legacy"
+        ].value

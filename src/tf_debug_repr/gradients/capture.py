@@ -788,8 +788,7 @@ def _install_keras2_hooks(root: str) -> bool:
 
 def _wrap_apply_gradients(cls: type) -> None:
     """Keras 2's ``apply_gradients(grads_and_vars, ...)``: the same records and labels
-    (``Adam iteration N``) as Keras 3's ``apply``. Inside a trace (``fit``, a
-    ``tf.function`` step) the variables are only marked symbolic."""
+    (``Adam iteration N``) as Keras 3's ``apply``, in eager and in compiled steps."""
     original = cls.__dict__.get("apply_gradients")
     if original is None or getattr(original, "_tf_debug_repr", False):
         return
@@ -798,10 +797,17 @@ def _wrap_apply_gradients(cls: type) -> None:
         if not _enabled:
             return original(self, grads_and_vars, *args, **kwargs)
         pairs = list(grads_and_vars)  # often a zip: read once, handed on as a list
-        iteration = _guarded("iteration", iteration_before, self)
-        result = original(self, pairs, *args, **kwargs)
         grads = [grad for grad, _ in pairs]
         variables = [var for _, var in pairs]
+        iteration = _guarded("iteration", iteration_before, self)
+        keep_values = None
+        if not _executing_eagerly():  # fit, a tf.function step: as Keras 3's apply does
+            keep_values = _guarded(
+                "compiled step", compiled_capture.capture, self, grads, variables, _budget_bytes
+            )
+        result = original(self, pairs, *args, **kwargs)
+        if keep_values is not None:
+            _guarded("compiled step", keep_values)
         _guarded("optimizer", on_optimizer_apply, self, grads, variables, iteration)
         return result
 

@@ -86,8 +86,11 @@ def _untracked_variables(layer: Any, weights: list) -> list[tuple[str, Any]]:
     ]
 
 
-# Keras 2's Model keeps its step counters as plain variables: bookkeeping, not the layer's.
-_KERAS2_COUNTERS = frozenset({"_train_counter", "_test_counter", "_predict_counter"})
+# Keras 2's Model keeps its step counters (and, once compiled, steps_per_execution) as
+# plain variables: bookkeeping, not the layer's.
+_KERAS2_COUNTERS = frozenset(
+    {"_train_counter", "_test_counter", "_predict_counter", "_steps_per_execution"}
+)
 
 
 def _state_text(layer: Any) -> str:
