@@ -20,9 +20,45 @@ if [ ! -d ".venv/pydevd-pycharm/pydevd_pycharm-$PYDEVD_PYCHARM.dist-info" ]; the
   .venv/bin/python -m pip install -q --target .venv/pydevd-pycharm "pydevd-pycharm==$PYDEVD_PYCHARM"
 fi
 
+# debugpy 1.6.7 for tests/e2e/test_wheel.py: the plugin under the debugpy that VS Code's
+# Python extension shipped for a long time (pure Python: seconds).
+if [ ! -d .venv/debugpy-1.6.7/debugpy ]; then
+  .venv/bin/python -m pip install -q --target .venv/debugpy-1.6.7 debugpy==1.6.7
+fi
+# Keras 2 (issue 15), two ways, each cached under .venv/ like pydevd-pycharm:
+# - tf_keras matching this venv's TF, in a folder of its own: put on PYTHONPATH with
+#   TF_USE_LEGACY_KERAS=1 it is what tf.keras means on TF 2.16+ (pure Python: seconds);
+# - TF 2.15 and its own Keras 2 in a venv of their own (about 2.5 minutes once), with the
+#   checkout's src/ on its path. It needs a Python TF 2.15 has wheels for (3.9-3.11):
+#   where it cannot be installed, its run is skipped, and says so.
+TF_MINOR=$(.venv/bin/python -c 'from importlib.metadata import version, PackageNotFoundError
+for name in ("tensorflow-cpu", "tensorflow"):
+    try:
+        print(".".join(version(name).split(".")[:2])); break
+    except PackageNotFoundError:
+        pass')
+if ! compgen -G ".venv/tf-keras/tf_keras-$TF_MINOR.*.dist-info" >/dev/null; then
+  rm -rf .venv/tf-keras
+  .venv/bin/python -m pip install -q --no-deps --target .venv/tf-keras "tf_keras==$TF_MINOR.*"
+fi
+KERAS2=.venv/keras2-tf215
+if [ ! -f "$KERAS2/.ready" ]; then
+  rm -rf "$KERAS2"
+  if "$PY" -m venv "$KERAS2" \
+    && "$KERAS2/bin/python" -m pip install -q 'tensorflow-cpu==2.15.*' 'debugpy>=1.8' pytest; then
+    touch "$KERAS2/.ready"
+  else
+    echo "== Keras 2 (TF 2.15): its environment could not be installed with $PY; its run is skipped"
+  fi
+fi
+if [ -f "$KERAS2/.ready" ]; then
+  # the checkout itself, as an editable install would put it (no build backend needed)
+  echo "$PWD/src" >"$("$KERAS2/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/zz_tf_debug_repr_checkout.pth"
+fi
+
 echo "== ruff"
-.venv/bin/ruff check src tests benchmarks
-.venv/bin/ruff format --check src tests benchmarks
+.venv/bin/ruff check src tests benchmarks scripts
+.venv/bin/ruff format --check src tests benchmarks scripts
 
 if [ -f vscode-ext/package.json ]; then
   # The tensor viewer page is tested in a real headless Chromium (Debian's; puppeteer-core
@@ -38,3 +74,17 @@ fi
 
 echo "== pytest"
 PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "$@"
+
+# Keras 2 (issue 15): the core, gradient and Keras tests again, on each Keras 2. Only in a
+# full run (no pytest arguments). About 3.5 minutes for both.
+if [ $# -eq 0 ]; then
+  KERAS2_TESTS=(tests/e2e/test_keras_parity.py tests/e2e/test_tensors.py
+    tests/e2e/test_gradients_loop.py tests/e2e/test_gradients_reasons.py)
+  if [ -f "$KERAS2/.ready" ]; then
+    echo "== pytest: Keras 2 (TF 2.15)"
+    PATH="$PWD/$KERAS2/bin:$PATH" "$KERAS2/bin/python" -m pytest -p no:cacheprovider "${KERAS2_TESTS[@]}"
+  fi
+  echo "== pytest: tf_keras $TF_MINOR (TF_USE_LEGACY_KERAS=1)"
+  TF_USE_LEGACY_KERAS=1 PYTHONPATH="$PWD/.venv/tf-keras" PATH="$PWD/.venv/bin:$PATH" \
+    .venv/bin/python -m pytest -p no:cacheprovider "${KERAS2_TESTS[@]}"
+fi

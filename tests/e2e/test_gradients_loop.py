@@ -4,9 +4,11 @@ weights are bit-identical with capture on and off (and after inspecting everythi
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
+from importlib.metadata import version
 
 import pytest
 
@@ -15,6 +17,12 @@ from ..conftest import program_path
 pytestmark = pytest.mark.e2e
 
 PROGRAM = "grad_custom_loop.py"
+# Weights are named by path: Keras 3 "sequential/dense/kernel"; Keras 2 (scripts/test.sh runs
+# this file under TF 2.15's Keras and tf_keras too) by name, "dense/kernel".
+KERAS_2 = (
+    int(version("tf_keras" if os.environ.get("TF_USE_LEGACY_KERAS") == "1" else "keras")[0]) < 3
+)
+MODEL = "" if KERAS_2 else "sequential/"
 NP = "__import__('numpy')"
 
 
@@ -65,7 +73,7 @@ def test_gradients_history_tape_model_and_identical_weights(debug_session):
     tape_parts = s.child_map(tape)
     assert tape_parts["persistent"].value == "False"
     watched = s.children(tape_parts["watched variables"])
-    assert [w.name for w in watched][0].endswith("sequential/dense/kernel:0")
+    assert [w.name for w in watched][0].endswith(f"{MODEL}dense/kernel:0")
     returned = s.children(tape_parts["gradients returned last"])
     assert len(returned) == 4
     first = s.evaluate(
@@ -91,7 +99,7 @@ def test_gradients_history_tape_model_and_identical_weights(debug_session):
     # Loop step 1: the history has grown, the label moved on.
     s.resume_to_next_stop()
     kernel_var = s.child_map(s.child_map(s.locals()["model"])["all weights"])[
-        "sequential/dense/kernel"
+        f"{MODEL}dense/kernel"
     ]
     history = s.child_map(_gradient_child(s, kernel_var))["‖g‖ history"]
     assert "last 2 gradients" in history.value, history.value
@@ -116,7 +124,12 @@ def test_gradients_history_tape_model_and_identical_weights(debug_session):
         [sys.executable, program_path(PROGRAM)],
         capture_output=True,
         text=True,
-        env={"TF_CPP_MIN_LOG_LEVEL": "2", "PATH": "/usr/bin:/bin"},
+        env={
+            "TF_CPP_MIN_LOG_LEVEL": "2",
+            "PATH": "/usr/bin:/bin",
+            # the same Keras as the session's (tf_keras comes by these two)
+            **{k: os.environ[k] for k in ("TF_USE_LEGACY_KERAS", "PYTHONPATH") if k in os.environ},
+        },
         timeout=120,
         check=True,
     )
@@ -130,7 +143,7 @@ def test_over_the_memory_budget_the_figures_stay(debug_session):
         env={"TF_DEBUG_REPR_GRADIENT_BUDGET_MB": str(100 / 2**20)},  # 100 bytes
     )
     weights = s.child_map(s.child_map(s.locals()["model"])["all weights"])
-    kernel = weights["sequential/dense/kernel"]  # 4x8 float32: 128 bytes, over the budget
+    kernel = weights[f"{MODEL}dense/kernel"]  # 4x8 float32: 128 bytes, over the budget
     assert re.search(r"∇‖g‖=[0-9.e-]+@Adam iteration 0$", kernel.value), kernel.value
     child = _gradient_child(s, kernel)
     assert "values not kept (memory budget)" in child.value and "n=32 x∈[" in child.value, (
@@ -146,5 +159,5 @@ def test_over_the_memory_budget_the_figures_stay(debug_session):
     assert shown_norm == pytest.approx(program_norm, rel=1e-6)
     low = s.evaluate("float(grads[0].numpy().min())")["result"]
     assert f"x∈[{float(low):.4g}".replace("e-0", "e-") in child.value, (low, child.value)
-    bias = _gradient_child(s, weights["sequential/dense/bias"])  # 8 floats: 32 bytes, kept
+    bias = _gradient_child(s, weights[f"{MODEL}dense/bias"])  # 8 floats: 32 bytes, kept
     assert "numpy" in s.child_map(bias), bias.value

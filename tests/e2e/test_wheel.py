@@ -50,7 +50,7 @@ def build_wheel(work: Path) -> Path:
     """The wheel of a clean copy of the checkout (an in-tree build/ may hold stale files)."""
     tree = work / "tree"
     tree.mkdir()
-    for name in ("pyproject.toml", "README.md", "LICENSE"):
+    for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE"):
         shutil.copy2(ROOT / name, tree / name)
     shutil.copytree(SRC, tree / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     out = work / "dist"
@@ -163,5 +163,59 @@ def test_a_debug_session_runs_the_plugin_from_the_installed_wheel(tmp_path):
             evaluate("__import__('tf_debug_repr.model_views', fromlist=['_']).__name__")
             == "'tf_debug_repr.views.models'"
         )
+    finally:
+        client.close()
+
+    # The README's smoke test after a regular install (issue 16): the bundled demo sits in
+    # site-packages, library code to justMyCode, yet it stops at its breakpoint.
+    demo = subprocess.run(
+        [str(python), "-m", "tf_debug_repr", "demo"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert demo.returncode == 0, demo.stdout[-2000:] + demo.stderr[-2000:]
+    assert "stopped at demo.py:" in demo.stdout
+    assert "Variable 'dense/kernel'" in demo.stdout or "kernel" in demo.stdout
+
+
+# debugpy 1.6.7 (scripts/test.sh installs it there; the VS Code Python extension shipped
+# 1.6.x for a long time), kept apart from the venv's own debugpy 1.8.
+DEBUGPY_16 = ROOT / ".venv" / "debugpy-1.6.7"
+
+
+@pytest.mark.skipif(
+    not (DEBUGPY_16 / "debugpy").is_dir(), reason=f"debugpy 1.6.7 not installed in {DEBUGPY_16}"
+)
+@pytest.mark.skipif(
+    importlib.util.find_spec("pkg_resources") is None,
+    reason="no pkg_resources (setuptools >= 82 or none): debugpy 1.6 then uses pkgutil",
+)
+def test_debugpy_1_6_with_pkg_resources_loads_the_plugin_from_the_installed_wheel(tmp_path):
+    """debugpy 1.6.x builds ``pydevd_plugins.extensions`` with pkg_resources, which skips
+    the PEP 420 portion (issue 16): the wheel's .pth path entry must make it load."""
+    wheel = build_wheel(tmp_path)
+    assert "tf_debug_repr-pydevd16.pth" in zipfile.ZipFile(wheel).namelist()
+    python, site = fresh_venv(tmp_path, wheel)
+    program = tmp_path / "program.py"
+    program.write_text(PROGRAM, encoding="utf-8")
+    adapter_env = {**os.environ, "PYTHONPATH": str(DEBUGPY_16)}
+    client = DapClient(python=sys.executable, env=adapter_env)
+    try:
+        stop = client.start(
+            launch_config(str(program), python=str(python), env={"TF_CPP_MIN_LOG_LEVEL": "2"}),
+            {str(program): [line_of(str(program), "BREAKPOINT")]},
+        )
+        frame = client.top_frame(stop["threadId"])["id"]
+
+        def evaluate(expression: str) -> str:
+            return client.evaluate(expression, frame, "repl")["result"]
+
+        assert evaluate("__import__('debugpy').__version__") == "'1.6.7'"
+        assert evaluate("'pkg_resources' in __import__('sys').modules") == "True"
+        variables = {v.name: v for v in client.variables(client.locals_reference(frame))}
+        assert variables["activations"].value.startswith("float32[2, 2] x∈[0, 3]")
+        assert variables["weights"].value.startswith("Variable 'weights' trainable float32[3, 2]")
     finally:
         client.close()

@@ -3,9 +3,9 @@ final weights (the capture on/off test compares it)."""
 
 import hashlib
 
-import keras
 import tensorflow as tf
 
+keras = __import__("tf_keras" if __import__("os").getenv("TF_USE_LEGACY_KERAS") == "1" else "keras")
 keras.utils.set_random_seed(7)
 tf.config.experimental.enable_op_determinism()
 

@@ -394,3 +394,16 @@ def test_budget_frees_bytes_of_dropped_variables(small_budget):
     del v
     gc.collect()
     assert capture.retained_bytes() == before
+
+
+def test_capture_works_where_tf_has_no_private_has_strategy(monkeypatch):
+    """TF <= 2.12 has no ``distribute_lib.has_strategy`` (issue 16): capture must not
+    depend on it, or every ``tape.gradient`` fails to record."""
+    from tensorflow.python.distribute import distribute_lib
+
+    monkeypatch.delattr(distribute_lib, "has_strategy", raising=False)
+    failures_before = dict(capture.failures)
+    v = tf.Variable([1.0, 2.0])
+    g = _grad(v, lambda v: tf.reduce_sum(v * v))
+    assert capture.record_of(v).gradient is g
+    assert capture.failures == failures_before

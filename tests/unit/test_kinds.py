@@ -159,3 +159,52 @@ def test_loss_and_schedule_without_config():
     rows = {c.name: c for c in views.children(compile_loss)}
     with pytest.raises(NotImplementedError):  # that one child fails, not the view
         rows["config"].resolve()
+
+
+def _fake_class(qualified: str, *bases: type) -> type:
+    """A class whose MRO carries ``qualified``, as a Keras we do not have installed names it."""
+    module, _, name = qualified.rpartition(".")
+    cls = type(name, bases or (object,), {})
+    cls.__module__ = module
+    cls.__qualname__ = name
+    return cls
+
+
+@pytest.mark.parametrize("root", ["keras.src", "tf_keras.src", "keras"])
+def test_keras_2_classes_have_the_keras_3_kinds(root):
+    """Keras 2 (TF 2.13-2.15's built-in Keras, tf_keras, Keras <= 2.12; issue 15): its
+    metrics are layers and its layers tf.Modules, yet each reads as its own kind."""
+    module = _fake_class("tensorflow.python.module.module.Module")
+    layer = _fake_class(f"{root}.engine.base_layer.Layer", module)
+    expected = {
+        _fake_class(f"{root}.engine.training.Model", layer): Kind.KERAS_LAYER,
+        _fake_class(f"{root}.layers.core.dense.Dense", layer): Kind.KERAS_LAYER,
+        _fake_class(
+            f"{root}.metrics.base_metric.Mean",
+            _fake_class(f"{root}.metrics.base_metric.Metric", layer),
+        ): Kind.METRIC,
+        _fake_class(
+            f"{root}.losses.MeanSquaredError", _fake_class(f"{root}.losses.Loss")
+        ): Kind.LOSS,
+        _fake_class(
+            f"{root}.optimizers.adam.Adam",
+            _fake_class(f"{root}.optimizers.optimizer._BaseOptimizer", module),
+        ): Kind.OPTIMIZER,
+        _fake_class(
+            f"{root}.optimizers.legacy.adam.Adam",
+            _fake_class(f"{root}.optimizers.legacy.optimizer_v2.OptimizerV2"),
+        ): Kind.OPTIMIZER,
+        _fake_class(
+            f"{root}.optimizers.schedules.learning_rate_schedule.LearningRateSchedule"
+        ): Kind.LR_SCHEDULE,
+    }
+    assert {f"{c.__module__}.{c.__name__}": kind_of(c()) for c in expected} == {
+        f"{c.__module__}.{c.__name__}": kind for c, kind in expected.items()
+    }
+
+
+def test_keras_3_0_to_3_6_variables_are_keras_variables():
+    """Keras named its variable class ``KerasVariable`` until 3.7 (issue 15)."""
+    base = _fake_class("keras.src.backend.common.variables.KerasVariable")
+    tf_backend = _fake_class("keras.src.backend.tensorflow.core.Variable", base)
+    assert kind_of(tf_backend()) is Kind.KERAS_VARIABLE

@@ -51,7 +51,9 @@ def _modules() -> dict[str, Path]:
     found = {}
     for path in PACKAGE.rglob("*.py"):
         parts = path.relative_to(PACKAGE).with_suffix("").parts
-        if "examples" in parts:
+        # _pydevd_namespace is debugpy 1.6's path entry (pydevd_plugins), not a module
+        # of the package's graph
+        if "examples" in parts or parts[0] == "_pydevd_namespace":
             continue
         found[".".join(parts)] = path
     return found

@@ -22,7 +22,7 @@ from . import import_hooks
 _activated = False
 _lock = threading.Lock()  # taken without blocking: see _arm
 _rerun = False  # work asked for since the holder of _lock last looked
-_imported: dict[str, ModuleType] = {}  # "tensorflow"/"keras", once fully imported
+_imported: dict[str, ModuleType] = {}  # "tensorflow"/"keras"/"tf_keras", once imported
 _done: set[str] = set()  # "views", and the modules whose capture hooks are installed
 
 
@@ -63,6 +63,7 @@ def _arm_locked() -> None:
     installers = {
         "tensorflow": gradient_capture.install_tape_hooks,
         "keras": gradient_capture.install_keras_hooks,
+        "tf_keras": gradient_capture.install_keras_hooks,  # Keras 2 (TF_USE_LEGACY_KERAS=1)
     }
     for name, module in list(_imported.items()):
         if name in _done:
@@ -89,7 +90,7 @@ def _on_tensorflow(tf: ModuleType) -> None:
 
 
 def _on_keras(keras: ModuleType) -> None:
-    _imported["keras"] = keras
+    _imported[keras.__name__] = keras  # "keras", or "tf_keras"
     _arm()
 
 
@@ -130,6 +131,7 @@ def activate() -> None:
     # a program that never imports TF, or that nobody looks at, pays nothing for them.
     import_hooks.when_imported("tensorflow", _on_tensorflow)
     import_hooks.when_imported("keras", _on_keras)
+    import_hooks.when_imported("tf_keras", _on_keras)
     debugger_client.when_connected(_arm)
     # pydevd's own machinery: tuned only once the hooks above are in place, and each
     # guarded so that nothing here can stop the debugger from starting.

@@ -50,6 +50,31 @@ _DISTRIBUTE = "tensorflow.python.distribute.values"
 _LOAD = "tensorflow.python.saved_model.load"  # a class made inside the loader
 _CHECKPOINTS = "tensorflow.python.checkpoint"
 
+
+def _keras2_kinds() -> tuple[tuple[str, Kind], ...]:
+    """Keras 2's classes: TF 2.13-2.15's built-in Keras (``keras.src``), ``tf_keras`` (what
+    ``TF_USE_LEGACY_KERAS=1`` gives on TF 2.16+) and Keras <= 2.12 (no ``src``). Its
+    metrics are layers and its layers ``tf.Module``s: they come after the Keras 3 rows
+    and before ``tf.Module``, metrics before layers."""
+    rows: list[tuple[str, Kind]] = []
+    for root in ("keras.src", "tf_keras.src", "keras"):
+        rows += [
+            # both optimizer families: the new one (2.11+) and keras.optimizers.legacy
+            (f"{root}.optimizers.optimizer._BaseOptimizer", Kind.OPTIMIZER),
+            (f"{root}.optimizers.legacy.optimizer_v2.OptimizerV2", Kind.OPTIMIZER),
+            (
+                f"{root}.optimizers.schedules.learning_rate_schedule.LearningRateSchedule",
+                Kind.LR_SCHEDULE,
+            ),
+            (f"{root}.metrics.base_metric.Metric", Kind.METRIC),
+            (f"{root}.losses.Loss", Kind.LOSS),
+            (f"{root}.engine.base_layer.Layer", Kind.KERAS_LAYER),
+        ]
+    # Keras <= 2.12 kept the legacy family in optimizer_v2/.
+    rows.append(("keras.optimizers.optimizer_v2.optimizer_v2.OptimizerV2", Kind.OPTIMIZER))
+    return tuple(rows)
+
+
 # Checked in order: the first entry whose class is in the MRO decides, so more specific
 # kinds come first (a MirroredVariable is also a tf.Variable, an EagerTensor also a
 # tensor.Tensor, a Keras layer may also be a tf.Module).
@@ -61,6 +86,8 @@ _CLASS_KINDS: tuple[tuple[str, Kind], ...] = (
     (f"{_DISTRIBUTE}.DistributedValues", Kind.DISTRIBUTED),
     ("tensorflow.python.ops.variables.Variable", Kind.VARIABLE),
     ("keras.src.backend.common.variables.Variable", Kind.KERAS_VARIABLE),
+    # Keras 3.0-3.6 named the same class KerasVariable.
+    ("keras.src.backend.common.variables.KerasVariable", Kind.KERAS_VARIABLE),
     ("keras.src.backend.common.keras_tensor.KerasTensor", Kind.KERAS_TENSOR),
     ("tensorflow.python.framework.ops.SymbolicTensor", Kind.SYMBOLIC),
     # TF < 2.14 graph tensors were plain ops.Tensor / tensor.Tensor.
@@ -84,6 +111,7 @@ _CLASS_KINDS: tuple[tuple[str, Kind], ...] = (
     ("keras.src.metrics.metric.Metric", Kind.METRIC),
     ("keras.src.losses.loss.Loss", Kind.LOSS),
     ("keras.src.layers.layer.Layer", Kind.KERAS_LAYER),
+    *_keras2_kinds(),
     ("tensorflow.python.module.module.Module", Kind.TF_MODULE),
     ("tensorflow.python.types.core.PolymorphicFunction", Kind.FUNCTION),
     ("tensorflow.python.types.core.GenericFunction", Kind.FUNCTION),  # TF < 2.14

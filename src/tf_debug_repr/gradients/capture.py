@@ -94,8 +94,9 @@ def set_enabled(on: bool) -> None:
     if _enabled:
         if "tensorflow" in sys.modules:
             install_tape_hooks(sys.modules["tensorflow"])
-        if "keras" in sys.modules:
-            install_keras_hooks(sys.modules["keras"])
+        for name in ("keras", "tf_keras"):
+            if name in sys.modules:
+                install_keras_hooks(sys.modules[name])
 
 
 def enabled() -> bool:
@@ -346,11 +347,13 @@ def _name_in(frame: Any, value: Any) -> str | None:
 
 def _replica() -> int | None:
     """The replica id while several replicas run (tf.distribute), else None."""
-    from tensorflow.python.distribute import distribute_lib
+    # The public API: the private ``distribute_lib.has_strategy`` exists only from TF 2.13
+    # (it lived in ``distribution_strategy_context`` before), and capture runs on every TF.
+    import tensorflow as tf
 
-    if not distribute_lib.has_strategy():
+    if not tf.distribute.has_strategy():
         return None
-    context = distribute_lib.get_replica_context()
+    context = tf.distribute.get_replica_context()
     if context is None or context.num_replicas_in_sync <= 1:
         return None
     replica = getattr(context, "_replica_id_in_sync_group", None)
@@ -710,14 +713,22 @@ def install_tape_hooks(tf: Any) -> bool:
 
 
 def install_keras_hooks(keras: Any) -> bool:
-    """Wrap the Keras 3 optimizer's ``apply`` (``apply_gradients`` goes through it)."""
+    """Wrap the optimizers' update: Keras 3's ``apply`` (``apply_gradients`` goes through
+    it); Keras 2's ``apply_gradients``, both families (``keras`` 2.13-2.15 or ``tf_keras``,
+    whichever module ``keras`` is). False when there is nothing to wrap."""
     if not _enabled:
         return False
+    root = getattr(keras, "__name__", "keras").split(".")[0]
+    if root == "tf_keras":
+        return _install_keras2_hooks(root)
     try:
         from keras.src.optimizers import base_optimizer
     except ImportError:
-        return False
-    cls = base_optimizer.BaseOptimizer
+        return _install_keras2_hooks(root)
+    # Keras 2.13-2.15 have keras.src.optimizers too, without BaseOptimizer (AttributeError).
+    cls = getattr(base_optimizer, "BaseOptimizer", None)
+    if cls is None:
+        return _install_keras2_hooks(root)
     if getattr(cls.apply, "_tf_debug_repr", False):
         return True
     original_apply = cls.apply
@@ -746,3 +757,61 @@ def install_keras_hooks(keras: Any) -> bool:
     apply._tf_debug_repr = True
     cls.apply = apply
     return True
+
+
+# Keras 2's two optimizer families: (module under <root>.src, class whose apply_gradients
+# the program calls). The new family's Optimizer overrides _BaseOptimizer's and calls it:
+# wrapping only the subclass records each update once.
+_KERAS2_OPTIMIZERS = (
+    ("optimizers.optimizer", "Optimizer"),
+    ("optimizers.legacy.optimizer_v2", "OptimizerV2"),
+)
+
+
+def _install_keras2_hooks(root: str) -> bool:
+    import importlib
+
+    installed = False
+    for module_name, class_name in _KERAS2_OPTIMIZERS:
+        cls = None
+        for prefix in (f"{root}.src", root):  # Keras <= 2.12 had no src/
+            try:
+                cls = getattr(importlib.import_module(f"{prefix}.{module_name}"), class_name)
+                break
+            except (ImportError, AttributeError):
+                continue
+        if cls is not None:
+            _wrap_apply_gradients(cls)
+            installed = True
+    return installed
+
+
+def _wrap_apply_gradients(cls: type) -> None:
+    """Keras 2's ``apply_gradients(grads_and_vars, ...)``: the same records and labels
+    (``Adam iteration N``) as Keras 3's ``apply``, in eager and in compiled steps."""
+    original = cls.__dict__.get("apply_gradients")
+    if original is None or getattr(original, "_tf_debug_repr", False):
+        return
+
+    def apply_gradients(self, grads_and_vars, *args, **kwargs):
+        if not _enabled:
+            return original(self, grads_and_vars, *args, **kwargs)
+        pairs = list(grads_and_vars)  # often a zip: read once, handed on as a list
+        grads = [grad for grad, _ in pairs]
+        variables = [var for _, var in pairs]
+        iteration = _guarded("iteration", iteration_before, self)
+        keep_values = None
+        if not _executing_eagerly():  # fit, a tf.function step: as Keras 3's apply does
+            keep_values = _guarded(
+                "compiled step", compiled_capture.capture, self, grads, variables, _budget_bytes
+            )
+        result = original(self, pairs, *args, **kwargs)
+        if keep_values is not None:
+            _guarded("compiled step", keep_values)
+        _guarded("optimizer", on_optimizer_apply, self, grads, variables, iteration)
+        return result
+
+    apply_gradients.__wrapped__ = original  # type: ignore[attr-defined]
+    apply_gradients.__doc__ = original.__doc__
+    apply_gradients._tf_debug_repr = True  # type: ignore[attr-defined]
+    cls.apply_gradients = apply_gradients  # type: ignore[attr-defined]

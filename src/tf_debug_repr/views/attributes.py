@@ -19,6 +19,7 @@ saying so, never an error for the whole expansion.
 from __future__ import annotations
 
 import inspect
+import warnings
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
@@ -88,7 +89,11 @@ def _is_code(static: Any) -> bool:
 
 def _read(obj: Any, name: str) -> Any:
     try:
-        return getattr(obj, name)
+        # Keras 2 warns on reading deprecated properties (``Model.state_updates``): the
+        # debugger's look must not print into the program's output.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return getattr(obj, name)
     except Exception as exc:  # a property that raises: that one row says so
         return raised_note(exc)
 

@@ -13,6 +13,7 @@ from ..core.guards import harmless
 from ..core.tf_types import Kind, kind_of
 from ..core.view_model import Child, Note, call, error_note, lazy
 from . import tensors as tensor_views
+from . import variables as variable_views
 
 LISTED = 100
 
@@ -38,14 +39,19 @@ def metric_summary(metric: Any) -> str:
     except Exception as exc:  # an unbuilt metric (F1Score before its first update) raises
         result = f"result {error_note(exc)}"
     variables = list(metric.variables)
-    state = ", ".join(str(v.name) for v in variables[:6]) + (", …" if len(variables) > 6 else "")
+    state = ", ".join(variable_views.weight_name(v) for v in variables[:6]) + (
+        ", …" if len(variables) > 6 else ""
+    )
     return fmt.clip(f"{type(metric).__name__} {metric.name!r} {result} (state: {state or 'none'})")
 
 
 def metric_children(metric: Any) -> list[Child]:
     rows = [lazy("result", lambda: _result(metric), call("{}.result()"))]
     variables = list(metric.variables)
-    rows.extend(Child(str(v.name), v, f".variables[{i}]") for i, v in enumerate(variables[:LISTED]))
+    rows.extend(
+        Child(variable_views.weight_name(v), v, f".variables[{i}]")
+        for i, v in enumerate(variables[:LISTED])
+    )
     rows.append(Child("name", metric.name, ".name"))
     dtype = getattr(metric, "dtype", None)
     if dtype is not None:

@@ -22,6 +22,7 @@ from ..gradients import capture
 from ..gradients.views import GradientInfo, global_mark
 from . import attributes as attribute_views
 from . import preprocessing
+from . import variables as variable_views
 
 MODULE = "__import__('tf_debug_repr._expr', fromlist=['_'])"  # view_model.FACADE: stable
 LISTED = 100
@@ -80,8 +81,17 @@ def _untracked_variables(layer: Any, weights: list) -> list[tuple[str, Any]]:
     return [
         (name, value)
         for name, value in attribute_views.own_values(layer)
-        if kind_of(value) in _VARIABLE_KINDS and id(value) not in tracked
+        if kind_of(value) in _VARIABLE_KINDS
+        and id(value) not in tracked
+        and name not in _KERAS2_COUNTERS
     ]
+
+
+# Keras 2's Model keeps its step counters (and, once compiled, steps_per_execution) as
+# plain variables: bookkeeping, not the layer's.
+_KERAS2_COUNTERS = frozenset(
+    {"_train_counter", "_test_counter", "_predict_counter", "_steps_per_execution"}
+)
 
 
 def _state_text(layer: Any) -> str:
@@ -102,7 +112,9 @@ def layer_summary(layer: Any) -> str:
     head = f"{name}, {len(subs)} layers" if subs else name
     text = f"{head}, {_params_text(weights)}"
     if not subs and weights:
-        text += ": " + " ".join(f"{w.name}{fmt.shape_text(w.shape)}" for w in weights[:4])
+        text += ": " + " ".join(
+            f"{variable_views.weight_name(w)}{fmt.shape_text(w.shape)}" for w in weights[:4]
+        )
     if untracked:
         listed = " ".join(f"{n}{fmt.shape_text(v.shape)}" for n, v in untracked[:4])
         text += f"; variables outside weights: {listed}"
@@ -134,7 +146,9 @@ def layer_children(layer: Any, extra: list[Child] | None = None) -> list[Child]:
     nested = {id(w) for sub in subs for w in sub.weights}
     for k, weight in enumerate(weights):
         if id(weight) not in nested:
-            rows.append(Child(weight.name, weight, held(weight, f".weights[{k}]")))
+            rows.append(
+                Child(variable_views.weight_name(weight), weight, held(weight, f".weights[{k}]"))
+            )
     for name, variable in _untracked_variables(layer, weights):
         plain = expressions.identifier(name)  # a setattr name may be any string
         if plain is not None and not plain.startswith("_"):
@@ -299,8 +313,7 @@ class Weights(Node):
 
     def children(self) -> list[Child]:
         return [
-            Child(getattr(w, "path", None) or w.name, w, f"[{i}]")
-            for i, w in enumerate(self.weights[:LISTED])
+            Child(variable_views.label(w), w, f"[{i}]") for i, w in enumerate(self.weights[:LISTED])
         ]
 
 
@@ -322,7 +335,7 @@ class GradientTable(Node):
     def children(self) -> list[Child]:
         rows = []
         for i, weight in enumerate(self.weights[:LISTED]):
-            name = getattr(weight, "path", None) or weight.name
+            name = variable_views.label(weight)
             if capture.record_of(weight) is None:
                 rows.append(Child(name, Note("no gradient recorded")))
             else:

@@ -1,4 +1,4 @@
-"""Keras 3 optimizers: learning rate (and its schedule), iterations, clipping, loss scale
+"""Keras optimizers (Keras 3, and Keras 2's two families): learning rate (and its schedule), iterations, clipping, loss scale
 under mixed precision, and the slot variables grouped by the weight they belong to.
 
 Keras names a slot ``<weight path with '/' as '_'>_<slot>`` (``add_variable_from_reference``),
@@ -6,6 +6,12 @@ so each slot is matched to the weight with the longest such prefix: ``momentum``
 ``velocity`` under ``sequential/dense/kernel``. The current learning rate of a schedule is
 the schedule evaluated at ``iterations`` (Keras's own ``learning_rate`` property), run
 harmlessly; nothing else is computed.
+
+Keras 2 (TF 2.13-2.15's Keras, ``tf_keras``) keeps the same facts elsewhere: the new
+family (``keras.optimizers``, 2.11+) names slots ``<opt>/<slot>/<weight>``, the legacy one
+(``keras.optimizers.legacy``, ``OptimizerV2``) ``<opt>/<weight>/<slot>`` and keeps its
+hyperparameters in ``_hyper``; neither keeps the weights, so a slot group is known by the
+weight's name.
 """
 
 from __future__ import annotations
@@ -29,6 +35,33 @@ def _path(variable: Any) -> str:
     return str(getattr(variable, "path", None) or variable.name)
 
 
+def _name(opt: Any) -> str:
+    """``name``; Keras 2's legacy optimizers have only ``_name``."""
+    return str(getattr(opt, "name", None) or getattr(opt, "_name", None) or "")
+
+
+def _is_legacy(opt: Any) -> bool:
+    """Keras 2's ``keras.optimizers.legacy`` family (``OptimizerV2``)."""
+    return isinstance(getattr(opt, "_hyper", None), dict)
+
+
+def _is_keras2(opt: Any) -> bool:
+    return _is_legacy(opt) or hasattr(opt, "_index_dict")
+
+
+def _lr_object(base: Any) -> Any:
+    """What the optimizer was given as its learning rate: a variable, a number, a schedule."""
+    if _is_legacy(base):
+        return base._hyper.get("learning_rate")
+    return getattr(base, "_learning_rate", None)
+
+
+def _variables(opt: Any) -> list:
+    """``variables``: a property, a method in Keras 2's legacy family."""
+    found = opt.variables
+    return list(found() if callable(found) else found)
+
+
 def _is_loss_scale(opt: Any) -> bool:
     return hasattr(opt, "inner_optimizer") and hasattr(opt, "dynamic_growth_steps")
 
@@ -39,7 +72,7 @@ def _base(opt: Any) -> Any:
 
 
 def _schedule(opt: Any) -> Any:
-    lr = getattr(_base(opt), "_learning_rate", None)
+    lr = _lr_object(_base(opt))
     return lr if kind_of(lr) is Kind.LR_SCHEDULE else None
 
 
@@ -47,12 +80,37 @@ def current_learning_rate(opt: Any) -> Any:
     """The learning rate the next step uses, as a float32 leaf (None if it is a callable
     that is not a Keras schedule: calling user code is not the debugger's business)."""
     base = _base(opt)
-    lr = getattr(base, "_learning_rate", None)
+    lr = _lr_object(base)
     if callable(lr) and kind_of(lr) is not Kind.LR_SCHEDULE:
         return None
     with harmless():
-        value = np.asarray(base.learning_rate).astype(np.float32)
+        if _is_keras2(base):
+            # Keras 2's property gives the schedule itself (legacy) or the rate of the
+            # last step (new): evaluate the schedule at iterations, as Keras 3 does.
+            current = lr(base.iterations) if kind_of(lr) is Kind.LR_SCHEDULE else lr
+        else:
+            current = base.learning_rate
+        value = np.asarray(current).astype(np.float32)
     return scalar_leaf(value[()])
+
+
+def _built(base: Any) -> bool:
+    """Keras 3's ``built``, Keras 2's ``_built``; the legacy family has neither, and holds
+    its variables (``iterations`` first) once it has applied."""
+    if getattr(base, "built", False) or getattr(base, "_built", False):
+        return True
+    return _is_legacy(base) and bool(getattr(base, "_weights", None))
+
+
+def _lr_expression(opt: Any) -> Any:
+    base = _base(opt)
+    if _is_keras2(base) and _schedule(opt) is not None:
+        inner = "{0}.inner_optimizer" if base is not opt else "{0}"  # {0}: named twice
+        schedule = (
+            f"{inner}._hyper['learning_rate']" if _is_legacy(base) else f"{inner}._learning_rate"
+        )
+        return call(f"float({schedule}({inner}.iterations))")
+    return call("float({}.learning_rate)")
 
 
 def _iterations(opt: Any) -> int:
@@ -81,7 +139,7 @@ def _lr_text(opt: Any) -> str:
 
 
 def optimizer_summary(opt: Any) -> str:
-    parts = [f"{type(opt).__name__} {opt.name!r}"]
+    parts = [f"{type(opt).__name__} {_name(opt)!r}"]
     if _is_loss_scale(opt):
         scale = _loss_scale(opt)
         scale_text = fmt.number(scale) if scale is not None else f"{opt.initial_scale} (not built)"
@@ -93,7 +151,7 @@ def optimizer_summary(opt: Any) -> str:
     if slots.groups:
         names = sorted({slot for group in slots.groups for slot in group.slots})
         parts.append(f"slots {', '.join(names)} for {len(slots.groups)} weights")
-    elif not getattr(_base(opt), "built", False):
+    elif not _built(_base(opt)):
         parts.append("not built yet")
     return fmt.clip(" ".join(parts))
 
@@ -108,10 +166,13 @@ def optimizer_children(opt: Any) -> list[Child]:
             Child("dynamic_growth_steps", opt.dynamic_growth_steps, ".dynamic_growth_steps")
         )
         rows.append(Child("inner_optimizer", opt.inner_optimizer, ".inner_optimizer"))
-    rows.append(Child("learning_rate", current_learning_rate(opt), call("float({}.learning_rate)")))
+    rows.append(Child("learning_rate", current_learning_rate(opt), _lr_expression(opt)))
     schedule = _schedule(opt)
     if schedule is not None:
-        rows.append(Child("schedule", schedule, "._learning_rate"))
+        where = "._hyper['learning_rate']" if _is_legacy(_base(opt)) else "._learning_rate"
+        if _base(opt) is not opt:
+            where = ".inner_optimizer" + where
+        rows.append(Child("schedule", schedule, where))
     rows.append(Child("iterations", _iterations(opt), call("int({}.iterations)")))
     clipping = _clipping(opt)
     if clipping:
@@ -131,7 +192,8 @@ def optimizer_children(opt: Any) -> list[Child]:
         rows.append(Child("slots by weight", slots, call(f"{MODULE}.slots_by_weight({{}})")))
     else:
         rows.append(Child("slots", Note("none yet: created at the first apply_gradients (build)")))
-    rows.append(Child("variables", _weights(list(opt.variables)), ".variables"))
+    expression = call("{}.variables()") if _is_legacy(opt) else ".variables"
+    rows.append(Child("variables", _weights(_variables(opt)), expression))
     return rows
 
 
@@ -147,20 +209,23 @@ def _weights(variables: list) -> Any:
 class WeightSlots(Node):
     """One weight's slot variables (``momentum``, ``velocity``…), by slot name."""
 
-    def __init__(self, weight: Any, slots: dict[str, Any]) -> None:
-        self.weight = weight
+    def __init__(self, weight: Any, slots: dict[str, Any], path: str | None = None) -> None:
+        self.weight = weight  # None under Keras 2, whose optimizers keep no weights
         self.slots = slots
+        self.path = path if path is not None else _path(weight)
 
     def __getitem__(self, slot: str) -> Any:
         return self.slots[slot]
 
     def summary(self) -> str:
-        shape = fmt.shape_text(self.weight.shape)
-        return f"{', '.join(self.slots)} of {_path(self.weight)}{shape}"
+        like = self.weight if self.weight is not None else next(iter(self.slots.values()))
+        shape = fmt.shape_text(like.shape)
+        return f"{', '.join(self.slots)} of {self.path}{shape}"
 
     def children(self) -> list[Child]:
         rows = [Child(slot, var, expressions.item(slot)) for slot, var in self.slots.items()]
-        rows.append(Child("weight", self.weight, ".weight"))
+        if self.weight is not None:
+            rows.append(Child("weight", self.weight, ".weight"))
         return rows
 
 
@@ -173,7 +238,7 @@ class SlotsByWeight(Node):
 
     def __getitem__(self, path: str) -> WeightSlots:
         for group in self.groups:
-            if _path(group.weight) == path:
+            if group.path == path:
                 return group
         raise KeyError(path)
 
@@ -183,8 +248,7 @@ class SlotsByWeight(Node):
 
     def children(self) -> list[Child]:
         rows = [
-            Child(_path(group.weight), group, expressions.item(_path(group.weight)))
-            for group in self.groups[:LISTED]
+            Child(group.path, group, expressions.item(group.path)) for group in self.groups[:LISTED]
         ]
         if len(self.groups) > LISTED:
             rows.append(Child("…", Note(f"{len(self.groups) - LISTED} more weights")))
@@ -194,6 +258,8 @@ class SlotsByWeight(Node):
 def slots_by_weight(opt: Any) -> SlotsByWeight:
     """Group ``opt``'s slot variables by the weight they were made for."""
     base = _base(opt)
+    if _is_keras2(base):
+        return _keras2_slots(base)
     weights = list(getattr(base, "_trainable_variables", None) or [])
     by_prefix = {_path(w).replace("/", "_").replace(":", "_"): w for w in weights}
     grouped: dict[int, dict[str, Any]] = {}
@@ -207,6 +273,29 @@ def slots_by_weight(opt: Any) -> SlotsByWeight:
             weight, slot = match
             grouped.setdefault(id(weight), {})[slot] = var
     groups = [WeightSlots(w, grouped[id(w)]) for w in weights if id(w) in grouped]
+    return SlotsByWeight(groups, others)
+
+
+def _keras2_slots(base: Any) -> SlotsByWeight:
+    """Keras 2's slots, grouped by the weight name inside their own names (the new family:
+    ``Adam/m/dense/kernel:0``; legacy: ``Adam/dense/kernel/m:0``)."""
+    legacy = _is_legacy(base)
+    prefix = _name(base) + "/"
+    grouped: dict[str, dict[str, Any]] = {}
+    others = []
+    iterations = getattr(base, "_iterations", None)
+    for var in _variables(base):
+        name = str(var.name).removesuffix(":0")
+        if var is iterations or not name.startswith(prefix) or name.count("/") < 2:
+            others.append(var)
+            continue
+        rest = name[len(prefix) :]
+        if legacy:
+            weight, _, slot = rest.rpartition("/")
+        else:
+            slot, _, weight = rest.partition("/")
+        grouped.setdefault(weight, {})[slot] = var
+    groups = [WeightSlots(None, slots, path=weight) for weight, slots in grouped.items()]
     return SlotsByWeight(groups, others)
 
 

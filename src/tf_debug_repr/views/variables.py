@@ -37,6 +37,14 @@ def label(var: Any) -> str:
     return name[:-2] if name.endswith(":0") else name
 
 
+def weight_name(weight: Any) -> str:
+    """A weight's name as its layer shows it: ``kernel``. Keras 3 names it so; Keras 2 names
+    it by its scope, ``dense/kernel:0``, of which the last part is the same name."""
+    name = str(weight.name)
+    name = name[:-2] if name.endswith(":0") else name
+    return name.rpartition("/")[2] or name
+
+
 def dtype_name(var: Any) -> str:
     dtype = var.dtype
     return str(getattr(dtype, "name", dtype))  # Keras 3 dtypes are plain strings

@@ -8,8 +8,11 @@ second time with the plugin disabled, to show what stock debugpy shows.
 
 from __future__ import annotations
 
+import argparse
 import os
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -80,8 +83,6 @@ def run_session(program: Path, plugin: bool, out, watch: list[str]) -> float:
 
 
 def main(argv: list[str]) -> int:
-    import argparse
-
     parser = argparse.ArgumentParser(
         prog="python -m tf_debug_repr demo", description=__doc__.split("\n\n")[0]
     )
@@ -95,6 +96,22 @@ def main(argv: list[str]) -> int:
         "--watch", action="append", default=None, help="expression to evaluate in the Debug Console"
     )
     args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="tf-debug-repr-demo-") as scratch:
+        return _run(args, launchable(args.program, Path(scratch)))
+
+
+def launchable(program: Path, scratch: Path) -> Path:
+    """The program to launch: the bundled demo as a copy in ``scratch``. After a regular
+    (non-editable) install it sits in site-packages, which debugpy's ``justMyCode`` counts
+    as library code: a breakpoint there is dropped and the demo never stops."""
+    if program.resolve() != DEMO.resolve():
+        return program
+    copy = scratch / DEMO.name
+    shutil.copyfile(DEMO, copy)
+    return copy
+
+
+def _run(args: argparse.Namespace, program: Path) -> int:
     watch = (
         args.watch
         if args.watch is not None
@@ -102,8 +119,8 @@ def main(argv: list[str]) -> int:
     )
     out = sys.stdout
     print("=" * 30 + " with tf-debug-repr " + "=" * 30, file=out)
-    run_session(args.program, plugin=True, out=out, watch=watch)
+    run_session(program, plugin=True, out=out, watch=watch)
     if args.compare:
         print("\n" + "=" * 30 + " stock debugpy " + "=" * 30, file=out)
-        run_session(args.program, plugin=False, out=out, watch=watch)
+        run_session(program, plugin=False, out=out, watch=watch)
     return 0

@@ -1,0 +1,89 @@
+"""Keras 2 reads as Keras 3 does (issue 15): the same program under Keras 3, TF 2.15's Keras 2
+and tf_keras (scripts/test.sh runs this file in all three) shows the model, its layer, the
+optimizer (both Keras 2 families), the loss, the metric and the gradient labels alike, and
+no "capture hooks failed" line (issue 16: Keras 2.13-2.15 printed one in every session)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+PROGRAM = "keras_parity.py"
+
+
+def test_keras_objects_and_gradient_labels_read_alike(debug_session):
+    s = debug_session(PROGRAM)
+    keras_2 = s.evaluate("KERAS_2", "repl")["result"] == "True"
+    values = s.locals()
+
+    model = values["model"]
+    assert re.match(
+        r"Sequential 'sequential', 1 layers, 9 params ∇‖g‖=[0-9.e-]+@Adam iteration 1$",
+        model.value,
+    ), model.value
+    dense = s.child_map(model)["dense (Dense)"]
+    assert dense.value.startswith("Dense 'dense', 9 params: kernel[2, 3] bias[3]"), dense.value
+    weights = s.child_map(dense)
+    assert s.evaluate(f"{weights['kernel'].evaluate_name} is kernel")["result"] == "True"
+    gradient = s.child_map(weights["kernel"])["∇ gradient"]
+    assert gradient.value.startswith("∇ Adam iteration 1 ‖g‖="), gradient.value
+
+    optimizer = values["optimizer"]
+    assert re.match(
+        r"Adam '(adam|Adam)' lr=0\.01 iterations=2 slots (m, v|momentum, velocity) for 2 weights$",
+        optimizer.value,
+    ), optimizer.value
+    rows = s.child_map(optimizer)
+    assert rows["learning_rate"].value == "0.01"
+    assert rows["iterations"].value == "2"
+    for name in ("learning_rate", "iterations", "variables"):
+        assert s.evaluate(rows[name].evaluate_name)["result"], name
+    slots = s.children(rows["slots by weight"])
+    assert len(slots) == 2 and all("[2, 3]" in g.value or "[3]" in g.value for g in slots)
+    for group in slots:  # each group's expression reaches it
+        assert s.evaluate(f"{group.evaluate_name} is not None")["result"] == "True"
+
+    assert re.match(
+        r"Mean 'loss_mean' result=[0-9.e-]+ \(state: total, count\)$", (values["metric"].value)
+    ), values["metric"].value
+    assert values["loss_fn"].value.startswith("MeanSquaredError 'mean_squared_error'")
+
+    if keras_2:
+        legacy = values["legacy"]
+        assert re.match(
+            r"SGD 'SGD' lr=0\.09[0-9]+ \(ExponentialDecay\) iterations=2", legacy.value
+        ), legacy.value
+        rows = s.child_map(legacy)
+        assert rows["schedule"].value.startswith("ExponentialDecay(initial_learning_rate=0.1")
+        shown = float(rows["learning_rate"].value)
+        assert float(s.evaluate(rows["learning_rate"].evaluate_name)["result"]) == pytest.approx(
+            shown, rel=1e-3
+        )
+        assert s.evaluate(f"{rows['schedule'].evaluate_name} is schedule")["result"] == "True"
+        assert re.search(r"∇‖g‖=[0-9.e-]+@SGD iteration 1$", values["scale"].value), values[
+            "scale"
+        ].value
+
+    output = "".join(s.client.output)
+    assert "capture hooks failed" not in output, output[-2000:]
+
+
+def test_compiled_fit_gradients_read_alike(debug_session):
+    """Compiled ``fit``: Keras 2's ``apply_gradients`` captures as Keras 3's ``apply`` does."""
+    s = debug_session("keras_parity_fit.py")
+    keras_2 = s.evaluate("KERAS_2", "repl")["result"] == "True"
+    values = s.locals()
+    assert re.match(
+        r"Sequential 'sequential', 2 layers, 22 params ∇‖g‖=[0-9.e-]+@Adam iteration 3$",
+        values["model"].value,
+    ), values["model"].value
+    weight = s.evaluate("model.trainable_weights[0]")
+    rows = {c.name: c for c in s.client.variables(weight["variablesReference"])}
+    assert rows["∇ gradient"].value.startswith("∇ Adam iteration 3 ‖g‖="), rows["∇ gradient"]
+    if keras_2:
+        assert re.search(r"∇‖g‖=[0-9.e-]+@SGD iteration 3$", values["legacy"].value), values[
+            "legacy"
+        ].value
