@@ -172,9 +172,9 @@ def _replicas() -> int:
 def capture(optimizer: Any, grads: Any, variables: Any, budget: int) -> Callable | None:
     """Inside a trace of ``optimizer.apply(grads, variables)``, before the optimizer's own
     ops: read ``iterations`` before this step counts and the gradients' squared norms.
-    Returns what to call once the optimizer's ops are in: the copies of the values, run
-    after the variables were updated so that TF can hand the gradient's buffer over to
-    the shadow instead of copying it (the optimizer was its last other reader)."""
+    Returns what to call once the optimizer's ops are in: the copies of the values. They
+    are not ordered after the optimizer's updates: control edges on reads of the updated
+    variables cost 2-5% of a 25M-parameter step in A/B runs, the copies alone ~2%."""
     if variables is None:  # apply(grads): the optimizer's own list
         variables = getattr(optimizer, "_trainable_variables", None)
     if not isinstance(grads, (list, tuple)) or not isinstance(variables, (list, tuple)):
@@ -208,17 +208,14 @@ def capture(optimizer: Any, grads: Any, variables: Any, budget: int) -> Callable
 
     def keep_values() -> None:
         with record.stop_recording():
-            # Reads of the updated variables: ordered after the optimizer's updates.
-            updated = [v.value if hasattr(v, "_value") else v for _, v in pairs]
-            with tf.control_dependencies([tf.identity(v) for v in updated]):
-                for (grad, _), shadow in zip(pairs, shadows, strict=True):
-                    if shadow.values is None:
-                        continue
-                    if shadow.indices is not None:
-                        shadow.values.assign(grad.values)
-                        shadow.indices.assign(grad.indices)
-                    else:
-                        shadow.values.assign(grad)
+            for (grad, _), shadow in zip(pairs, shadows, strict=True):
+                if shadow.values is None:
+                    continue
+                if shadow.indices is not None:
+                    shadow.values.assign(grad.values)
+                    shadow.indices.assign(grad.indices)
+                else:
+                    shadow.values.assign(grad)
             site.counter.assign_add(1)
 
     return keep_values
