@@ -307,6 +307,8 @@ class DapClient:
         ]
 
     def evaluate(self, expression: str, frame_id: int, context: str = "watch") -> dict:
+        if not isinstance(expression, str):  # pydevd never answers an evaluate of null
+            raise DapError(f"evaluate needs an expression, got {expression!r}")
         return self.request(
             "evaluate", {"expression": expression, "frameId": frame_id, "context": context}
         )
