@@ -10,6 +10,7 @@ are never read, so the checkout's ``src/`` is not on the debuggee's path."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import shutil
@@ -113,12 +114,13 @@ def test_the_wheel_carries_every_package_and_the_plugin_portion(tmp_path):
     assert source_files - set(names) == set()
 
 
-def test_a_debug_session_runs_the_plugin_from_the_installed_wheel(tmp_path):
-    wheel = build_wheel(tmp_path)
-    python, site = fresh_venv(tmp_path, wheel)
+@contextlib.contextmanager
+def stopped_in(tmp_path, python, adapter_env=None):
+    """The test program run by ``python`` (the venv's) under a real adapter (this venv's,
+    with ``adapter_env``), stopped at its breakpoint: (client, frame id, evaluate)."""
     program = tmp_path / "program.py"
     program.write_text(PROGRAM, encoding="utf-8")
-    client = DapClient(python=sys.executable)  # the adapter; the debuggee runs in the venv
+    client = DapClient(python=sys.executable, env=adapter_env)
     try:
         stop = client.start(
             launch_config(str(program), python=str(python), env={"TF_CPP_MIN_LOG_LEVEL": "2"}),
@@ -129,6 +131,15 @@ def test_a_debug_session_runs_the_plugin_from_the_installed_wheel(tmp_path):
         def evaluate(expression: str) -> str:
             return client.evaluate(expression, frame, "repl")["result"]
 
+        yield client, frame, evaluate
+    finally:
+        client.close()
+
+
+def test_a_debug_session_runs_the_plugin_from_the_installed_wheel(tmp_path):
+    wheel = build_wheel(tmp_path)
+    python, site = fresh_venv(tmp_path, wheel)
+    with stopped_in(tmp_path, python) as (client, frame, evaluate):
         # the plugin, its package and the subpackage modules it loaded: all from the wheel
         # (counted in the debuggee: debugpy shortens long strings in what it returns)
         files = (
@@ -163,8 +174,6 @@ def test_a_debug_session_runs_the_plugin_from_the_installed_wheel(tmp_path):
             evaluate("__import__('tf_debug_repr.model_views', fromlist=['_']).__name__")
             == "'tf_debug_repr.views.models'"
         )
-    finally:
-        client.close()
 
     # The README's smoke test after a regular install (issue 16): the bundled demo sits in
     # site-packages, library code to justMyCode, yet it stops at its breakpoint.
@@ -198,24 +207,10 @@ def test_debugpy_1_6_with_pkg_resources_loads_the_plugin_from_the_installed_whee
     wheel = build_wheel(tmp_path)
     assert "tf_debug_repr-pydevd16.pth" in zipfile.ZipFile(wheel).namelist()
     python, site = fresh_venv(tmp_path, wheel)
-    program = tmp_path / "program.py"
-    program.write_text(PROGRAM, encoding="utf-8")
     adapter_env = {**os.environ, "PYTHONPATH": str(DEBUGPY_16)}
-    client = DapClient(python=sys.executable, env=adapter_env)
-    try:
-        stop = client.start(
-            launch_config(str(program), python=str(python), env={"TF_CPP_MIN_LOG_LEVEL": "2"}),
-            {str(program): [line_of(str(program), "BREAKPOINT")]},
-        )
-        frame = client.top_frame(stop["threadId"])["id"]
-
-        def evaluate(expression: str) -> str:
-            return client.evaluate(expression, frame, "repl")["result"]
-
+    with stopped_in(tmp_path, python, adapter_env) as (client, frame, evaluate):
         assert evaluate("__import__('debugpy').__version__") == "'1.6.7'"
         assert evaluate("'pkg_resources' in __import__('sys').modules") == "True"
         variables = {v.name: v for v in client.variables(client.locals_reference(frame))}
         assert variables["activations"].value.startswith("float32[2, 2] x∈[0, 3]")
         assert variables["weights"].value.startswith("Variable 'weights' trainable float32[3, 2]")
-    finally:
-        client.close()
