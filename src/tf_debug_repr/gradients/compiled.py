@@ -63,7 +63,6 @@ class _Site:
     last ``HISTORY`` steps' iterations and squared gradient norms."""
 
     def __init__(self, tf: Any, optimizer: Any, variables: list, replicated: bool) -> None:
-        self.optimizer = weakref.ref(optimizer)
         self.name = type(optimizer).__name__
         self.variables = [weakref.ref(v) for v in variables]
         self.synced = 0

@@ -186,6 +186,14 @@ def guarded(name: str, read: Callable[[], Any], expression: Expression = None) -
     return Child(name, compute=compute, expression=expression)
 
 
+def guarded_rows(obj: Any, table: tuple[tuple[str, str], ...]) -> list[Child]:
+    """One ``guarded`` row per (label, attribute name) of ``table``: the attribute, read
+    when shown, with ``.name`` as its expression (the names are the plugin's own)."""
+    return [
+        guarded(label, lambda attr=attr: getattr(obj, attr), f".{attr}") for label, attr in table
+    ]
+
+
 PRIVATE = f"{FACADE}.private_attributes"
 _NAMES_LISTED = 4
 

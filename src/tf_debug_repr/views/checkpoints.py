@@ -16,7 +16,7 @@ from ..core.guards import harmless
 from ..core.view_model import Child, Note
 from . import attributes as attribute_views
 from . import trackables
-from .attributes import guarded
+from .attributes import guarded, guarded_rows
 
 COUNTER = "save_counter"
 NO_COUNTER = "not created yet: no save or restore so far"
@@ -92,10 +92,7 @@ _MANAGER_ROWS = (
 
 
 def manager_children(manager: Any) -> list[Child]:
-    rows = [
-        guarded(label, lambda attr=attr: getattr(manager, attr), f".{attr}")
-        for label, attr in _MANAGER_ROWS
-    ]
+    rows = guarded_rows(manager, _MANAGER_ROWS)
     with harmless():
         checkpoint = manager.checkpoint
     rows.append(_counter_row(checkpoint, ".checkpoint.save_counter"))

@@ -19,7 +19,7 @@ from ..core import formatting as fmt
 from ..core.guards import harmless
 from ..core.view_model import FACADE, Child, Note, call
 from . import attributes as attribute_views
-from .attributes import guarded
+from .attributes import guarded, guarded_rows
 
 RESTORED = "RestoredFunction"
 CONCRETE = f"{FACADE}.concrete_functions"
@@ -180,10 +180,7 @@ _CONCRETE_ROWS = (
 
 
 def concrete_children(function: Any) -> list[Child]:
-    rows = [
-        guarded(label, lambda attr=attr: getattr(function, attr), f".{attr}")
-        for label, attr in _CONCRETE_ROWS
-    ]
+    rows = guarded_rows(function, _CONCRETE_ROWS)
     rows.append(
         guarded(
             "graph ops",
