@@ -22,12 +22,12 @@ import sys
 import threading
 from types import ModuleType
 
-ENV = "TF_DEBUG_REPR_EAGER"
+from .breakpoints import ENV, mode  # the one reading of TF_DEBUG_REPR_EAGER
+
+__all__ = ["ENV", "apply", "requested"]
 
 
 def requested() -> bool:
-    from .breakpoints import mode
-
     return mode() == "all"
 
 
