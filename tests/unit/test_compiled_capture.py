@@ -103,3 +103,115 @@ def test_the_capture_ops_change_no_weight(jit):
     capture.set_enabled(True)
     for a, b in zip(weights[True], weights[False], strict=True):
         assert a.tobytes() == b.tobytes()
+
+
+@pytest.mark.parametrize("budget_mb", [0, 64], ids=["norms only", "values kept"])
+def test_a_big_weights_step_norms_are_estimated_from_a_sample_and_say_so(budget_mb):
+    """Past ``SAMPLE`` elements a compiled step reads a spread sample of the gradient for
+    its norm (a whole pass costs a few % of a big step): the estimate is close, the rows
+    mark it ``~``, and the last step's norm is exact where its values are kept."""
+    from tf_debug_repr.gradients import compiled
+    from tf_debug_repr.gradients.views import gradient_mark
+
+    capture.set_budget_mb(budget_mb)
+    try:
+        keras.utils.set_random_seed(5)
+        model = keras.Sequential([keras.Input((512,)), keras.layers.Dense(300)])
+        model.compile(optimizer=keras.optimizers.SGD(0.0), loss="mse")  # weights stay
+        rng = np.random.default_rng(2)
+        x = rng.standard_normal((8, 512), dtype=np.float32)
+        y = rng.standard_normal((8, 300), dtype=np.float32)
+        model.fit(x, y, batch_size=8, epochs=2, verbose=0)
+        kernel = model.trainable_weights[0]
+        assert compiled.sample_stride(list(kernel.shape)) > 1  # 153,600 elements
+        record = capture.record_of(kernel).latest
+        history = list(record.history)
+        mark = gradient_mark(kernel, None)
+        bias = capture.record_of(model.trainable_weights[1]).latest
+        with tf.GradientTape() as tape:  # recorded too: read the step's records first
+            loss = model.compute_loss(x=x, y=y, y_pred=model(x, training=True))
+        exact = float(tf.norm(tape.gradient(loss, kernel)))
+        assert len(history) == 2
+        _, first_label, first = history[0]
+        assert first_label.endswith("~")  # an earlier step: always the sample's estimate
+        assert first == pytest.approx(exact, rel=0.05) and first != pytest.approx(exact, rel=1e-6)
+        if budget_mb:
+            assert record.norm == pytest.approx(exact, rel=1e-5)
+            assert record.norm_sampled is None and not history[-1][1].endswith("~")
+            assert "~" not in mark
+        else:
+            assert record.norm == pytest.approx(exact, rel=0.05)
+            assert record.norm_sampled.startswith("~ each compiled step's norm is estimated")
+            assert mark.startswith("∇‖g‖=~")
+        assert bias.norm_sampled is None  # 300 elements: exact
+    finally:
+        capture.set_budget_mb(None)
+
+
+def test_a_tape_gradient_inside_tf_function_keeps_its_values_counted_by_runs():
+    """A plain-TF step (no optimizer: ``assign_sub``) compiled by ``tf.function``: the
+    gradient each run computed lands in the variable's record, labelled by run number."""
+    w = tf.Variable([[1.0, -2.0], [0.5, 3.0], [2.0, 1.0]])
+    x = tf.constant(np.arange(12, dtype=np.float32).reshape(4, 3) / 10)
+
+    @tf.function
+    def step():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.sin(x @ w))
+        dw = tape.gradient(loss, w)
+        w.assign_sub(0.1 * dw)
+
+    for _ in range(2):
+        step()
+    before = w.numpy()
+    step()
+    record = capture.record_of(w).latest  # read before the recompute's tape records
+    kept, label = record.gradient.numpy(), record.label
+    labels = [label for _, label, _ in record.history]
+    w_before = tf.Variable(before)
+    with tf.GradientTape() as tape:  # the third run's gradient, eagerly
+        loss = tf.reduce_sum(tf.sin(x @ w_before))
+    expected = tape.gradient(loss, w_before).numpy()
+    assert label == "tape call #3"
+    assert labels == ["tape call #1", "tape call #2", "tape call #3"]
+    assert kept.tobytes() == expected.tobytes()
+
+
+def test_an_optimizer_applying_the_tapes_gradients_names_them_and_they_are_kept_once():
+    from tf_debug_repr.gradients import compiled
+
+    shadows_before = len(compiled._shadows)
+    model = dense_model(seed=4)
+    model.compile(optimizer="adam", loss="mse")
+    x, y = data(32)
+    model.fit(x, y, batch_size=16, epochs=1, verbose=0)  # 2 steps
+    record = capture.record_of(model.trainable_weights[0])
+    assert (record.latest.applied_by, record.latest.iteration) == ("Adam", 1)
+    history = [label for _, label, _ in record.latest.history]
+    assert [label.split(" iteration ")[1] for label in history] == ["0", "1"]
+    assert len(compiled._shadows) - shadows_before == len(model.trainable_weights)
+
+
+def test_gradients_clipped_before_the_optimizer_keep_the_applied_and_the_tapes_values():
+    keras.utils.set_random_seed(6)
+    w = keras.Variable(np.full((4, 3), 2.0, np.float32))
+    optimizer = keras.optimizers.SGD(0.0)
+    x = tf.constant(data(8)[0])
+
+    @tf.function
+    def step():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.square(x @ w))
+        raw = tape.gradient(loss, [w])
+        clipped = [tf.clip_by_norm(g, 1.0) for g in raw]
+        optimizer.apply(clipped, [w])
+
+    step()
+    step()
+    source = capture.record_of(w)
+    latest = source.latest
+    assert (latest.applied_by, latest.iteration) == ("SGD", 1)
+    assert float(tf.norm(latest.gradient)) == pytest.approx(1.0, rel=1e-5)
+    tape_records = [r for r in source.all_targets() if r.label.startswith("tape call")]
+    assert len(tape_records) == 1 and tape_records[0].label == "tape call #2"
+    assert float(tf.norm(tape_records[0].gradient)) > 10  # the raw gradient, not clipped

@@ -106,7 +106,9 @@ def test_switching_capture_off_records_nothing_new():
     assert float(capture.record_of(v).gradient) == 7.0
 
 
-def test_traced_gradients_keep_no_graph_tensor():
+def test_traced_gradients_keep_no_graph_tensor_and_their_runs_keep_values():
+    """A trace records where (no graph tensor kept); each run of the compiled function
+    leaves the values it computed (see gradients/compiled.py)."""
     v = tf.Variable([1.0, 2.0])
 
     @tf.function
@@ -115,12 +117,16 @@ def test_traced_gradients_keep_no_graph_tensor():
             loss = tf.reduce_sum(v * 3.0)
         return tape.gradient(loss, v)
 
-    assert step().numpy().tolist() == [3.0, 3.0]
+    step.get_concrete_function()  # traced, never run
     record = capture.record_of(v)
     assert record.gradient is None and record.symbolic_in
     info = gradient_views.gradient_info(v)
     assert info.summary().startswith("∇ not available: computed inside tf.function")
     assert "∇ in tf.function" in views.summary(v)
+    assert step().numpy().tolist() == [3.0, 3.0]
+    kept = capture.record_of(v).gradient
+    assert kept.numpy().tolist() == [3.0, 3.0] and not tf.is_symbolic_tensor(kept)
+    assert "∇‖g‖=4.243@tape call #1" in views.summary(v)
 
 
 def test_indexed_slices_gradient_norm():

@@ -326,6 +326,32 @@ def _callers() -> tuple[Any, Any]:
     return immediate, frame or immediate
 
 
+def _trace_site() -> str:
+    """Where a traced ``tape.gradient`` was called: AutoGraph runs a converted copy of the
+    function from a generated module; its name is the function's (``tf__train_step``)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if "__autograph_generated" in name:
+            return frame.f_code.co_name.removeprefix("tf__")
+        if name != _THIS_FILE and not _LIBRARY_PARTS.search(name):
+            return _site(frame)
+        frame = frame.f_back
+    return "?"
+
+
+def _in_function_trace() -> bool:
+    """A ``tf.function`` being traced (a FuncGraph), not a Keras symbolic build or a v1
+    graph: only there do ops added run with the step."""
+    import tensorflow as tf
+
+    graph = tf.compat.v1.get_default_graph()
+    if not any(cls.__name__ == "FuncGraph" for cls in type(graph).__mro__):
+        return False
+    # tf.data traces its functions too (``Dataset_map_fn``): they run apart from the step.
+    return not str(getattr(graph, "name", "")).startswith(("Dataset_", "keras_graph"))
+
+
 def _site(frame: Any) -> str:
     if frame is None:
         return "?"
@@ -368,6 +394,15 @@ def on_tape_gradient(tape: Any, target: Any, sources: Any, result: Any) -> None:
         return
     if not _executing_eagerly():
         _note_symbolic(flat_sources, "GradientTape.gradient")
+        if _in_function_trace():
+            _guarded(
+                "compiled step",
+                compiled_capture.capture_tape,
+                _trace_site(),
+                flat_grads,
+                flat_sources,
+                _budget_bytes,
+            )
         return
     _sync_compiled()  # compiled steps run before this one are recorded before it
     immediate, user = _callers()
@@ -441,6 +476,7 @@ def _store(
     record.tape_call = tape_call
     record.problem = problem
     record._norm = norm
+    record.norm_sampled = None
     record._identity = ref
     record.figures = None
     record.not_kept = None
@@ -596,27 +632,41 @@ def store_compiled(
     variable: Any,
     optimizer: Any,
     name: str,
-    history: list[tuple[int, float]],
+    history: list[tuple[int, Any, bool]],
     gradient: Any,
 ) -> None:
-    """Steps a compiled ``apply`` ran (see ``compiled_capture``): their norms as history,
-    the last one's values (None past the budget: its norm stays)."""
+    """Steps a compiled ``apply`` (or a traced ``tape.gradient``: ``optimizer`` None,
+    steps numbered by runs) ran, see ``compiled_capture``: their norms as history
+    (``sampled``: estimated), the last one's values (None past the budget: its norm
+    stays)."""
     if not _weakrefable(variable) or not history:
         return
     with _lock:
         source = _source_record(variable)
-        record = _target_record(source, ("", None), f"gradients passed to {name}.apply")
-        record.applied_by = name
-        record.optimizer_name = getattr(optimizer, "name", None)
-        for iteration, norm in history:
+        if optimizer is None:
+            record = _target_record(source, (name, None), "the target")
+            record.applied_by = record.optimizer_name = None
+            record.origin = f"{name}, in a compiled tf.function"
+        else:
+            record = _target_record(source, ("", None), f"gradients passed to {name}.apply")
+            record.applied_by = name
+            record.optimizer_name = getattr(optimizer, "name", None)
+            record.origin = f"{name}.apply in a compiled tf.function"
+        for step, norm, sampled in history:
             record.count += 1
-            record.history.append((record.count, f"{record.optimizer} iteration {iteration}", norm))
+            label = (
+                f"tape call #{step}"
+                if optimizer is None
+                else f"{record.optimizer} iteration {step}"
+            )
+            record.history.append((record.count, label + (" ~" if sampled else ""), norm))
         record.event = next(_events)
-        record.origin = f"{name}.apply in a compiled tf.function"
         record.reason = record.problem = record.applied = record.figures = None
-        record.tape_call = 0
-        record._iteration = history[-1][0]
-        record._norm = history[-1][1]
+        last = history[-1]
+        record.tape_call = last[0] if optimizer is None else 0
+        record._iteration = None if optimizer is None else last[0]
+        record._norm = last[1]
+        record.norm_sampled = compiled_capture.sample_note(variable) if last[2] else None
         record._identity = None
         record.gradient = gradient
         record.not_kept = None if gradient is not None else _compiled_not_kept_text()
@@ -628,7 +678,7 @@ def _compiled_not_kept_text() -> str:
     return (
         "values not kept: compiled steps keep gradient values while they fit the "
         f"{_budget_bytes / (1 << 20):,.0f} MiB budget (raise it with {BUDGET_VARIABLE} in "
-        "the launch configuration's env); the norm of every step is kept"
+        "the launch configuration's env); each step's norm is kept"
     )
 
 

@@ -41,6 +41,7 @@ class GradientRecord:
     applied: Any = None  # what the optimizer got, when it differs from ``gradient``
     problem: str | None = None  # a part of the capture that failed for this gradient
     _norm: Any = None
+    norm_sampled: str | None = None  # how the norm was estimated, when it is an estimate
     _identity: Any = None  # weak reference to the gradient object the tape returned
     kept_bytes: int = 0
     history: deque = field(default_factory=lambda: deque(maxlen=HISTORY))  # (count, label, norm)

@@ -138,7 +138,7 @@ class GradientInfo(Node):
         norm = self.norm
         warn = f"{fmt.WARNING} " if not _finite(norm) else ""
         spark = fmt.sparkline([n for _, _, n in self.norms.norms[-SPARK_STEPS:]])
-        head = f"{warn}{self._head()} ‖g‖={fmt.number(norm)} {spark}"
+        head = f"{warn}{self._head()} ‖g‖={_norm_text(r)} {spark}"
         if r.gradient is None:
             return f"{head} values not kept (memory budget) {_figures_text(r)}".rstrip()
         return f"{head} {dispatch.summary(r.gradient)}"
@@ -168,6 +168,8 @@ class GradientInfo(Node):
             rows.append(Child("why None", Note(r.reason or "the tape returned None"), ".reason"))
             return rows + self._target_rows() + _problem_rows(r)
         rows.append(Child("‖g‖", self.norm, ".norm"))
+        if r.norm_sampled:
+            rows.append(Child("‖g‖ estimated", Note(r.norm_sampled)))
         rows.append(Child("‖g‖ history", self.norms, ".norms"))
         if r.applied is not None:
             rows.append(Child("applied (changed after the tape)", r.applied, ".applied"))
@@ -270,18 +272,25 @@ def gradient_mark(obj: Any, kind: Kind | None) -> str:
     norm = record.norm
     warn = fmt.WARNING if not _finite(norm) else ""
     of = f" of {record.short_target}" if len(source.targets) > 1 else ""
-    return f"∇{warn}‖g‖={fmt.number(norm)}@{record.label}{of}"
+    return f"∇{warn}‖g‖={_norm_text(record)}@{record.label}{of}"
+
+
+def _norm_text(record: capture.GradientRecord) -> str:
+    """``1.23``, or ``~1.23`` where the norm is an estimate from a sample."""
+    return ("~" if record.norm_sampled else "") + fmt.number(record.norm)
 
 
 def global_mark(variables: list) -> str:
     """``∇‖g‖=0.42@Adam iteration 5``: the global norm of the variables' latest gradients,
     with what labels them (several labels when they came from different places)."""
-    squares, labels, bad = 0.0, [], False
+    squares, labels, bad, approx = 0.0, [], False, ""
     for var in variables:
         source = capture.record_of(var)
         record = None if source is None else source.latest
         if record is None or not record.has_value:
             continue
+        if record.norm_sampled:
+            approx = "~"
         norm = record.norm
         if norm is None or not math.isfinite(norm):
             bad = True
@@ -294,7 +303,7 @@ def global_mark(variables: list) -> str:
     at = "@" + ", ".join(labels[:2]) + (f" +{len(labels) - 2} more" if len(labels) > 2 else "")
     if bad:
         return f"∇{fmt.WARNING}‖g‖=NaN/Inf{at}"
-    return f"∇‖g‖={fmt.number(math.sqrt(squares))}{at}"
+    return f"∇‖g‖={approx}{fmt.number(math.sqrt(squares))}{at}"
 
 
 def gradient_children(obj: Any, kind: Kind | None) -> list[Child]:
