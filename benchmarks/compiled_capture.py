@@ -94,15 +94,21 @@ def time_on_off(rounds: int, jit: bool) -> dict:
     capture.set_enabled(True)
     params = sum(int(v.shape.num_elements()) for v in models[True].trainable_variables)
     times: dict[bool, list[float]] = {True: [], False: []}
-    paired = []
+    cpu: dict[bool, list[float]] = {True: [], False: []}
+    paired, paired_cpu = [], []
     for round_ in range(rounds):
-        this = {}
+        this, this_cpu = {}, {}
         for on in (True, False) if round_ % 2 == 0 else (False, True):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             models[on].train_on_batch(x, y)
             this[on] = time.perf_counter() - start
+            # CPU time of the whole process (all TF threads): less moved than wall time by
+            # other programs on a shared machine.
+            this_cpu[on] = time.process_time() - start_cpu
             times[on].append(this[on])
+            cpu[on].append(this_cpu[on])
         paired.append(this[True] / this[False])
+        paired_cpu.append(this_cpu[True] / this_cpu[False])
     compiled_capture.sync(capture.store_compiled)
     kept = sum(
         1 for v in models[True].trainable_variables if capture.record_of(v).gradient is not None
@@ -117,6 +123,11 @@ def time_on_off(rounds: int, jit: bool) -> dict:
         "paired_median": statistics.median(paired),
         "paired_min": min(paired),
         "paired_max": max(paired),
+        "cpu_off_ms": statistics.median(cpu[False]) * 1e3,
+        "cpu_on_ms": statistics.median(cpu[True]) * 1e3,
+        "cpu_paired_median": statistics.median(paired_cpu),
+        "cpu_paired_min": min(paired_cpu),
+        "cpu_paired_max": max(paired_cpu),
         "n": rounds,
         "kept": f"{kept} of {len(models[True].trainable_variables)}",
         "shadow_mib": compiled_capture._shadow_bytes / 2**20,
@@ -178,7 +189,7 @@ def session_timing(mode: str) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--rounds", type=int, default=12)
+    parser.add_argument("--rounds", type=int, default=24)
     parser.add_argument("--memory-steps", type=int, default=20)
     parser.add_argument("--memory-child", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--on", action="store_true", help=argparse.SUPPRESS)
@@ -196,7 +207,10 @@ def main() -> None:
                 f"step off {result['off_ms']:,.1f} ms, on {result['on_ms']:,.1f} ms "
                 f"(medians of {result['n']}), ratio {result['ratio']:.3f}; per-round ratios "
                 f"median {result['paired_median']:.3f} [{result['paired_min']:.3f}, "
-                f"{result['paired_max']:.3f}]; values kept for {result['kept']} weights "
+                f"{result['paired_max']:.3f}]; CPU time off {result['cpu_off_ms']:,.1f} ms, "
+                f"on {result['cpu_on_ms']:,.1f} ms, per-round ratios median "
+                f"{result['cpu_paired_median']:.3f} [{result['cpu_paired_min']:.3f}, "
+                f"{result['cpu_paired_max']:.3f}]; values kept for {result['kept']} weights "
                 f"({result['shadow_mib']:,.0f} MiB of shadows)",
                 flush=True,
             )

@@ -215,3 +215,29 @@ def test_gradients_clipped_before_the_optimizer_keep_the_applied_and_the_tapes_v
     tape_records = [r for r in source.all_targets() if r.label.startswith("tape call")]
     assert len(tape_records) == 1 and tape_records[0].label == "tape call #2"
     assert float(tf.norm(tape_records[0].gradient)) > 10  # the raw gradient, not clipped
+
+
+def test_a_model_trained_by_steps_traced_before_capture_says_why_it_has_no_gradient():
+    from tf_debug_repr import views
+
+    views.build_table()
+    x, y = data(16)
+    capture.set_enabled(False)  # as before a debugger attached
+    try:
+        model = dense_model(seed=8)
+        model.compile(optimizer="sgd", loss="mse")
+        model.fit(x, y, batch_size=16, epochs=2, verbose=0)
+    finally:
+        capture.set_enabled(True)
+    model.fit(x, y, batch_size=16, epochs=1, verbose=0)  # the old trace: still nothing kept
+
+    def gradient_row():
+        return next(c for c in views.children(model) if c.name == "∇ gradients").value
+
+    note = gradient_row()
+    assert "the optimizer has taken 3 steps, in functions traced before" in note.text
+    assert "model.make_train_function(force=True)" in note.text
+    model.make_train_function(force=True)  # what the row says to do
+    model.fit(x, y, batch_size=16, epochs=1, verbose=0)
+    assert "1 of 2 trainable weights recorded" not in gradient_row().summary()
+    assert capture.record_of(model.trainable_weights[0]).latest.iteration == 3

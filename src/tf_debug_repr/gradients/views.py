@@ -24,11 +24,11 @@ from . import capture
 # compiled.py): what is left symbolic is a tape.gradient in a tf.function with no Keras
 # optimizer, or a step traced before the debugger attached.
 EAGER_HINT = (
-    "gradients a Keras optimizer applies in a compiled step are kept, these were not (no "
-    "Keras optimizer applied them, or the step was traced before the debugger attached): "
-    "put a breakpoint in that function (it then runs eagerly), or set "
-    "TF_DEBUG_REPR_EAGER=1 in the launch configuration (Keras: compile(run_eagerly=True)) "
-    "to get values"
+    "compiled steps keep the gradients tape.gradient returns and a Keras optimizer "
+    "applies from their next run on; if none arrive (several replicas without a Keras "
+    "optimizer, a function traced before the debugger attached): put a breakpoint in "
+    "that function (it then runs eagerly), or set TF_DEBUG_REPR_EAGER=1 in the launch "
+    "configuration (Keras: compile(run_eagerly=True))"
 )
 INFO = "__import__('tf_debug_repr').gradient_info({})"
 SPARK_STEPS = 20  # norms drawn in a summary's sparkline

@@ -164,6 +164,8 @@ def layer_children(layer: Any, extra: list[Child] | None = None) -> list[Child]:
         rows.append(
             Child("∇ gradients", GradientTable(trainable), call(f"{MODULE}.gradient_table({{}})"))
         )
+    elif trainable and (untraced := _steps_without_capture(layer)):
+        rows.append(Child("∇ gradients", Note(untraced)))
     rows.append(Child("trainable", bool(layer.trainable), ".trainable"))
     rows.extend(extra or [])
     covered = _LAYER_COVERED if len(subs) <= LISTED else _LAYER_COVERED - {"layers"}
@@ -343,6 +345,31 @@ class GradientTable(Node):
         if len(self.weights) > LISTED:
             rows.append(Child("…", Note(f"{len(self.weights) - LISTED} more weights")))
         return rows
+
+
+def _steps_without_capture(model: Any) -> str | None:
+    """Why a model that has trained has no gradient at all: its compiled steps were traced
+    before gradient capture was installed (the debugger attached later), or capture is
+    off; and how to get them."""
+    optimizer = getattr(model, "__dict__", {}).get("optimizer")
+    iterations = getattr(optimizer, "iterations", None)
+    if iterations is None:
+        return None
+    value = variable_views.read_value(iterations)
+    try:
+        steps = int(value if value is None or isinstance(value, int) else value.numpy())
+    except Exception:
+        return None
+    if steps <= 0:
+        return None
+    if not capture.enabled():
+        return f"none kept: gradient capture is off ({steps:,} optimizer steps so far)"
+    return (
+        f"none kept: the optimizer has taken {steps:,} steps, in functions traced before "
+        "the debugger attached (they keep no gradient). They are kept from the next trace "
+        "on: run model.make_train_function(force=True) in the Debug Console before the "
+        "next fit, or put a breakpoint in train_step (it then runs eagerly)"
+    )
 
 
 def _counts_text(weights: list) -> str:
