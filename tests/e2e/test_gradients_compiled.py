@@ -54,3 +54,20 @@ def test_compiled_fit_gradients_equal_an_eager_recompute(debug_session, env, exa
         assert float(s.evaluate(norm, "repl")["result"]) < 1e-4
     model = s.evaluate("model")["result"]
     assert "∇‖g‖=" in model and model.endswith("@Adam iteration 3"), model
+
+
+def test_a_plain_tf_compiled_tape_gradient_equals_an_eager_recompute(debug_session):
+    """No Keras optimizer: the gradient a compiled ``tape.gradient`` returned, labelled by
+    its run (the fifth), equal to an eager recompute from the weights before that run."""
+    s = debug_session("grad_compiled_tape.py", marker="TAPE_BREAKPOINT")
+    s.evaluate("expected = recompute(*before)", "repl")
+    local = s.locals()  # module level: the program's globals
+    for i, name in enumerate(["w", "b"]):
+        row = s.child_map(local[name])["∇ gradient"]
+        assert row.value.startswith("∇ tape call #5 ‖g‖="), row.value
+        parts = s.child_map(row)
+        assert "last 5 gradients" in parts["‖g‖ history"].value, parts["‖g‖ history"].value
+        assert "in a compiled tf.function" in parts["target"].value, parts["target"].value
+        value = parts["value"].evaluate_name
+        same = f"bool(np.array_equal(np.asarray(({value}).numpy()), expected[{i}]))"
+        assert s.evaluate(same, "repl")["result"] == "True", (name, s.evaluate(value, "repl"))
