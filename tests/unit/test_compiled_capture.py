@@ -111,7 +111,7 @@ def test_a_big_weights_step_norms_are_estimated_from_a_sample_and_say_so(budget_
     its norm (a whole pass costs a few % of a big step): the estimate is close, the rows
     mark it ``~``, and the last step's norm is exact where its values are kept."""
     from tf_debug_repr.gradients import compiled
-    from tf_debug_repr.gradients.views import gradient_mark
+    from tf_debug_repr.gradients.views import GradientInfo, gradient_mark
 
     capture.set_budget_mb(budget_mb)
     try:
@@ -127,10 +127,12 @@ def test_a_big_weights_step_norms_are_estimated_from_a_sample_and_say_so(budget_
         record = capture.record_of(kernel).latest
         history = list(record.history)
         mark = gradient_mark(kernel, None)
+        summary = GradientInfo(capture.record_of(kernel)).summary()
         bias = capture.record_of(model.trainable_weights[1]).latest
         with tf.GradientTape() as tape:  # recorded too: read the step's records first
             loss = model.compute_loss(x=x, y=y, y_pred=model(x, training=True))
-        exact = float(tf.norm(tape.gradient(loss, kernel)))
+        full = tape.gradient(loss, kernel).numpy()
+        exact = float(np.linalg.norm(full))
         assert len(history) == 2
         _, first_label, first = history[0]
         assert first_label.endswith("~")  # an earlier step: always the sample's estimate
@@ -143,6 +145,13 @@ def test_a_big_weights_step_norms_are_estimated_from_a_sample_and_say_so(budget_
             assert record.norm == pytest.approx(exact, rel=0.05)
             assert record.norm_sampled.startswith("~ each compiled step's norm is estimated")
             assert mark.startswith("∇‖g‖=~")
+            # Beyond the budget: the last step's figures, from the same sample.
+            stats = record.figures.stats()
+            assert full.min() <= stats.min < stats.max <= full.max()
+            assert stats.mean == pytest.approx(float(full.mean()), abs=0.1 * float(full.std()))
+            assert (stats.nan, stats.posinf, stats.neginf) == (0, 0, 0)
+            stride = compiled.sample_stride(list(kernel.shape))  # 7: odd, prime to 300
+            assert f"every figure from every {stride}-th element, of the last step" in summary
         assert bias.norm_sampled is None  # 300 elements: exact
     finally:
         capture.set_budget_mb(None)

@@ -634,6 +634,7 @@ def store_compiled(
     name: str,
     history: list[tuple[int, Any, bool]],
     gradient: Any,
+    figures: Figures | None = None,
 ) -> None:
     """Steps a compiled ``apply`` (or a traced ``tape.gradient``: ``optimizer`` None,
     steps numbered by runs) ran, see ``compiled_capture``: their norms as history
@@ -661,7 +662,8 @@ def store_compiled(
             )
             record.history.append((record.count, label + (" ~" if sampled else ""), norm))
         record.event = next(_events)
-        record.reason = record.problem = record.applied = record.figures = None
+        record.reason = record.problem = record.applied = None
+        record.figures = figures
         last = history[-1]
         record.tape_call = last[0] if optimizer is None else 0
         record._iteration = None if optimizer is None else last[0]

@@ -27,6 +27,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from .figures import Figures
 from .records import HISTORY
 
 _lock = threading.RLock()
@@ -92,6 +93,11 @@ class _Site:
         )
         self.squares = tf.Variable(
             tf.zeros([HISTORY, len(variables)], tf.float32), trainable=False, name="tfdr_norms"
+        )
+        # The last step's figures of the sample of each gradient whose values are not kept:
+        # min, max, mean, std, NaN, +Inf, -Inf (as gradients/figures.Figures holds them).
+        self.figures = tf.Variable(
+            tf.zeros([len(variables), 7], tf.float32), trainable=False, name="tfdr_figures"
         )
 
 
@@ -217,7 +223,7 @@ def capture(optimizer: Any, grads: Any, variables: Any, budget: int) -> Callable
         if replicated:  # a replica's squares are not the applied gradient's
             site.iterations.assign(_iteration(tf, optimizer))
         else:
-            slot = _write_norms(tf, site, pairs)
+            slot = _write_norms(tf, site, pairs, shadows)
             site.iterations.scatter_nd_update([[slot]], [_iteration(tf, optimizer)])
     return lambda: _keep_values(site, pairs, shadows)
 
@@ -245,7 +251,7 @@ def capture_tape(where: str, grads: Any, variables: Any, budget: int) -> None:
                 )
         shadows = _shadows_for(tf, site, pairs, budget, False)
     with record.stop_recording():
-        slot = _write_norms(tf, site, pairs)
+        slot = _write_norms(tf, site, pairs, shadows)
         _keep_values(site, pairs, shadows)
     with _lock:
         _kept_in.setdefault(graph, {}).update({id(g): (site, slot) for g, _ in pairs})
@@ -286,14 +292,43 @@ def _shadows_for(tf: Any, site: _Site, pairs: list, budget: int, replicated: boo
         return [_shadow_for(tf, site, v, g, budget, replicated) for g, v in pairs]
 
 
-def _write_norms(tf: Any, site: _Site, pairs: list) -> Any:
-    """This step's squared norms into the ring; returns its slot."""
+def _write_norms(tf: Any, site: _Site, pairs: list, shadows: list) -> Any:
+    """This step's squared norms into the ring, and the figures of the gradients whose
+    values are not kept (from the same sample); returns the ring's slot."""
     slot = tf.math.floormod(site.counter.read_value(), HISTORY)
-    squares = tf.stack(
-        [_square_norm(tf, g, k) for (g, _), k in zip(pairs, site.strides, strict=True)]
-    )
+    samples = [_sample(tf, g, k) for (g, _), k in zip(pairs, site.strides, strict=True)]
+    squares = tf.stack([(2.0 * scale) * tf.nn.l2_loss(values) for values, scale in samples])
     site.squares.scatter_nd_update([[slot]], [squares])
+    rows = [i for i, shadow in enumerate(shadows) if shadow.values is None]
+    if rows:
+        figures = tf.stack([_sample_figures(tf, samples[i][0]) for i in rows])
+        site.figures.scatter_nd_update([[i] for i in rows], figures)
     return slot
+
+
+def _sample_figures(tf: Any, values: Any) -> Any:
+    """min, max, mean, std (of the finite elements), NaN, +Inf, -Inf of a sample. Masks,
+    not ``boolean_mask``: no shape that depends on the data (XLA compiles it)."""
+    finite = tf.math.is_finite(values)
+    inf = tf.math.is_inf(values)
+    count = lambda mask: tf.reduce_sum(tf.cast(mask, tf.float32))  # noqa: E731
+    n = count(finite)
+    zero = tf.zeros_like(values)
+    mean = tf.reduce_sum(tf.where(finite, values, zero)) / n  # NaN when none is finite
+    var = tf.reduce_sum(tf.where(finite, tf.square(values - mean), zero)) / n
+    none = tf.equal(n, 0.0)
+    nan = tf.constant(math.nan)
+    return tf.stack(
+        [
+            tf.where(none, nan, tf.reduce_min(tf.where(finite, values, zero + math.inf))),
+            tf.where(none, nan, tf.reduce_max(tf.where(finite, values, zero - math.inf))),
+            mean,
+            tf.sqrt(var),
+            count(tf.math.is_nan(values)),
+            count(inf & (values > 0)),
+            count(inf & (values < 0)),
+        ]
+    )
 
 
 def _keep_values(site: _Site, pairs: list, shadows: list) -> None:
@@ -340,23 +375,23 @@ def _stride_of(grad: Any) -> int:
     return sample_stride([int(d) for d in grad.shape])
 
 
-def _square_norm(tf: Any, grad: Any, stride: int) -> Any:
-    """The sum of the gradient's squares (NaN/Inf carry through), estimated from every
-    ``stride``-th element when ``stride > 1`` (scaled to the whole count). ``L2Loss`` is
-    one kernel (sum(g²)/2), where square-then-sum writes a temporary and reads it again."""
+def _sample(tf: Any, grad: Any, stride: int) -> tuple[Any, float]:
+    """The float32 elements a step reads of a gradient (every ``stride``-th one), and the
+    factor that scales their sum of squares to the whole gradient's."""
     values = grad.values if _is_slices(grad) else grad
     if values.dtype.is_complex:
         values = tf.abs(values)
+    scale = 1.0
     if stride > 1:
         flat = tf.reshape(values, [-1])
         count = int(flat.shape[0])
         values = flat[::stride]
         scale = count / -(-count // stride)
-    else:
-        scale = 1.0
     if values.dtype != tf.float32:  # float16 squares overflow; float64 is kept as float32
         values = tf.cast(values, tf.float32)
-    return (2.0 * scale) * tf.nn.l2_loss(values)
+    # The squared norm is then ``2 * scale * L2Loss``: one kernel (sum(g²)/2), where
+    # square-then-sum writes a temporary and reads it again. NaN/Inf carry through.
+    return values, scale
 
 
 # --------------------------------------------------------------------------- reading
@@ -385,9 +420,10 @@ def _exact_norm(tf: Any, gradient: Any) -> float | None:
     return float(tf.norm(values))
 
 
-def sync(store: Callable[[Any, Any, str, list[tuple[int, Any, bool]], Any], None]) -> None:
+def sync(store: Callable[..., None]) -> None:
     """Hand the steps run since the last look to ``store(variable, optimizer, name,
-    [(iteration, norm, sampled)], gradient)`` (gradient capture's records): ``sampled``
+    [(iteration, norm, sampled)], gradient, figures)`` (gradient capture's records; the
+    figures of the last step where its values were not kept): ``sampled``
     where the norm is an estimate from every ``stride``-th element (``sample_note``); the
     last step's norm is exact wherever its values were kept. Runs eagerly, off every tape
     (a stop may be inside a trace or a tape)."""
@@ -416,6 +452,7 @@ def _sync_site(store: Callable, optimizer: Any, site: _Site) -> None:
         return
     iterations = site.iterations.numpy()
     squares = site.squares.numpy()
+    figures = site.figures.numpy()
     steps = range(max(site.synced, count - HISTORY), count)
     site.synced = count
     for i, ref in enumerate(site.variables):
@@ -443,4 +480,9 @@ def _sync_site(store: Callable, optimizer: Any, site: _Site) -> None:
             ]
             if exact is not None:
                 history[-1] = (history[-1][0], exact, False)
-        store(variable, optimizer, site.name, history, gradient)
+        kept = None
+        if gradient is None and not site.replicated:
+            size = math.prod(int(d or 0) for d in variable.shape)
+            stride = site.strides[i]
+            kept = Figures(size, figures[i], stride, counts_sampled=stride > 1)
+        store(variable, optimizer, site.name, history, gradient, kept)

@@ -28,6 +28,7 @@ class Figures:
     size: int
     values: Any
     stride: int  # min/max/mean/std from every ``stride``-th element; the counts are exact
+    counts_sampled: bool = False  # the NaN/Inf counts too (compiled steps: the sample's)
 
     def stats(self) -> Any:
         from ..core import stats

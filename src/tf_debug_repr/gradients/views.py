@@ -226,10 +226,14 @@ def _figures_text(record: capture.GradientRecord) -> str:
     if figures is None:
         return ""
     stats = figures.stats()
-    # The counts are exact (see gradient_capture.figures_of) even where the range is not.
-    bad = fmt.bad_values_text(dataclasses.replace(stats, extremes_sampled=False))
+    # The counts are exact (see gradient_capture.figures_of) even where the range is not,
+    # except a compiled step's (from its sample).
+    exact = stats if figures.counts_sampled else dataclasses.replace(stats, extremes_sampled=False)
+    bad = fmt.bad_values_text(exact)
     text = fmt.join([bad, fmt.stats_text(stats)])
-    if figures.stride > 1:
+    if figures.counts_sampled:
+        text += f" (every figure from every {figures.stride:,}-th element, of the last step)"
+    elif figures.stride > 1:
         text += f" (range, mean, std from every {figures.stride:,}-th element; norm exact)"
     return text
 
