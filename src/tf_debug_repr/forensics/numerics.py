@@ -218,7 +218,7 @@ def report(
 def tensors_lines() -> list[str]:
     """Where the op's tensors are, as expressions to paste into the Debug Console or Watch."""
     return [
-        "  the op's tensors, in the Debug Console or Watch (at this stop or a later one):",
+        "  the op's tensors, in the Debug Console or Watch:",
         f"    {STOP_EXPRESSION}.inputs",
         f"    {STOP_EXPRESSION}.output",
     ]
