@@ -60,6 +60,9 @@ echo "== ruff"
 .venv/bin/ruff check src tests benchmarks scripts
 .venv/bin/ruff format --check src tests benchmarks scripts
 
+echo "== mypy (the package; settings in pyproject.toml)"
+.venv/bin/mypy
+
 if [ -f vscode-ext/package.json ]; then
   # The tensor viewer page is tested in a real headless Chromium (Debian's; puppeteer-core
   # downloads no browser).

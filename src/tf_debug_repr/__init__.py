@@ -16,6 +16,7 @@ __all__ = [
     "gradient_info",
     "gradient_of",
     "memory",
+    "numerics_stop",
     "save_npy",
     "set_gradient_capture",
     "view_payload",
@@ -70,6 +71,16 @@ def memory(model=None):
         return memory_report.report(frame)
     finally:
         del frame
+
+
+def numerics_stop():
+    """The ``NumericsError`` of the latest ``TF_DEBUG_REPR_CHECK_NUMERICS`` stop while it
+    lives (None before one): ``.inputs`` and ``.output`` are the op's tensors, ``.op_type``,
+    ``.device``, ``.nan``, ``.pos_inf``, ``.neg_inf`` and ``.first_bad`` its facts."""
+    import sys
+
+    numerics = sys.modules.get(f"{__name__}.forensics.numerics")
+    return None if numerics is None else numerics.last_error()
 
 
 def change_since_last_stop(value):

@@ -16,6 +16,10 @@ import importlib
 import importlib.machinery
 import sys
 from types import ModuleType
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader
 
 PACKAGE = __name__.rpartition(".")[0]
 
@@ -96,7 +100,8 @@ class _OldPaths:
         package, _, name = fullname.rpartition(".")
         if package != PACKAGE or name not in MOVED:
             return None
-        return importlib.machinery.ModuleSpec(fullname, _Alias(f"{PACKAGE}.{MOVED[name]}"))
+        alias = _Alias(f"{PACKAGE}.{MOVED[name]}")
+        return importlib.machinery.ModuleSpec(fullname, cast("Loader", alias))
 
 
 def install() -> None:

@@ -1,7 +1,7 @@
-"""End to end: TF_DEBUG_REPR_CHECK_NUMERICS=1 with VS Code's default exception breakpoints
-stops in the user's frame at the line whose op first produced a NaN/Inf and says what
-happened; without the switch the program runs as before; with it and no NaN, results
-are the same (eager: bit for bit)."""
+"""End to end: TF_DEBUG_REPR_CHECK_NUMERICS=1 with VS Code's default exception breakpoint
+stops in the user's frame at the line whose op first produced a NaN (``nan,inf``: or ±Inf)
+and says what happened, and hands the op's tensors over; without the switch the program
+runs as before; with it and no NaN, results are the same (eager: bit for bit)."""
 
 from __future__ import annotations
 
@@ -17,11 +17,16 @@ from ..conftest import Stopped, listening_debuggee, program_path
 
 pytestmark = pytest.mark.e2e
 
-VS_CODE_DEFAULT_FILTERS = ["uncaught", "userUnhandled"]
-SWITCH = {"TF_DEBUG_REPR_CHECK_NUMERICS": "1"}
+# debugpy's exceptionBreakpointFilters: only "uncaught" is on by default ("User Uncaught
+# Exceptions", userUnhandled, is off), and the stops below need nothing else.
+VS_CODE_DEFAULT_FILTERS = ["uncaught"]
+SWITCH = {"TF_DEBUG_REPR_CHECK_NUMERICS": "1"}  # NaN stops
+SWITCH_INF = {"TF_DEBUG_REPR_CHECK_NUMERICS": "nan,inf"}  # ±Inf too (forensics_nan.py makes ±Inf)
 
 
-def run(name: str, env: dict, port: int | None = None) -> tuple[DapClient, dict]:
+def run(
+    name: str, env: dict, port: int | None = None, filters: list[str] = VS_CODE_DEFAULT_FILTERS
+) -> tuple[DapClient, dict]:
     """Launch a program as VS Code does with its default exception breakpoints and no
     line breakpoints (or attach to it, listening on ``port``): (client, the first
     "stopped" or "terminated" event)."""
@@ -33,7 +38,7 @@ def run(name: str, env: dict, port: int | None = None) -> tuple[DapClient, dict]
         client = DapClient(connect=("127.0.0.1", port))
         config = attach_config(port)
     try:
-        client.configure(config, {}, VS_CODE_DEFAULT_FILTERS)
+        client.configure(config, {}, filters)
         while True:
             event = client.events.get(timeout=120)
             if event.get("event") in ("stopped", "terminated", "_closed"):
@@ -44,7 +49,7 @@ def run(name: str, env: dict, port: int | None = None) -> tuple[DapClient, dict]
 
 
 def test_eager_nan_stops_at_the_line_of_the_op_with_what_happened():
-    client, event = run("forensics_nan.py", SWITCH)
+    client, event = run("forensics_nan.py", SWITCH_INF)
     try:
         assert event["event"] == "stopped", "".join(client.output)[-2000:]
         assert event["body"]["reason"] == "exception"
@@ -140,7 +145,7 @@ def test_attach_mode_stops_at_the_line_too_and_memory_reads_that_frame():
     program's environment, VS Code attaching with its default exception breakpoints."""
     path = program_path("forensics_nan.py")
     client = None
-    with listening_debuggee(path, SWITCH) as port:
+    with listening_debuggee(path, SWITCH_INF) as port:
         try:
             client, event = run("forensics_nan.py", {}, port=port)
             assert event["event"] == "stopped", event
@@ -157,13 +162,25 @@ def test_attach_mode_stops_at_the_line_too_and_memory_reads_that_frame():
                 client.close()
 
 
-@pytest.mark.parametrize("eager_fit", ["1", "0"])
-def test_keras_fit_stops_in_the_layers_call_or_names_its_line(eager_fit):
-    """Keras calls the user's layer: run eagerly, the exception leaves the user's
-    ``call()`` into Keras ("User Uncaught Exceptions") and the stop is at its line;
-    compiled, the stop is at ``fit`` and the message names that line."""
+@pytest.mark.parametrize(
+    ("eager_fit", "filters"),
+    [
+        ("1", VS_CODE_DEFAULT_FILTERS),
+        ("1", ["uncaught", "userUnhandled"]),
+        ("0", VS_CODE_DEFAULT_FILTERS),
+    ],
+)
+def test_keras_fit_stops_in_the_layers_call_or_names_its_line(eager_fit, filters):
+    """Keras calls the user's layer. Run eagerly, the stop is at the line of ``call()`` that
+    ran the op, with VS Code's default "Uncaught Exceptions" alone (Keras re-raises the error
+    as ``type(e)(node_def, op, message, error_code)`` with the original traceback: the
+    rebuilt error keeps its facts) and with "User Uncaught Exceptions" ticked too (the stop
+    comes earlier, where the exception leaves ``call()`` into Keras). Compiled, the stop is
+    at ``fit`` and the message names the line that created the op."""
     path = program_path("forensics_nan_fit.py")
-    client, event = run("forensics_nan_fit.py", {**SWITCH, "EAGER_FIT": eager_fit})
+    client, event = run(
+        "forensics_nan_fit.py", {**SWITCH_INF, "EAGER_FIT": eager_fit}, filters=filters
+    )
     try:
         assert event["event"] == "stopped", "".join(client.output)[-2000:]
         s = Stopped(client, event["body"])
@@ -171,11 +188,64 @@ def test_keras_fit_stops_in_the_layers_call_or_names_its_line(eager_fit):
         text = client.request("exceptionInfo", {"threadId": s.thread_id})["description"]
         nan_line = line_of(path, "NAN BORN HERE")
         if eager_fit == "1":
-            assert (top["name"].split()[0], top["line"]) == ("call", nan_line)
             assert "op RealDiv on CPU:0" in text and "+Inf×16 of 32" in text, text
+            assert f"ran at {path}:{nan_line} in call: return inputs / spread" in text, text
+            assert (top["name"].split()[0], top["line"]) == ("call", nan_line)
             assert s.locals()["spread"].value.startswith("float32[8, 1]")
         else:
             assert top["line"] == line_of(path, "FIT LINE")
             assert f"created at {path}:{nan_line} in call: return inputs / spread" in text, text
+    finally:
+        client.close()
+
+
+def test_deliberate_infinities_pass_and_the_nan_stop_hands_its_tensors_over():
+    """Issue 16 item 11 and issue 17 item 8: with ``=1`` an attention mask's -Inf and a log(0)
+    pass, the NaN stops at its line; the message's expressions give the op's inputs and
+    output in the Debug Console; the exception says what it is."""
+    path = program_path("forensics_deliberate_inf.py")
+    client, event = run("forensics_deliberate_inf.py", SWITCH)
+    try:
+        assert event["event"] == "stopped", "".join(client.output)[-2000:]
+        s = Stopped(client, event["body"])
+        top = client.top_frame(s.thread_id)
+        assert (top["name"], top["line"]) == ("main", line_of(path, "NAN BORN HERE"))
+        assert "masked weights" in "".join(client.output)  # the -Inf lines ran through
+        info = client.request("exceptionInfo", {"threadId": s.thread_id})
+        text = info["description"]
+        assert "op RealDiv on CPU:0: output 0 of 1, float32[2] has NaN×2 of 2" in text, text
+        assert "NaN stops, Inf and -Inf pass" in text, text
+        # every expression the message gives evaluates, in the stopped frame, to the tensors
+        given = [line.strip() for line in text.splitlines() if line.strip().startswith("__")]
+        assert [g.rsplit(".", 1)[1] for g in given] == ["inputs", "output"], text
+        inputs, output = (s.evaluate(g, "watch") for g in given)
+        assert output["result"].startswith("float32[2] ‼ NaN×2"), output
+        assert inputs["result"] == "[float32[2], float32[2]]", inputs
+        assert int(inputs["variablesReference"]) > 0  # expandable, as in the Watch pane
+        first = s.evaluate(f"{given[0]}[0]", "watch")["result"]
+        assert first == local_summary(s, "spread"), (first, local_summary(s, "spread"))
+        same = f"{given[0]}[0] is spread and {given[0]}[1] is spread"
+        assert s.evaluate(same, "repl")["result"] == "True"
+        shown = s.evaluate("repr(__import__('tf_debug_repr').numerics_stop())", "repl")["result"]
+        assert shown.startswith("\"NumericsError('NaN/Inf first produced by op RealDiv"), shown
+    finally:
+        client.close()
+
+
+def local_summary(s: Stopped, name: str) -> str:
+    return s.locals()[name].value
+
+
+def test_deliberate_infinities_stop_when_asked():
+    path = program_path("forensics_deliberate_inf.py")
+    client, event = run("forensics_deliberate_inf.py", SWITCH_INF)
+    try:
+        assert event["event"] == "stopped", "".join(client.output)[-2000:]
+        s = Stopped(client, event["body"])
+        top = client.top_frame(s.thread_id)
+        assert (top["name"], top["line"]) == ("attend", line_of(path, "MASK LINE"))
+        text = client.request("exceptionInfo", {"threadId": s.thread_id})["description"]
+        assert "op SelectV2 on CPU:0" in text and "-Inf×3 of 6" in text, text
+        assert "=nan,inf: NaN, Inf and -Inf stop" in text, text
     finally:
         client.close()

@@ -107,3 +107,115 @@ def test_dtypes_without_a_check_kernel_pass_through(checking):
     y = tf.identity(x)
     assert y.dtype.name == "float8_e4m3fn"
     assert np.isnan(y.numpy().astype(np.float32)[0])
+
+
+# ±Inf is often made on purpose (issue 16 item 11): by default only NaN stops.
+
+
+@pytest.fixture
+def checking_inf():
+    numerics_check.enable(stop_on_inf=True)
+    yield
+    numerics_check.disable()
+
+
+def test_deliberate_infinities_pass_by_default(checking):
+    scores = tf.constant([[2.0, 1.0, 0.5]])
+    masked = tf.where(tf.constant([[True, True, False]]), scores, -np.inf)  # attention mask
+    weights = tf.nn.softmax(masked)
+    assert weights.numpy()[0, 2] == 0.0
+    log_p = tf.math.log(tf.constant([0.5, 0.0]))  # log(0): -Inf, on purpose
+    assert log_p.numpy()[1] == -np.inf
+    assert (tf.constant([1.0]) / 0.0).numpy()[0] == np.inf
+
+    @tf.function
+    def log_of(values):
+        return tf.math.log(values)
+
+    assert log_of(tf.constant([1.0, 0.0])).numpy()[1] == -np.inf
+    # and a NaN still stops, eagerly and inside tf.function
+    with pytest.raises(tf.errors.InvalidArgumentError, match="NaN×1"):
+        tf.math.log(tf.constant([-1.0]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="NaN: 1"):
+        log_of(tf.constant([-1.0]))
+
+
+def test_infinities_stop_when_asked(checking_inf):
+    with pytest.raises(tf.errors.InvalidArgumentError) as caught:
+        tf.math.log(tf.constant([0.5, 0.0]))
+    e = caught.value
+    assert (e.op_type, e.nan, e.pos_inf, e.neg_inf, e.first_bad) == ("Log", 0, 0, 1, (1,))
+    assert "TF_DEBUG_REPR_CHECK_NUMERICS=nan,inf: NaN, Inf and -Inf stop" in e.message
+
+    @tf.function
+    def log_of(values):
+        return tf.math.log(values)
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"NaN: 0, \+Inf: 0, -Inf: 1"):
+        log_of(tf.constant([1.0, 0.0]))
+
+
+def _stop_and_look(x):
+    """Run an op that makes a NaN, check what the stop hands over, let go of the error."""
+    try:
+        tf.sqrt(x)
+    except tf.errors.InvalidArgumentError as error:
+        assert repr(error).startswith("NumericsError('NaN/Inf first produced by op Sqrt on CPU")
+        # the message gives expressions that reach the tensors, through the public API only
+        lines = [line.strip() for line in error.message.splitlines()]
+        assert f"{numerics_check.STOP_EXPRESSION}.inputs" in lines
+        assert f"{numerics_check.STOP_EXPRESSION}.output" in lines
+        assert "NaN stops, Inf and -Inf pass" in error.message
+        inputs = eval(f"{numerics_check.STOP_EXPRESSION}.inputs")
+        output = eval(f"{numerics_check.STOP_EXPRESSION}.output")
+        return inputs[0] is x and output is error.output
+    return False
+
+
+def test_the_stop_hands_over_its_tensors_and_says_what_it_is(checking):
+    import gc
+
+    import tf_debug_repr
+
+    assert numerics_check.STOP_EXPRESSION == "__import__('tf_debug_repr').numerics_stop()"
+    assert _stop_and_look(tf.constant([4.0, -1.0]))
+    # held weakly: once the program lets go of the exception, no tensor is kept alive
+    gc.collect()
+    assert tf_debug_repr.numerics_stop() is None
+
+
+@pytest.mark.parametrize(
+    ("value", "mode"),
+    [
+        ("", None),
+        ("0", None),
+        ("1", "nan"),
+        ("true", "nan"),
+        ("nan", "nan"),
+        ("nan,inf", "nan,inf"),
+        (" NaN, Inf ", "nan,inf"),
+        ("inf", "nan,inf"),
+        ("nan+inf", "nan,inf"),
+        ("everything", "nan"),
+    ],
+)
+def test_the_switch_values(monkeypatch, capsys, value, mode):
+    from tf_debug_repr.forensics import features
+
+    monkeypatch.setenv(features.CHECK_NUMERICS, value)
+    assert features.check_numerics_mode() == mode
+    assert ("not understood" in capsys.readouterr().err) == (value == "everything")
+
+
+def test_rebuilt_as_tf_errors_are_it_keeps_its_facts(checking):
+    """Keras re-raises an op's error from a layer's call() as
+    ``type(e)(e.node_def, e.op, message, e.error_code)`` with the layer's arguments added."""
+    x = tf.constant([-1.0])
+    with pytest.raises(tf.errors.InvalidArgumentError) as caught:
+        tf.sqrt(x)
+    e = caught.value
+    rebuilt = type(e)(e.node_def, e.op, f"In a layer:\n\n{e.message}\n\nArguments …", e.error_code)
+    assert (rebuilt.op_type, rebuilt.nan, rebuilt.inputs[0]) == ("Sqrt", 1, x)
+    assert rebuilt.message.startswith("In a layer:")
+    unrelated = type(e)(None, None, "something else", e.error_code)
+    assert (unrelated.op_type, unrelated.output) == ("?", None)

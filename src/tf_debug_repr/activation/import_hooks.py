@@ -12,7 +12,10 @@ import sys
 import threading
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader
 
 Callback = Callable[[ModuleType], None]
 
@@ -46,7 +49,7 @@ class _LoaderWrapper:  # duck-typed: importlib.abc costs ~20 ms at debugger star
         self._loader = loader
         self._name = name
 
-    def create_module(self, spec):  # type: ignore[no-untyped-def]
+    def create_module(self, spec):
         return self._loader.create_module(spec)
 
     def exec_module(self, module: ModuleType) -> None:
@@ -55,7 +58,7 @@ class _LoaderWrapper:  # duck-typed: importlib.abc costs ~20 ms at debugger star
             callbacks = _pending.pop(self._name, [])
         _run(callbacks, module)
 
-    def __getattr__(self, attr: str):  # type: ignore[no-untyped-def]
+    def __getattr__(self, attr: str):
         # get_data, get_filename, is_package... are asked of the loader by other tools.
         return getattr(self._loader, attr)
 
@@ -64,7 +67,7 @@ class _PostImportFinder:
     def __init__(self) -> None:
         self._busy = threading.local()
 
-    def find_spec(self, fullname, path=None, target=None):  # type: ignore[no-untyped-def]
+    def find_spec(self, fullname, path=None, target=None):
         if fullname not in _pending or getattr(self._busy, "active", False):
             return None
         self._busy.active = True
@@ -80,7 +83,7 @@ class _PostImportFinder:
             self._busy.active = False
         if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
             return None
-        spec.loader = _LoaderWrapper(spec.loader, fullname)
+        spec.loader = cast("Loader", _LoaderWrapper(spec.loader, fullname))
         return spec
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .stats import Stats
+from .tensor_like import ShapeLike
 
 MAX_SUMMARY_CHARS = 300
 # Tensors with at most this many elements show their values inline.
@@ -50,10 +51,11 @@ def count(n: int) -> str:
     return f"{n:,}"
 
 
-def shape_text(shape: Any) -> str:
+def shape_text(shape: ShapeLike | Iterable[int | None]) -> str:
     """``[2, 3]`` for known shapes, ``[None, 3]`` for partly known, ``[?]`` for unknown rank."""
     try:
-        dims = shape.as_list() if hasattr(shape, "as_list") else list(shape)
+        as_list = getattr(shape, "as_list", None)
+        dims = as_list() if as_list is not None else list(shape)  # type: ignore[arg-type]
     except (ValueError, TypeError):
         return "[?]"
     return "[" + ", ".join("None" if d is None else str(d) for d in dims) + "]"
@@ -130,9 +132,10 @@ def inline_values(array: np.ndarray, max_chars: int = 120) -> str:
     return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
 
 
-def array_formatter(array: Any, max_chars: int | None = None) -> dict | None:
+def array_formatter(array: Any, max_chars: int | None = None) -> Any:
     """numpy print options for dtypes numpy prints badly; ``max_chars`` cuts each string
-    element (a megabyte string must not fill the Debug Console)."""
+    element (a megabyte string must not fill the Debug Console). A ``formatter`` dict or
+    None (typed ``Any``: numpy types it with a private ``TypedDict``)."""
     dtype = getattr(array, "dtype", None)
     if dtype is not None and dtype.kind in "SO":
         if max_chars is None:
@@ -231,7 +234,7 @@ def with_marks(line: str, marks: Sequence[str], limit: int = MAX_SUMMARY_CHARS) 
     return render([Part(line, KEEP, shrink=True), *(Part(m[:80]) for m in shown)], limit, 0)
 
 
-def sparkline(values: Sequence[float]) -> str:
+def sparkline(values: Sequence[float | None]) -> str:
     """▁▂▄█ bars for a short history; ``!`` marks a NaN or Inf entry."""
     finite = [v for v in values if v is not None and math.isfinite(v)]
     if not finite:

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .tensor_like import EagerTensorLike
 from .view_model import FACADE
 
 
@@ -52,7 +53,7 @@ def is_on_host(tensor: Any) -> bool:
     return "GPU" not in device and "TPU" not in device
 
 
-def host_view(tensor: Any) -> np.ndarray:
+def host_view(tensor: EagerTensorLike) -> np.ndarray:
     """The tensor's values as numpy without a copy when TF allows it (CPU tensors).
 
     The public ``.numpy()`` always copies; ``_numpy()`` shares the buffer of a CPU

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from .guards import harmless, host_view, is_on_host
+from .tensor_like import EagerTensorLike, TensorLike
 
 # Mean/std are exact up to this many elements, sampled (strided) beyond.
 SAMPLE_LIMIT = 1 << 16
@@ -105,7 +106,7 @@ def _array_stats(array: np.ndarray) -> Stats:
     extremes = flat[::extremes_stride]
     moments_stride = _stride_for(size, SAMPLE_LIMIT)
     moments = flat[::moments_stride]
-    common = {
+    common: dict[str, Any] = {
         "size": size,
         "category": category,
         "moments_sample": int(moments.size) if moments_stride > 1 else None,
@@ -128,7 +129,9 @@ def _array_stats(array: np.ndarray) -> Stats:
     return _real_stats(extremes, moments, extremes_stride, common)
 
 
-def _real_stats(extremes: np.ndarray, moments: np.ndarray, scale: int, common: dict) -> Stats:
+def _real_stats(
+    extremes: np.ndarray, moments: np.ndarray, scale: int, common: dict[str, Any]
+) -> Stats:
     lo = extremes.min()
     hi = extremes.max()
     nan = posinf = neginf = 0
@@ -165,7 +168,7 @@ def _number(value: Any) -> float:
     return item if isinstance(item, int) else float(item)
 
 
-def tensor_stats(tensor: Any, on_host: bool | None = None) -> Stats:
+def tensor_stats(tensor: EagerTensorLike, on_host: bool | None = None) -> Stats:
     """Statistics of an eager tensor, on the host (CPU tensors) or on its device.
 
     An eager tensor never changes, so its figures are computed once and reused by its
@@ -203,7 +206,7 @@ def _remember(tensor: Any, figures: Stats) -> None:
         return  # variables and anything mutable are read afresh
     key = id(tensor)
     try:
-        ref = weakref.ref(tensor, lambda _, key=key: _CACHE.pop(key, None))
+        ref = weakref.ref(tensor, lambda _, key=key: _CACHE.pop(key, None))  # type: ignore[misc]
     except TypeError:
         return
     _CACHE[key] = (ref, figures)
@@ -211,7 +214,7 @@ def _remember(tensor: Any, figures: Stats) -> None:
         _CACHE.popitem(last=False)
 
 
-def device_stats(tensor: Any) -> Stats:
+def device_stats(tensor: TensorLike) -> Stats:
     """Reduce on the tensor's own device; only a handful of scalars reach the host."""
     import tensorflow as tf
 
@@ -226,7 +229,7 @@ def device_stats(tensor: Any) -> Stats:
         moments_stride = _stride_for(size, SAMPLE_LIMIT)
         extremes = flat[::extremes_stride] if extremes_stride > 1 else flat
         moments = flat[::moments_stride] if moments_stride > 1 else flat
-        common = {
+        common: dict[str, Any] = {
             "size": size,
             "category": category,
             "moments_sample": int(moments.shape[0]) if moments_stride > 1 else None,

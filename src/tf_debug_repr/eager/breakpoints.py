@@ -196,7 +196,7 @@ def _eagerly(function: Any) -> tuple[str, int] | None:
         return None
     regions = _regions_of(function)
     found = regions.breakpoint_in(table)
-    if found is None and not regions.traced and getattr(_local, "eager", 0):
+    if found is None and not regions.traced and getattr(_local, "eager", 0) > 0:
         return ("", 0)
     return found
 

@@ -104,6 +104,6 @@ def _trace_py_function_threads() -> None:
                 pass
         return original(self, token, device, args)
 
-    __call__._tf_debug_repr = True
-    __call__.__wrapped__ = original
+    __call__._tf_debug_repr = True  # type: ignore[attr-defined]
+    __call__.__wrapped__ = original  # type: ignore[attr-defined]
     cls.__call__ = __call__

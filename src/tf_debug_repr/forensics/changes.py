@@ -128,7 +128,7 @@ class WeightChanges(Node):
     def summary(self) -> str:
         changes = [c for _, _, c in self.weights if c is not None]
         if not changes:
-            stops = {snapshots.snapshot_stop(v) for _, v, _ in self.weights} - {None}
+            stops = {s for _, v, _ in self.weights if (s := snapshots.snapshot_stop(v)) is not None}
             at = f" at stop {min(stops)}" if stops else ""
             return (
                 f"snapshots of {len(self.weights)} weights kept{at}: changes show at the next stop"

@@ -40,7 +40,7 @@ _DEBUGGER_FILES = ("pydevd", "debugpy", f"{os.sep}_pydev")
 # --------------------------------------------------------------------------- the frame
 
 
-def caller_frame(depth: int = 1) -> FrameType | None:
+def caller_frame(depth: int = 1) -> FrameType:
     """The user's frame that called us. Evaluated by pydevd (Watch, hover, Debug
     Console), the caller is ``<string>`` code run by ``evaluate_expression(py_db, frame,
     …)``: its ``frame`` argument is the frame the user selected in the Call Stack.
@@ -419,7 +419,7 @@ class Others(Node):
 
 def _found_child(found: Found, total: int) -> Child:
     name = f"{found.expression}  {bytes_text(found.nbytes)} {_share(found.nbytes, total)}"
-    return Child(name, found.value, lambda _parent, e=found.expression: e)
+    return Child(name, found.value, lambda _parent, e=found.expression: e)  # type: ignore[misc]
 
 
 class MemoryReport(Node):

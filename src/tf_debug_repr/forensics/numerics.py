@@ -1,17 +1,22 @@
-"""``TF_DEBUG_REPR_CHECK_NUMERICS=1``: stop where the first NaN/Inf is born.
+"""``TF_DEBUG_REPR_CHECK_NUMERICS=1``: stop where the first NaN is born (``nan,inf``: or ±Inf).
+
+±Inf is often made on purpose (attention masks, ``log(0)`` of a padded probability), so by
+default only NaN stops; ``enable(stop_on_inf=True)`` stops at ±Inf too.
 
 An op callback (TF's ``op_callbacks``, the mechanism behind
 ``tf.debugging.enable_check_numerics``) checks every floating output:
 
 - eagerly, right after the op ran: one ``CheckNumericsV2`` op per output, on the
-  output's device (nothing copied). When it finds NaN/Inf, the callback raises
+  output's device (nothing copied); only an output it finds not finite is asked whether it
+  holds a NaN (when ±Inf does not stop). Then the callback raises
   ``NumericsError`` (an ``InvalidArgumentError``) from inside the op's Python call, so
   the exception goes up through the user's line that ran the op. VS Code's default
-  exception breakpoints ("Uncaught Exceptions", "User Uncaught Exceptions") stop there,
-  in the user's frame, with its locals inspectable. The message says which op, on which
-  device, how many NaN/+Inf/-Inf of how many and where the first is, and summarises the
-  op's inputs; the exception keeps the op's inputs and output (``.inputs``,
-  ``.output``) for the Debug Console.
+  exception breakpoint ("Uncaught Exceptions") stops there, in the user's frame (the
+  deepest frame of the user's code, with "justMyCode"), with its locals inspectable. The
+  message says which op, on which device, how many NaN/+Inf/-Inf of how many and where
+  the first is, summarises the op's inputs, and gives the expression that reaches the
+  exception at any stop (``tf_debug_repr.numerics_stop()``) and so its ``.inputs`` and
+  ``.output``.
 - inside ``tf.function`` (a graph being built): TF's own instrumentation
   (``CheckNumericsCallback``): a check op after each floating output whose message
   names the op and the Python lines that created it; it raises when the graph runs,
@@ -24,6 +29,8 @@ thread), once, when the switch is set; without it this module is never imported.
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Callable
 from typing import Any
 
 from ..core import formatting as fmt
@@ -38,6 +45,39 @@ _INPUTS_SHOWN = 8
 
 _installed: list = []  # the callbacks installed (one per thread that asked)
 _error_class: type | None = None
+# The latest NumericsError, held weakly: it lives as long as the program's exception does
+# (the stop, its traceback), and looking keeps no tensor alive after it.
+_last: Callable[[], Any] = lambda: None  # noqa: E731
+
+# The facts of an error made without them (re-raised by code that copies TF's errors).
+_NO_FACTS: dict = {
+    "op_type": "?",
+    "op_name": None,
+    "device": "?",
+    "slot": -1,
+    "nan": -1,
+    "pos_inf": -1,
+    "neg_inf": -1,
+    "first_bad": None,
+    "inputs": [],
+    "output": None,
+}
+
+# What the message tells users to type (public API only: never an internal module path).
+STOP_EXPRESSION = "__import__('tf_debug_repr').numerics_stop()"
+
+
+def last_error() -> Any:
+    """The latest ``NumericsError`` raised, while it is alive; else None."""
+    return _last()
+
+
+def _remember(error: BaseException) -> None:
+    global _last
+    try:
+        _last = weakref.ref(error)
+    except TypeError:  # not weakly referable: keep it (one error's tensors at most)
+        _last = lambda: error  # noqa: E731
 
 
 def error_class() -> type:
@@ -50,8 +90,20 @@ def error_class() -> type:
         class NumericsError(tf.errors.InvalidArgumentError):
             """NaN/Inf first produced by one op (raised under TF_DEBUG_REPR_CHECK_NUMERICS)."""
 
-            def __init__(self, message: str, facts: dict) -> None:
-                super().__init__(None, None, message)
+            def __init__(self, *args: Any) -> None:
+                # (message, facts) from the check; (node_def, op, message, error_code) where
+                # code re-raises it as TF's errors are (Keras adds a layer's arguments to
+                # the message): then the facts are the original's, still on its way up.
+                if len(args) == 2 and isinstance(args[1], dict):
+                    message, facts = args
+                    super().__init__(None, None, message)
+                else:
+                    super().__init__(*args[:3])
+                    message = str(args[2]) if len(args) > 2 else ""
+                    previous = last_error()
+                    known = previous is not None and previous.message in message
+                    facts = previous.facts if known else _NO_FACTS
+                self.facts = facts
                 self.op_type: str = facts["op_type"]
                 self.op_name: str | None = facts["op_name"]
                 self.device: str = facts["device"]
@@ -65,6 +117,10 @@ def error_class() -> type:
 
             def __reduce__(self):  # picklable like TF's own errors
                 return (Exception, (self.message,))
+
+            def __repr__(self) -> str:  # TF's errors repr as "NumericsError()"
+                first = (self.message or "").split("\n", 1)[0]
+                return f"NumericsError({first!r})"
 
         NumericsError.__module__ = __name__
         NumericsError.__qualname__ = "NumericsError"
@@ -117,6 +173,7 @@ def report(
     slot: int,
     outputs: list,
     inputs: list,
+    stop_on_inf: bool = False,
 ) -> tuple[str, dict]:
     """The message and facts about the first bad output of an eagerly run op."""
     output = outputs[slot]
@@ -132,16 +189,17 @@ def report(
         f"NaN/Inf first produced by op {op_type}{name} on {device}: "
         f"output {slot} of {len(outputs)}, {output.dtype.name}{fmt.shape_text(output.shape)} "
         f"has {counts} of {fmt.count(size)}, first{where}",
-        f"  inputs ({len(inputs)}):",
     ]
+    site, source = running_site()
+    if site:  # the stop may be higher up: where the exception leaves the user's code
+        lines.append(f"  ran at {site}: {source}")
+    lines.append(f"  inputs ({len(inputs)}):")
     for i, tensor in enumerate(inputs[:_INPUTS_SHOWN]):
         lines.append(f"    {i}: {_input_line(tensor)}")
     if len(inputs) > _INPUTS_SHOWN:
         lines.append(f"    … {len(inputs) - _INPUTS_SHOWN} more")
     lines.append(f"  output {slot}: {_input_line(output)}")
-    lines.append(
-        "  (TF_DEBUG_REPR_CHECK_NUMERICS=1: the exception's .inputs and .output hold the tensors)"
-    )
+    lines += [*tensors_lines(), mode_line(stop_on_inf)]
     facts = {
         "op_type": op_type,
         "op_name": op_name,
@@ -157,11 +215,31 @@ def report(
     return "\n".join(lines), facts
 
 
+def tensors_lines() -> list[str]:
+    """Where the op's tensors are, as expressions to paste into the Debug Console or Watch."""
+    return [
+        "  the op's tensors, in the Debug Console or Watch:",
+        f"    {STOP_EXPRESSION}.inputs",
+        f"    {STOP_EXPRESSION}.output",
+    ]
+
+
+def mode_line(stop_on_inf: bool) -> str:
+    """What stops, in plain ASCII (TF's ``Assert`` escapes anything else)."""
+    if stop_on_inf:
+        return "  (TF_DEBUG_REPR_CHECK_NUMERICS=nan,inf: NaN, Inf and -Inf stop)"
+    return (
+        "  (TF_DEBUG_REPR_CHECK_NUMERICS=1: NaN stops, Inf and -Inf pass; =nan,inf stops there too)"
+    )
+
+
 class NumericsCallback:
     """The op callback: eager outputs checked here, graphs instrumented by TF's callback."""
 
-    def __init__(self) -> None:
+    def __init__(self, stop_on_inf: bool = False) -> None:
         from tensorflow.python.debug.lib import check_numerics_callback, op_callbacks_common
+
+        self.stop_on_inf = stop_on_inf
 
         self._graph = check_numerics_callback.CheckNumericsCallback(30, 80)
         self._skip = set(op_callbacks_common.OP_CALLBACK_SKIP_OPS) | set(
@@ -183,7 +261,9 @@ class NumericsCallback:
                 return self._graph.callback(op_type, inputs, attrs, outputs, op_name, graph)
             if op_bytes not in self._skip:
                 try:
-                    _instrument(op_bytes.decode(), op_name, outputs, inputs, graph)
+                    _instrument(
+                        op_bytes.decode(), op_name, outputs, inputs, graph, self.stop_on_inf
+                    )
                 except Exception as exc:  # never break the user's tracing
                     _warn_once(f"a check was not added to a traced {op_type}: {exc!r}")
             return None  # outputs unchanged
@@ -192,16 +272,25 @@ class NumericsCallback:
         for slot, output in enumerate(outputs):
             if not _checked(output) or (op_bytes, slot) in _IGNORED or _finite(output):
                 continue
+            if not self.stop_on_inf and not _has_nan(output):
+                continue  # ±Inf only: made on purpose as often as not
             try:
                 message, facts = report(
-                    op_bytes.decode(), op_name, slot, list(outputs), list(inputs or [])
+                    op_bytes.decode(),
+                    op_name,
+                    slot,
+                    list(outputs),
+                    list(inputs or []),
+                    self.stop_on_inf,
                 )
             except Exception as exc:  # the facts failed: the stop still comes, said plainly
                 message = (
                     f"NaN/Inf first produced by op {op_bytes.decode()} (output {slot}); {exc!r}"
                 )
                 facts = _bare_facts(op_bytes.decode(), op_name, slot, outputs, inputs)
-            raise error_class()(message, facts)
+            error = error_class()(message, facts)
+            _remember(error)
+            raise error
         return None
 
 
@@ -273,6 +362,23 @@ def creation_site(traceback: Any) -> tuple[str, str]:
     return "", ""
 
 
+def running_site() -> tuple[str, str]:
+    """(``file:line in function``, the source line) of the innermost frame of the user's
+    own code on the stack of the op running now; ("", "") when there is none."""
+    import linecache
+    import sys
+
+    frame = sys._getframe(1)
+    probe: Any = frame
+    while probe is not None and _is_library(probe.f_code.co_filename):
+        probe = probe.f_back
+    if probe is None:
+        return "", ""
+    path, line = probe.f_code.co_filename, probe.f_lineno
+    source = linecache.getline(path, line).strip()
+    return f"{path}:{line} in {probe.f_code.co_name}", source
+
+
 def graph_message(
     op_type: str, op_name: str | None, slot: int, outputs: list, inputs: list, graph: Any
 ) -> str:
@@ -300,7 +406,14 @@ def graph_message(
     return "\n".join(lines)
 
 
-def _instrument(op_type: str, op_name: str | None, outputs: Any, inputs: Any, graph: Any) -> None:
+def _instrument(
+    op_type: str,
+    op_name: str | None,
+    outputs: Any,
+    inputs: Any,
+    graph: Any,
+    stop_on_inf: bool = False,
+) -> None:
     """A check after each floating output of an op being traced, run by tf.function's
     automatic control dependencies; the outputs stay the user's. A failing check reports
     the counts and the first index as the eager check does. XLA has no op that raises
@@ -320,10 +433,11 @@ def _instrument(op_type: str, op_name: str | None, outputs: Any, inputs: Any, gr
         if not _checked(output) or (op_type.encode(), slot) in _IGNORED:
             continue
         message = graph_message(op_type, op_name, slot, outputs, list(inputs or []), graph)
-        _check_with_counts(output, slot, message.split("\n"))
+        lines = [*message.split("\n"), mode_line(stop_on_inf)]
+        _check_with_counts(output, slot, lines, stop_on_inf)
 
 
-def _check_with_counts(output: Any, slot: int, lines: list[str]) -> None:
+def _check_with_counts(output: Any, slot: int, lines: list[str], stop_on_inf: bool) -> None:
     """One reduction when all is finite; only a failing output pays for the counts and
     the first index, in the branch that raises. ``Assert`` prints each string escaped
     (quotes, newlines, non-ASCII): one plain-ASCII string per line of the message."""
@@ -363,7 +477,11 @@ def _check_with_counts(output: Any, slot: int, lines: list[str]) -> None:
         with tf.control_dependencies([check]):
             return tf.constant(False)
 
-    tf.cond(tf.reduce_all(tf.math.is_finite(output)), lambda: tf.constant(True), fail)
+    if stop_on_inf:
+        fine = tf.reduce_all(tf.math.is_finite(output))
+    else:
+        fine = tf.logical_not(tf.reduce_any(tf.math.is_nan(output)))
+    tf.cond(fine, lambda: tf.constant(True), fail)
 
 
 def _finite(output: Any) -> bool:
@@ -381,6 +499,18 @@ def _finite(output: Any) -> bool:
     except Exception:  # no kernel here, or the like: not ours to stop the program for
         return True
     return True
+
+
+def _has_nan(output: Any) -> bool:
+    """Asked only of an output the check found not finite: NaN, or only ±Inf?"""
+    import tensorflow as tf
+    from tensorflow.python.eager import record
+
+    try:
+        with record.stop_recording(), tf.device(output.device):
+            return bool(tf.reduce_any(tf.math.is_nan(output)))
+    except Exception:  # cannot tell: stop, as the check found something
+        return True
 
 
 def _own_files_are_library() -> None:
@@ -404,8 +534,9 @@ def _own_files_are_library() -> None:
     debugger._clear_caches()
 
 
-def enable() -> None:
-    """Install the callback on the calling thread (idempotent per thread)."""
+def enable(stop_on_inf: bool = False) -> None:
+    """Install the callback on the calling thread (idempotent per thread): NaN stops;
+    ±Inf too with ``stop_on_inf``."""
     import threading
 
     from tensorflow.python.framework import op_callbacks
@@ -413,7 +544,7 @@ def enable() -> None:
     thread = threading.get_ident()
     if any(t == thread for t, _ in _installed):
         return
-    callback = NumericsCallback()
+    callback = NumericsCallback(stop_on_inf)
     op_callbacks.add_op_callback(callback)
     _installed.append((thread, callback))
     try:

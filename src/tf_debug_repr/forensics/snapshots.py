@@ -30,6 +30,7 @@ import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import FrameType
 from typing import Any
 
 from ..core.guards import harmless
@@ -353,7 +354,7 @@ def evaluated_expression() -> tuple[Any, str, Any] | None:
     ``evaluate_expression(py_db, frame, expression, is_exec)`` and then asks for the
     result's string; both hold ``frame`` and ``expression`` as locals, the first also
     ``eval_result`` once the expression gave it (``NO_RESULT`` before)."""
-    probe = sys._getframe(1)
+    probe: FrameType | None = sys._getframe(1)
     while probe is not None:
         code = probe.f_code
         if code.co_name in _EVALUATORS and "pydevd" in code.co_filename:

@@ -27,6 +27,7 @@ import os
 import re
 import sys
 import weakref
+from types import FrameType
 from typing import Any
 
 from . import compiled as compiled_capture
@@ -242,7 +243,7 @@ def _source_record(source: Any) -> SourceRecord:
         if obj is None or not _weakrefable(obj):
             continue
         key = id(obj)
-        ref = weakref.ref(obj, lambda r, key=key: _forget(key, r))
+        ref = weakref.ref(obj, lambda r, key=key: _forget(key, r))  # type: ignore[misc]
         _entries[key] = (ref, record)
         record.keys += 1
     return record
@@ -317,7 +318,7 @@ def _is_variable(obj: Any) -> bool:
 def _callers() -> tuple[Any, Any]:
     """The first frame outside this module (it holds the target's name), and the first
     outside TensorFlow and Keras too (the program's own line)."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None and frame.f_code.co_filename == _THIS_FILE:
         frame = frame.f_back
     immediate = frame
@@ -418,7 +419,7 @@ def on_tape_gradient(tape: Any, target: Any, sources: Any, result: Any) -> None:
         info.target = target_name
         watched = list(info.watched)
     all_none = all(g is None for g in flat_grads)
-    last = []
+    last: list[tuple[str, Any, Any, str | None, Any]] = []
     for source, grad in zip(flat_sources, flat_grads, strict=True):
         reason = None
         if grad is None:
@@ -571,8 +572,10 @@ def iteration_before(optimizer: Any) -> Any:
 
     counter = getattr(getattr(optimizer, "_iterations", None), "value", None)
     with tape_recording.stop_recording():  # never on a tape the program holds open
-        if type(counter).__name__ == "ResourceVariable" and not getattr(
-            optimizer, "gradient_accumulation_steps", None
+        if (
+            counter is not None
+            and type(counter).__name__ == "ResourceVariable"
+            and not getattr(optimizer, "gradient_accumulation_steps", None)
         ):
             # One raw read op: Keras's own conversion path costs several times more.
             from tensorflow.python.ops import gen_resource_variable_ops
@@ -755,10 +758,10 @@ def install_tape_hooks(tf: Any) -> bool:
         return result
 
     for wrapper, original in ((gradient, original_gradient), (watch, original_watch)):
-        wrapper.__wrapped__ = original
+        wrapper.__wrapped__ = original  # type: ignore[union-attr]
         wrapper.__doc__ = original.__doc__
         wrapper.__name__ = original.__name__
-        wrapper._tf_debug_repr = True
+        wrapper._tf_debug_repr = True  # type: ignore[union-attr]
     cls.gradient = gradient
     cls.watch = watch
     return True
@@ -804,9 +807,9 @@ def install_keras_hooks(keras: Any) -> bool:
             _guarded("optimizer", on_optimizer_apply, self, grads, trainable_variables, iteration)
         return result
 
-    apply.__wrapped__ = original_apply
+    apply.__wrapped__ = original_apply  # type: ignore[attr-defined]
     apply.__doc__ = original_apply.__doc__
-    apply._tf_debug_repr = True
+    apply._tf_debug_repr = True  # type: ignore[attr-defined]
     cls.apply = apply
     return True
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..core import additions
 from ..core import formatting as fmt
@@ -34,7 +34,7 @@ INFO = "__import__('tf_debug_repr').gradient_info({})"
 SPARK_STEPS = 20  # norms drawn in a summary's sparkline
 
 
-def _finite(value: float | None) -> bool:
+def _finite(value: float | None) -> TypeGuard[float]:
     return value is not None and math.isfinite(value)
 
 
@@ -121,6 +121,7 @@ class GradientInfo(Node):
 
     def _head(self) -> str:
         r = self.record
+        assert r is not None  # asked only of a record
         several = len(self.source.targets) > 1
         return f"∇ of {r.short_target}, {r.label}" if several else f"∇ {r.label}"
 

@@ -427,7 +427,8 @@ def _numeric(source: Source, part: str | None) -> Any:
         # pieces they cut (tf.constant of the whole array took twice its size).
         if part is None:
             return array
-        return {"abs": np.abs, "angle": np.angle, "real": np.real, "imag": np.imag}[part](array)
+        parts: dict[str, Any] = {"abs": np.abs, "angle": np.angle, "real": np.real, "imag": np.imag}
+        return parts[part](array)
     if part is None:
         return values
     return {"abs": tf.abs, "angle": tf.math.angle, "real": tf.math.real, "imag": tf.math.imag}[

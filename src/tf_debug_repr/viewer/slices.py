@@ -60,6 +60,8 @@ def _int(value: Any, what: str) -> int:
 def resolve(shape: tuple[int, ...], axes: Any = None, index: Any = None, region: Any = None):
     """The slice ``axes``/``index``/``region`` ask for, checked against ``shape``."""
     rank = len(shape)
+    row_axis: int | None
+    col_axis: int | None
     if rank >= 2:
         wanted = [-2, -1] if axes is None else axes
         if not isinstance(wanted, (list, tuple)) or len(wanted) != 2:
@@ -154,6 +156,7 @@ def take(tensor: Any, spec: SliceSpec, compute_dtype: Any) -> Any:
         return tf.reshape(tf.cast(tensor, compute_dtype), [1, 1])
     index = list(spec.index)
     if rank > _STRIDED_SLICE_RANK and not isinstance(tensor, np.ndarray):
+        assert row_axis is not None and col_axis is not None  # both shown from rank 2 on
         tensor, index, row_axis, col_axis = _merge_fixed_axes(tf, tensor, index, row_axis, col_axis)
         rank = len(index)
     key: list[Any] = []
@@ -167,6 +170,7 @@ def take(tensor: Any, spec: SliceSpec, compute_dtype: Any) -> Any:
     part = tf.cast(tensor[tuple(key)], compute_dtype)
     if rank == 1:
         return tf.reshape(part, [1, -1])
+    assert row_axis is not None and col_axis is not None  # both shown from rank 2 on
     return tf.transpose(part) if row_axis > col_axis else part
 
 
@@ -262,6 +266,7 @@ def reduce_blocks(x: Any, step: tuple[int, int], may_be_bad: bool) -> Cells:
     else:
         fetched = tf.stack([tf.cast(values, tf.float64), tf.cast(counts, tf.float64)]).numpy()
         host_sums, host_counts = fetched[0], fetched[1]
+        assert marks is not None  # counted, so marked
         nan, pos, neg = (m.numpy() for m in marks)
         mask = np.where(nan > 0, NAN, np.where(pos > 0, POSINF, np.where(neg > 0, NEGINF, FINITE)))
         mask = mask.astype(np.uint8)

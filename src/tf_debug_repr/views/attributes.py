@@ -190,7 +190,8 @@ def guarded_rows(obj: Any, table: tuple[tuple[str, str], ...]) -> list[Child]:
     """One ``guarded`` row per (label, attribute name) of ``table``: the attribute, read
     when shown, with ``.name`` as its expression (the names are the plugin's own)."""
     return [
-        guarded(label, lambda attr=attr: getattr(obj, attr), f".{attr}") for label, attr in table
+        guarded(label, lambda attr=attr: getattr(obj, attr), f".{attr}")  # type: ignore[misc]
+        for label, attr in table
     ]
 
 

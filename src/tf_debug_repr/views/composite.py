@@ -62,7 +62,8 @@ def ragged_children(rt: Any) -> list[Child]:
         children = _host_rows(rt, min(rows, 100))
     else:
         children = [
-            lazy(f"[{i}]", lambda i=i: _row(rt, i), f"[{i}]") for i in range(min(rows, 100))
+            lazy(f"[{i}]", lambda i=i: _row(rt, i), f"[{i}]")  # type: ignore[misc]
+            for i in range(min(rows, 100))
         ]
     if rows > 100:
         children.append(
@@ -102,7 +103,7 @@ def _host_rows(rt: Any, count: int) -> list[Child]:
         Child(
             f"[{i}]",
             tensor_views.HostArray(values[splits[i] : splits[i + 1]], name, device),
-            lambda p, a=splits[i], b=splits[i + 1]: f"{p}.values.numpy()[{a}:{b}]",
+            lambda p, a=splits[i], b=splits[i + 1]: f"{p}.values.numpy()[{a}:{b}]",  # type: ignore[misc]
         )
         for i in range(count)
     ]

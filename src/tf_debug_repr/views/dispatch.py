@@ -207,7 +207,7 @@ def _brief(obj: Any, depth: int) -> str:
 
 _CONTAINER_ITEMS = 100  # items looked at; a list of tensors shows its first ones
 _NESTING = 3  # containers inside containers looked into (a dict of dicts of tensors)
-_BRACKETS = {list: "[]", tuple: "()", dict: "{}"}
+_BRACKETS: dict[type, tuple[str, str]] = {list: ("[", "]"), tuple: ("(", ")"), dict: ("{", "}")}
 
 
 def _items(obj: Any) -> list:

@@ -231,6 +231,6 @@ def replica_mark(obj: Any, kind: Kind | None) -> str:
         if text.startswith(fmt.WARNING):
             return f"mirrored ×{len(_replicas(inner))} {text}"
         return f"mirrored ×{len(_replicas(inner))}"
-    if inner_kind is Kind.SYNC_ON_READ:
+    if inner_kind is Kind.SYNC_ON_READ and inner is not None:
         return f"sync-on-read ×{len(_replicas(inner))} {inner.aggregation.name}"
     return ""

@@ -41,7 +41,7 @@ def concrete_functions(function: Any) -> list:
 
 def _python_function(function: Any) -> Any:
     """The user's own Python function (a bound method's wrapper unwrapped)."""
-    python = getattr(function, "_python_function", None)
+    python: Any = getattr(function, "_python_function", None)
     try:
         python = inspect.unwrap(python)
     except Exception:

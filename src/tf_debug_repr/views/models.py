@@ -225,7 +225,7 @@ def _then(first: Expression, suffix: str) -> Expression:
     if first is None:
         return None
     if callable(first):
-        return lambda parent, first=first: first(parent) + suffix
+        return lambda parent, first=first: first(parent) + suffix  # type: ignore[misc]
     return first + suffix
 
 

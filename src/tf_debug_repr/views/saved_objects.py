@@ -89,6 +89,6 @@ def signatures_summary(signatures: Any) -> str:
 def signatures_children(signatures: Any) -> list[Child]:
     with harmless():
         keys = list(signatures)
-    rows = [guarded(str(key), lambda key=key: signatures[key], f"[{key!r}]") for key in keys]
+    rows = [guarded(str(key), lambda key=key: signatures[key], f"[{key!r}]") for key in keys]  # type: ignore[misc]
     attributes = attribute_views.read_attributes(signatures)
     return rows + attribute_views.attribute_rows(signatures, attributes)

@@ -611,7 +611,7 @@ class BadValues(Node):
                 Child(
                     label,
                     n,
-                    lambda p, test=test: (
+                    lambda p, test=test: (  # type: ignore[misc]
                         f"int({NUMPY}.count_nonzero({NUMPY}.{test.format(src(p))})){scale}"
                     ),
                 )
@@ -622,7 +622,7 @@ class BadValues(Node):
                     Child(
                         f"{label} share",
                         n / s.size,
-                        lambda p, test=test: f"float({NUMPY}.{test.format(src(p))}.mean())",
+                        lambda p, test=test: f"float({NUMPY}.{test.format(src(p))}.mean())",  # type: ignore[misc]
                     )
                 )
         return children

@@ -146,7 +146,7 @@ class Session {
     this.runInTerminalRequests = [];
     /** @type {string[]} */
     this.consoleOutput = [];
-    /** The exception breakpoints set at start (VS Code's defaults: ['uncaught', 'userUnhandled']). @type {string[]} */
+    /** The exception breakpoints set at start (VS Code's default with debugpy: ['uncaught']). @type {string[]} */
     this.exceptionFilters = o.exceptionFilters ?? [];
     this.dc = new DebugClient(o.python ?? mainPython(), '-mdebugpy.adapter', 'debugpy', { env: baseEnv() }, !!process.env.TFDR_E2E_VERBOSE);
     this.dc.defaultTimeout = TIMEOUT;

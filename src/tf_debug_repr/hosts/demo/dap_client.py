@@ -6,6 +6,7 @@ benchmark.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import queue
@@ -15,7 +16,10 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
+
+# the adapter's stdio pipes, or a socket's file (attach with ``connect``)
+_Stream = IO[bytes] | io.BufferedIOBase
 
 DEFAULT_TIMEOUT = 90.0
 
@@ -61,7 +65,9 @@ class DapClient:
                 stderr=subprocess.DEVNULL,
                 env=adapter_env,
             )
-            self._out, self._in = self.proc.stdin, self.proc.stdout
+            assert self.proc.stdin is not None and self.proc.stdout is not None  # PIPEs
+            self._out: _Stream = self.proc.stdin
+            self._in: _Stream = self.proc.stdout
         else:
             self.sock = socket.create_connection(connect, timeout=DEFAULT_TIMEOUT)
             self.sock.settimeout(None)
@@ -113,9 +119,9 @@ class DapClient:
                 return
             kind = message.get("type")
             if kind == "response":
-                q = self._responses.get(message["request_seq"])
-                if q is not None:
-                    q.put(message)
+                waiting = self._responses.get(message["request_seq"])
+                if waiting is not None:
+                    waiting.put(message)
             elif kind == "event":
                 if message["event"] == "output":
                     self.output.append(message["body"].get("output", ""))

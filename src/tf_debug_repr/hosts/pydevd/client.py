@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Callable
+from typing import Any
 
 _lock = threading.Lock()
 _seen = False
@@ -77,7 +78,7 @@ def install() -> bool:
     if getattr(original, "_tf_debug_repr", False):
         return True
 
-    def run(self, py_db, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def run(self, py_db, *args, **kwargs):
         # Seen before the program is let go (launch mode waits on this very call), so a
         # check at the program's ``import tensorflow`` already finds the client.
         global _seen
@@ -95,7 +96,7 @@ def install() -> bool:
 # --------------------------------------------------------------------------- the session
 
 
-def _debugger() -> object | None:
+def _debugger() -> Any:
     constants = sys.modules.get("_pydevd_bundle.pydevd_constants")
     get_debugger = getattr(constants, "get_global_debugger", None)
     try:
@@ -127,8 +128,8 @@ def console_message(text: str) -> bool:
     session could take it (the caller then writes to stderr)."""
     py_db = _debugger()
     try:
-        factory = py_db.cmd_factory  # type: ignore[union-attr]
-        py_db.writer.add_command(factory.make_console_message(text))  # type: ignore[union-attr]
+        factory = py_db.cmd_factory
+        py_db.writer.add_command(factory.make_console_message(text))
         return True
     except Exception:
         return False

@@ -41,7 +41,7 @@ def set_nodelay(sock: Any) -> bool:
 
 
 def _nodelay_init(original: Any) -> Any:
-    def __init__(self, sock, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def __init__(self, sock, *args, **kwargs):
         set_nodelay(sock)
         original(self, sock, *args, **kwargs)
 

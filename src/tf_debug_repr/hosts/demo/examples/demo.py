@@ -12,7 +12,7 @@ import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
 
-def main() -> None:
+def main() -> tuple[object, ...]:
     tf.keras.utils.set_random_seed(0)
     rng = np.random.default_rng(0)
     features = tf.constant(rng.normal(size=(64, 4)), dtype=tf.float32)
