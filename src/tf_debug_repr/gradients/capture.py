@@ -330,7 +330,7 @@ def _callers() -> tuple[Any, Any]:
 def _trace_site() -> str:
     """Where a traced ``tape.gradient`` was called: AutoGraph runs a converted copy of the
     function from a generated module; its name is the function's (``tf__train_step``)."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         name = frame.f_code.co_filename
         if "__autograph_generated" in name:

@@ -356,8 +356,10 @@ def _steps_without_capture(model: Any) -> str | None:
     if iterations is None:
         return None
     value = variable_views.read_value(iterations)
+    if value is None:
+        return None
     try:
-        steps = int(value if value is None or isinstance(value, int) else value.numpy())
+        steps = int(value.numpy())
     except Exception:
         return None
     if steps <= 0:
