@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import graphlib
+import re
 from pathlib import Path
 
 import tf_debug_repr
@@ -156,3 +157,18 @@ def test_subpackage_inits_import_nothing_of_the_package():
         other.startswith("core.") or other == "views.dispatch"
         for other in graph["views.__init__"] - {"views.catalog"}
     ), graph["views.__init__"]
+
+
+def test_only_hosts_pydevd_reaches_pydevd():
+    """One seam: pydevd's modules are imported, or looked up in ``sys.modules``, only under
+    ``hosts/pydevd`` (the rest asks ``core.debugger``). The plugin module debugpy loads and
+    debugpy 1.6's path entry are outside the package's graph."""
+    pattern = re.compile(r"""(import\s+_?pydev|from\s+_?pydev|modules\.get\(\s*["']_?pydev)""")
+    found = [
+        f"{module}:{n}"
+        for module, path in _modules().items()
+        if not module.startswith("hosts.pydevd")
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert found == []

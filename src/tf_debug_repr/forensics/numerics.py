@@ -33,6 +33,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from ..core import debugger
 from ..core import formatting as fmt
 
 # Outputs that are NaN by design (empty batch statistics), as TF's own check skips them.
@@ -514,24 +515,13 @@ def _has_nan(output: Any) -> bool:
 
 
 def _own_files_are_library() -> None:
-    """Tell pydevd that this package's files are library code, as they are for any pip
-    install (site-packages): the exception is raised in our callback, and with
+    """Tell the debugger that this package's files are library code, as they are for any
+    pip install (site-packages): the exception is raised in our callback, and with
     "justMyCode" the stop must show the user's line, not ours. Matters for an editable
-    install (a source checkout), whose files pydevd would otherwise count as the user's."""
+    install (a source checkout), whose files would otherwise count as the user's."""
     import os
-    import sys
 
-    pydevd = sys.modules.get("pydevd")
-    debugger = pydevd.get_global_debugger() if pydevd is not None else None
-    if debugger is None:
-        return
-    files = debugger._files_filtering
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the package
-    roots = list(files._get_library_roots())
-    if any((here + os.sep).startswith(root) for root in roots):
-        return
-    files.set_library_roots([*roots, here])
-    debugger._clear_caches()
+    debugger.count_as_library(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def enable(stop_on_inf: bool = False) -> None:

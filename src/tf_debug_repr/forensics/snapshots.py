@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
+from ..core import debugger
 from ..core.guards import harmless
 from ..views import variables as variable_views
 
@@ -66,24 +67,11 @@ _stop = 0  # the number of the current stop (1 = first seen)
 _tracker_ref: weakref.ref | None = None
 
 
-def _pydevd_tracker() -> Any:
-    """pydevd's frames tracker of the current thread's suspension, or None."""
-    pydevd = sys.modules.get("pydevd")
-    constants = sys.modules.get("_pydevd_bundle.pydevd_constants")
-    if pydevd is None or constants is None:
-        return None
-    debugger = pydevd.get_global_debugger()
-    if debugger is None:
-        return None
-    thread_id = constants.get_current_thread_id(threading.current_thread())
-    return debugger.suspended_frames_manager.get_frame_tracker(thread_id)
-
-
 def current_stop() -> int:
     """The number of the stop the program is in (0 before any)."""
     global _stop, _tracker_ref
     try:
-        tracker = _pydevd_tracker()
+        tracker = debugger.suspension()
     except Exception:
         tracker = None
     if tracker is None:

@@ -9,10 +9,13 @@ seen, a client counts as seen for the rest of the process.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from collections.abc import Callable
 from typing import Any
+
+from ...core import debugger
 
 _lock = threading.Lock()
 _seen = False
@@ -69,7 +72,9 @@ def _run(callbacks: list[Callable[[], None]]) -> None:
 
 
 def install() -> bool:
-    """Hook the moment a client finishes configuring. Never imports pydevd."""
+    """Hook the moment a client finishes configuring, and answer for pydevd what the
+    lower layers ask of a debugger (``core.debugger``). Never imports pydevd."""
+    debugger.install(PydevdDebugger())
     api = sys.modules.get("_pydevd_bundle.pydevd_api")
     api_class = getattr(api, "PyDevdAPI", None)
     if api_class is None:
@@ -133,3 +138,27 @@ def console_message(text: str) -> bool:
         return True
     except Exception:
         return False
+
+
+class PydevdDebugger:
+    """``core.debugger.Debugger`` for pydevd: what forensics asks of the debugger."""
+
+    def suspension(self) -> Any:
+        """pydevd's frames tracker of the current thread's suspension, or None."""
+        constants = sys.modules.get("_pydevd_bundle.pydevd_constants")
+        py_db = _debugger()
+        if constants is None or py_db is None:
+            return None
+        thread_id = constants.get_current_thread_id(threading.current_thread())
+        return py_db.suspended_frames_manager.get_frame_tracker(thread_id)
+
+    def count_as_library(self, directory: str) -> None:
+        py_db = _debugger()
+        if py_db is None:
+            return
+        files = py_db._files_filtering
+        roots = list(files._get_library_roots())
+        if any((directory + os.sep).startswith(root) for root in roots):
+            return
+        files.set_library_roots([*roots, directory])
+        py_db._clear_caches()
