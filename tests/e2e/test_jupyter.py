@@ -119,6 +119,19 @@ class Kernel:
         raise AssertionError(f"no {event} debug_event within {TIMEOUT} s")
 
 
+def tree_text(variable: dict) -> str:
+    """What JupyterLab's debugger tree prints after a row's name (its convertType): the
+    value for int, float and bool, a str's value less one character at each end when it
+    is marked rawString, the type name for anything else."""
+    kind, value = variable.get("type"), variable["value"]
+    if kind in ("int", "float", "bool"):
+        return value
+    if kind == "str":
+        raw = "rawString" in (variable.get("presentationHint") or {}).get("attributes", [])
+        return value[1:-1] if raw else value
+    return kind or value
+
+
 def test_kernel_without_debugger_installs_nothing_then_captures_once_attached(kernel):
     # (a) No debugger client: a Keras training step runs on TF's own functions.
     before = kernel.execute(SETUP, PROBES)
@@ -174,9 +187,22 @@ def test_kernel_without_debugger_installs_nothing_then_captures_once_attached(ke
             "variables", {"variablesReference": variables["kernel"]["variablesReference"]}
         )["variables"]
     }
-    gradient = children["∇ gradient"]["value"]
+    # JupyterLab's tree prints what tree_text gives: the plugin's rows are typed for it
+    # (shown as "shape: Note", "∇ gradient: GradientInfo" before).
+    gradient = tree_text(children["∇ gradient"])
     # The step run before the client attached was not captured: this is the second update.
     assert gradient.startswith("∇ SGD iteration 1 ") and "float32[4, 3]" in gradient, gradient
+    assert children["∇ gradient"]["variablesReference"] > 0  # still expandable
+    types = {name: child["type"] for name, child in children.items()}
+    assert not {"Note", "StatsNode", "GradientInfo", "ChangeNode"} & set(types.values()), types
+    assert "x∈[" in tree_text(next(c for c in children.values() if "x∈[" in c["value"]))
+    figures = {
+        c["name"]: tree_text(c)
+        for c in kernel.debug(
+            "variables", {"variablesReference": children["∇ gradient"]["variablesReference"]}
+        )["variables"]
+    }
+    assert float(figures["‖g‖"]) > 0, figures
     nodelay = kernel.debug(
         "evaluate", {"expression": NODELAY, "frameId": frame["id"], "context": "watch"}
     )
