@@ -194,3 +194,38 @@ def test_render_variable_while_stopped_at_a_breakpoint(kernel):
         if reply["parent_header"].get("msg_id") == msg_id:
             assert reply["content"]["status"] == "ok"
             break
+
+
+def test_an_image_batch_writes_no_tf_error_line_into_the_cell(kernel):
+    """TF's uint8 transpose on oneDNN CPUs logs ``E0000 … oneDNN supports DT_UINT8 only``
+    into the user's cell (ipykernel forwards the process's stderr): the grid is arranged in
+    numpy instead."""
+    run_cell(kernel, "import tensorflow as tf\n%load_ext tf_debug_repr")
+    code = "tf.cast(tf.reshape(tf.range(4 * 16 * 16 * 3) % 256, (4, 16, 16, 3)), tf.uint8)"
+    msg_id = kernel.client.execute(code)
+    streams, data = [], {}
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        try:
+            msg = kernel.client.get_iopub_msg(timeout=1)
+        except queue.Empty:
+            continue
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        if msg["msg_type"] == "stream":
+            streams.append(msg["content"]["text"])
+        elif msg["msg_type"] == "execute_result":
+            data = msg["content"]["data"]
+        elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            break
+    time.sleep(1)  # fd output reaches iopub on ipykernel's own thread: let it arrive
+    while True:
+        try:
+            msg = kernel.client.get_iopub_msg(timeout=0.5)
+        except queue.Empty:
+            break
+        if msg["msg_type"] == "stream":
+            streams.append(msg["content"]["text"])
+    assert "4 images (NHWC, uint8)" in data["text/html"]
+    assert picture_of(data).shape[0] > 16
+    assert not [s for s in streams if "DT_UINT8" in s or "E0000" in s], streams

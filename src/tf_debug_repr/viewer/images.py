@@ -132,11 +132,12 @@ def image(tensor: Any, layout: str, scale: str, budget: int) -> dict:
         )
     empty = grid_rows * columns - count  # transparent tiles finish the last grid row
     pixels = tf.pad(pixels, [[0, empty], [0, 0], [0, 0], [0, 0]])
-    grid = tf.reshape(pixels, [grid_rows, columns, tile_h, tile_w, 4])
-    grid = tf.reshape(
-        tf.transpose(grid, [0, 2, 1, 3, 4]), [grid_rows * tile_h, columns * tile_w, 4]
+    # The tiles into rows in numpy: the grid is already small (``budget``), and TF's uint8
+    # transpose on oneDNN CPUs writes an "E0000 ... DT_UINT8" error line into the cell.
+    grid = tf.reshape(pixels, [grid_rows, columns, tile_h, tile_w, 4]).numpy()
+    rgba = np.ascontiguousarray(
+        grid.transpose(0, 2, 1, 3, 4).reshape(grid_rows * tile_h, columns * tile_w, 4)
     )
-    rgba = np.ascontiguousarray(grid.numpy())
     return {
         "layout": layout,
         "count": count,
