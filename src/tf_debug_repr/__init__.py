@@ -117,8 +117,9 @@ def load_ipython_extension(ipython) -> None:
     from .hosts.notebook import inspector, table_view
 
     ipython_display.register(ipython)
-    inspector.install(ipython)
-    table_view.install(ipython)
+    if getattr(ipython, "events", None) is not None:  # a full shell (not a bare formatter)
+        inspector.install(ipython)
+        table_view.install(ipython)
 
 
 def unload_ipython_extension(ipython) -> None:

@@ -58,7 +58,10 @@ def table(index_name: str, columns: Sequence[str], rows: list[list[Any]], types:
     fields = [{"name": text(index_name), "type": "integer"}]
     fields += [{"name": text(c), "type": t} for c, t in zip(columns, types, strict=True)]
     names = [f["name"] for f in fields]
-    data = [dict(zip(names, [i, *row], strict=True)) for i, row in enumerate(rows)]
+    data = [
+        dict(zip(names, [i, *(text(c) if isinstance(c, str) else c for c in row)], strict=True))
+        for i, row in enumerate(rows)
+    ]
     schema = {"fields": fields, "primaryKey": [names[0]], "pandas_version": "1.4.0"}
     return json.dumps({"schema": schema, "data": data}, ensure_ascii=False, allow_nan=False)
 

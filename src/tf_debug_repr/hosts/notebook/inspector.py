@@ -20,7 +20,7 @@ import sys
 from typing import Any
 
 from ...core.tf_types import Kind, kind_of
-from . import facts, grid
+from . import facts
 
 PREFIX = "_jupyterlab_variableinspector_"
 LIST = PREFIX + "dict_list"
@@ -167,6 +167,8 @@ def _guarded_row(name: str, obj: Any) -> dict[str, Any]:
 
 def _items_table(items: list[tuple[str, Any]]) -> str:
     """One row per value: what a model's, an optimizer's or a list's grid shows."""
+    from . import grid
+
     rows = []
     for label, value in items:
         try:
@@ -195,6 +197,8 @@ def _weight_label(var: Any) -> str:
 def matrix_json(obj: Any, max_rows: int) -> str:
     """The grid of a value of ours: a 2-D slice of a tensor or variable (a bounded one),
     one row per weight of a model or variable of an optimizer, one per item of a list."""
+    from . import grid
+
     kind = kind_of(obj)
     if kind in facts.OWNERS:
         return _items_table([(_weight_label(v), v) for v in facts.variables_of(obj)])
@@ -211,6 +215,8 @@ def matrix_json(obj: Any, max_rows: int) -> str:
 
 
 def _error_table(exc: Exception) -> str:
+    from . import grid
+
     return grid.table(
         "#", ["error"], [[grid.text(f"{type(exc).__name__}: {exc}")[:300]]], ["string"]
     )
