@@ -95,8 +95,10 @@ _text_typed: dict[type, type] = {}  # a Node class -> its subclass named "str"
 
 
 def jupyter_tree() -> bool:
-    """Is the client JupyterLab's debugger (pydevd runs inside an ipykernel)? Cheap."""
-    return "ipykernel.kernelbase" in sys.modules
+    """Is the client JupyterLab's debugger? Decided by the DAP client's name, not by the
+    ipykernel around pydevd: VS Code's notebook debugger is ipykernel + debugpy too, and
+    its Variables pane prints any type. Cheap (a string compare)."""
+    return debugger_client.client_id() == "jupyterlab"
 
 
 def _text_typed_node(node: Node) -> Any:

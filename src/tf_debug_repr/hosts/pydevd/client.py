@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 _lock = threading.Lock()
 _seen = False
+_client_id = ""  # the DAP client's initialize clientID, lower case ("" before one)
 _callbacks: list[Callable[[], None]] = []
 
 
@@ -67,8 +68,54 @@ def _run(callbacks: list[Callable[[], None]]) -> None:
                 pass
 
 
+def client_id() -> str:
+    """The latest DAP client's ``initialize`` clientID, lower case: "jupyterlab" for
+    JupyterLab's (and Notebook 7's) debugger, "vscode" for VS Code, also in a notebook
+    kernel; "" before any DAP client (and under PyCharm's XML protocol)."""
+    return _client_id
+
+
+def _remember_client(request: object) -> None:
+    global _client_id
+    try:
+        arguments = getattr(request, "arguments", None)
+        name = getattr(arguments, "clientID", None) or ""
+        _client_id = name.lower() if isinstance(name, str) else ""
+    except Exception:
+        _client_id = ""
+
+
+def _install_initialize_hook() -> bool:
+    """pydevd keeps nothing of the initialize request but answers it in
+    ``PyDevJsonCommandProcessor.on_initialize_request``, looked up by name per request."""
+    module = sys.modules.get("_pydevd_bundle.pydevd_process_net_command_json")
+    processor = getattr(module, "PyDevJsonCommandProcessor", None)
+    original = getattr(processor, "on_initialize_request", None)
+    if original is None:
+        return False
+    if getattr(original, "_tf_debug_repr", False):
+        return True
+
+    def on_initialize_request(self, py_db, request):  # type: ignore[no-untyped-def]
+        _remember_client(request)
+        return original(self, py_db, request)
+
+    on_initialize_request.__wrapped__ = original  # type: ignore[attr-defined]
+    on_initialize_request._tf_debug_repr = True  # type: ignore[attr-defined]
+    processor.on_initialize_request = on_initialize_request  # type: ignore[union-attr]
+    return True
+
+
 def install() -> bool:
-    """Hook the moment a client finishes configuring. Never imports pydevd."""
+    """Hook the moment a client finishes configuring, and note which client it is. Never
+    imports pydevd."""
+    try:
+        _install_initialize_hook()
+    except Exception as exc:  # the tree then keeps its default typing
+        try:
+            sys.stderr.write(f"tf-debug-repr: client name hook failed: {exc!r}\n")
+        except Exception:
+            pass
     api = sys.modules.get("_pydevd_bundle.pydevd_api")
     api_class = getattr(api, "PyDevdAPI", None)
     if api_class is None:
