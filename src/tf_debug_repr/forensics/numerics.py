@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import formatting as fmt
+from ..core import notebook_cells
 
 # Outputs that are NaN by design (empty batch statistics), as TF's own check skips them.
 _IGNORED = {
@@ -269,7 +270,8 @@ def creation_site(traceback: Any) -> tuple[str, str]:
                 import linecache
 
                 source = linecache.getline(path, line)
-            return f"{path}:{line} in {function}", (source or "").strip()
+            where = notebook_cells.site_text(path, line, full_path=True)
+            return f"{where} in {function}", (source or "").strip()
     return "", ""
 
 

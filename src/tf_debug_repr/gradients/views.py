@@ -12,7 +12,7 @@ import dataclasses
 import math
 from typing import Any
 
-from ..core import additions
+from ..core import additions, notebook_cells
 from ..core import formatting as fmt
 from ..core.additions import Slot
 from ..core.tf_types import Kind
@@ -23,13 +23,18 @@ from . import capture
 # Compiled steps whose gradients a Keras optimizer applies are captured (gradients/
 # compiled.py): what is left symbolic is a tape.gradient in a tf.function with no Keras
 # optimizer, or a step traced before the debugger attached.
-EAGER_HINT = (
-    "gradients a Keras optimizer applies in a compiled step are kept, these were not (no "
-    "Keras optimizer applied them, or the step was traced before the debugger attached): "
-    "put a breakpoint in that function (it then runs eagerly), or set "
-    "TF_DEBUG_REPR_EAGER=1 in the launch configuration (Keras: compile(run_eagerly=True)) "
-    "to get values"
-)
+
+
+def eager_hint() -> str:
+    return (
+        "gradients a Keras optimizer applies in a compiled step are kept, these were not (no "
+        "Keras optimizer applied them, or the step was traced before the debugger attached): "
+        "put a breakpoint in that function (it then runs eagerly), or put "
+        + notebook_cells.setting("TF_DEBUG_REPR_EAGER=1")
+        + " (Keras: compile(run_eagerly=True)) to get values"
+    )
+
+
 INFO = "__import__('tf_debug_repr').gradient_info({})"
 SPARK_STEPS = 20  # norms drawn in a summary's sparkline
 
@@ -129,7 +134,7 @@ class GradientInfo(Node):
         if self.source.symbolic_now and (r is None or r is self.source.latest):
             return (
                 f"∇ not available: computed inside tf.function {self.source.symbolic_in!r} "
-                f"(symbolic); {EAGER_HINT}"
+                f"(symbolic); {eager_hint()}"
             )
         if r is None:
             return "∇ no gradient recorded yet"
@@ -154,7 +159,7 @@ class GradientInfo(Node):
                     Note(f"computed inside tf.function {source.symbolic_in!r}: symbolic, no value"),
                 )
             )
-            rows.append(Child("how to get one", Note(EAGER_HINT)))
+            rows.append(Child("how to get one", Note(eager_hint())))
         if r is None:
             return rows + _problem_rows(None)
         rows.append(Child("target", Note(f"{target_text(r)} ({r.origin})")))
