@@ -107,22 +107,38 @@ def main() -> int:
     args = parser.parse_args()
     kinds = ("stock", "loaded")
     data: dict[str, dict[str, list[float]]] = {k: {} for k in kinds}
+    per_kernel: dict[str, list[float]] = {k: [] for k in kinds}  # each kernel's median step
     for round_ in range(args.rounds):
         for kind in kinds if round_ % 2 == 0 else kinds[::-1]:
             started = time.perf_counter()
-            for key, values in run_kernel(kind, args.cells).items():
+            found = run_kernel(kind, args.cells)
+            for key, values in found.items():
                 data[kind].setdefault(key, []).extend(v * 1e3 for v in values)
+            per_kernel[kind].append(statistics.median(found["step"]) * 1e3)
             print(f"{kind}: {time.perf_counter() - started:.0f} s", file=sys.stderr)
 
     def median(kind: str, key: str) -> float:
         return statistics.median(data[kind][key])
 
-    print("Notebook, Keras MLP of 25.2M params, no debugger; medians in ms")
+    def spread(kind: str, key: str) -> str:
+        q = statistics.quantiles(data[kind][key], n=4)
+        return f"{q[0]:,.1f}-{q[2]:,.1f}"
+
+    print("Notebook, Keras MLP of 25.2M params, no debugger; medians in ms (interquartile range)")
     print("| measure | stock | %load_ext + live %tf_table + Inspector | ratio | n |")
     print("|---|---|---|---|---|")
     for key, label in (("step", "training step (inside the cell)"), ("cell", "cell round trip")):
         a, b = median("stock", key), median("loaded", key)
-        print(f"| {label} | {a:,.1f} | {b:,.1f} | {b / a:.2f}x | {len(data['loaded'][key])} |")
+        print(
+            f"| {label} | {a:,.1f} ({spread('stock', key)}) | {b:,.1f} ({spread('loaded', key)})"
+            f" | {b / a:.2f}x | {len(data['loaded'][key])} |"
+        )
+    ratios = [b / a for a, b in zip(per_kernel["stock"], per_kernel["loaded"], strict=True)]
+    print(
+        "| step ratio, kernel pair by kernel pair | | | "
+        + ", ".join(f"{r:.2f}x" for r in ratios)
+        + f" | {len(ratios)} |"
+    )
     print(
         f"| one %tf_table look | | {median('loaded', 'look'):,.1f} | | {len(data['loaded']['look'])} |"
     )
