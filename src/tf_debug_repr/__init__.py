@@ -122,15 +122,22 @@ def save_npy(value, path: str) -> str:
 
 def load_ipython_extension(ipython) -> None:
     """``%load_ext tf_debug_repr``: rich display of TF values in the notebook (summary,
-    NaN/Inf warning, a heatmap, histogram or image). Imports nothing heavy until a TF value
-    is displayed."""
+    NaN/Inf warning, a heatmap, histogram or image), TF rows in the JupyterLab Variable
+    Inspector, and ``%tf_table`` (every TF value in the namespace, live with ``live``). Imports nothing heavy until a TF value is displayed."""
     from .hosts.notebook import display as ipython_display
+    from .hosts.notebook import inspector, table_view
 
     ipython_display.register(ipython)
+    if getattr(ipython, "events", None) is not None:  # a full shell (not a bare formatter)
+        inspector.install(ipython)
+        table_view.install(ipython)
 
 
 def unload_ipython_extension(ipython) -> None:
     """``%unload_ext tf_debug_repr``: the notebook's previous display of TF values."""
     from .hosts.notebook import display as ipython_display
+    from .hosts.notebook import inspector, table_view
 
     ipython_display.unregister(ipython)
+    inspector.uninstall(ipython)
+    table_view.uninstall(ipython)

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import argparse
 import base64
+import math
 import os
+import re
 import runpy
 import sys
 from collections import Counter
@@ -64,6 +66,7 @@ def values_of(name: str, value: Any, depth: int = 2) -> list[tuple[str, Any]]:
 def check(expression: str, value: Any, formatter: Any) -> tuple[list[str], dict, bytes | None]:
     """Problems of ``value``'s display, the mime bundle, and its PNG."""
     from tf_debug_repr.hosts.notebook import display as d
+    from tf_debug_repr.hosts.notebook import numbers
     from tf_debug_repr.hosts.notebook.png import png_size
 
     problems = []
@@ -77,22 +80,31 @@ def check(expression: str, value: Any, formatter: Any) -> tuple[list[str], dict,
         return [f"{expression}: raises {type(exc).__name__}: {exc}"], {}, None
     bundle, _ = formatter.format(value)
     plain = bundle.get("text/plain", "")
+    html = bundle.get("text/html", "")
     if plain.startswith("<tf.") or plain.startswith("<KerasVariable"):
         problems.append(f"{expression}: text/plain is the stock repr {plain[:80]!r}")
     if "text/html" not in bundle:
         problems.append(f"{expression}: no text/html")
+    if "image/png" in bundle:
+        problems.append(f"{expression}: the picture stored twice (HTML and image/png)")
+    pictures = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
     if payload.get("error"):
-        if "image/png" in bundle:
+        if pictures:
             problems.append(f"{expression}: a picture with the explanation {payload['error']!r}")
         return problems, bundle, None
     if not payload.get("shape"):  # a scalar: its number is the summary, nothing to draw
-        if "image/png" in bundle:
+        if pictures:
             problems.append(f"{expression}: a picture of a scalar")
         return problems, bundle, None
-    if png is None or "image/png" not in bundle:
-        problems.append(f"{expression}: no picture of a value that holds numbers")
+    elements = math.prod(payload["shape"])
+    if elements <= numbers.MAX_ELEMENTS and "<table" not in html:
+        problems.append(f"{expression}: no numbers of a value of {elements} elements")
+    if not d.wants_picture(payload, "<table" in html or None):
+        return problems, bundle, None
+    if png is None or len(pictures) != 1:
+        problems.append(f"{expression}: not one picture of a value that holds numbers")
         return problems, bundle, png
-    data = base64.b64decode(bundle["image/png"])
+    data = base64.b64decode(pictures[0])
     width, height = png_size(data)
     if width > PNG_SIDE or height > PNG_SIDE or len(data) > PNG_BYTES:
         problems.append(f"{expression}: picture {width}x{height}, {len(data)} bytes")

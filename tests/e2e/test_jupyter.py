@@ -119,25 +119,19 @@ class Kernel:
         raise AssertionError(f"no {event} debug_event within {TIMEOUT} s")
 
 
-def test_kernel_without_debugger_installs_nothing_then_captures_once_attached(kernel):
-    # (a) No debugger client: a Keras training step runs on TF's own functions.
-    before = kernel.execute(SETUP, PROBES)
-    assert before == {
-        "plugin_loaded": "True",
-        "views_loaded": "[]",
-        "tape_hooked": "False",
-        "tape_module": "'tensorflow.python.eager.backprop'",
-        "apply_hooked": "False",
-        "records": "0",
-    }
+# The initialize arguments JupyterLab's debugger sends (@jupyterlab/debugger session.ts),
+# and those of VS Code's notebook debugger (the same kernel messages, VS Code's client).
+JUPYTERLAB = {"clientID": "jupyterlab", "clientName": "JupyterLab", "adapterID": "python3"}
+VSCODE = {"clientID": "vscode", "clientName": "Visual Studio Code", "adapterID": "python"}
 
-    # (b) JupyterLab's debugger switched on: its debug_requests on the control channel.
+
+def stop_in_step_cell(kernel: Kernel, client: dict) -> tuple[str, int, dict, dict]:
+    """Attach as ``client`` would, run STEP_CELL to its breakpoint: (the cell's msg_id,
+    the stopped thread, the top frame, the frame's locals by name)."""
     kernel.debug(
         "initialize",
         {
-            "clientID": "jupyterlab",
-            "clientName": "JupyterLab",
-            "adapterID": "python",
+            **client,
             "pathFormat": "path",
             "linesStartAt1": True,
             "columnsStartAt1": True,
@@ -167,6 +161,45 @@ def test_kernel_without_debugger_installs_nothing_then_captures_once_attached(ke
         v["name"]: v
         for v in kernel.debug("variables", {"variablesReference": local_ref})["variables"]
     }
+    return msg_id, thread, frame, variables
+
+
+def finish_cell(kernel: Kernel, thread: int, msg_id: str) -> None:
+    kernel.debug("continue", {"threadId": thread})
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        reply = kernel.client.get_shell_msg(timeout=max(1, deadline - time.monotonic()))
+        if reply["parent_header"].get("msg_id") == msg_id:
+            return
+
+
+def tree_text(variable: dict) -> str:
+    """What JupyterLab's debugger tree prints after a row's name (its convertType): the
+    value for int, float and bool, a str's value less one character at each end when it
+    is marked rawString, the type name for anything else."""
+    kind, value = variable.get("type"), variable["value"]
+    if kind in ("int", "float", "bool"):
+        return value
+    if kind == "str":
+        raw = "rawString" in (variable.get("presentationHint") or {}).get("attributes", [])
+        return value[1:-1] if raw else value
+    return kind or value
+
+
+def test_kernel_without_debugger_installs_nothing_then_captures_once_attached(kernel):
+    # (a) No debugger client: a Keras training step runs on TF's own functions.
+    before = kernel.execute(SETUP, PROBES)
+    assert before == {
+        "plugin_loaded": "True",
+        "views_loaded": "[]",
+        "tape_hooked": "False",
+        "tape_module": "'tensorflow.python.eager.backprop'",
+        "apply_hooked": "False",
+        "records": "0",
+    }
+
+    # (b) JupyterLab's debugger switched on: its debug_requests on the control channel.
+    msg_id, thread, frame, variables = stop_in_step_cell(kernel, JUPYTERLAB)
     assert "∇‖g‖=" in variables["kernel"]["value"], variables["kernel"]
     children = {
         c["name"]: c
@@ -174,20 +207,28 @@ def test_kernel_without_debugger_installs_nothing_then_captures_once_attached(ke
             "variables", {"variablesReference": variables["kernel"]["variablesReference"]}
         )["variables"]
     }
-    gradient = children["∇ gradient"]["value"]
+    # JupyterLab's tree prints what tree_text gives: the plugin's rows are typed for it
+    # (shown as "shape: Note", "∇ gradient: GradientInfo" before).
+    gradient = tree_text(children["∇ gradient"])
     # The step run before the client attached was not captured: this is the second update.
     assert gradient.startswith("∇ SGD iteration 1 ") and "float32[4, 3]" in gradient, gradient
+    assert children["∇ gradient"]["variablesReference"] > 0  # still expandable
+    types = {name: child["type"] for name, child in children.items()}
+    assert not {"Note", "StatsNode", "GradientInfo", "ChangeNode"} & set(types.values()), types
+    assert "x∈[" in tree_text(next(c for c in children.values() if "x∈[" in c["value"]))
+    figures = {
+        c["name"]: tree_text(c)
+        for c in kernel.debug(
+            "variables", {"variablesReference": children["∇ gradient"]["variablesReference"]}
+        )["variables"]
+    }
+    assert float(figures["‖g‖"]) > 0, figures
     nodelay = kernel.debug(
         "evaluate", {"expression": NODELAY, "frameId": frame["id"], "context": "watch"}
     )
     assert nodelay["result"] == "1"
 
-    kernel.debug("continue", {"threadId": thread})
-    deadline = time.monotonic() + TIMEOUT
-    while True:
-        reply = kernel.client.get_shell_msg(timeout=max(1, deadline - time.monotonic()))
-        if reply["parent_header"].get("msg_id") == msg_id:
-            break
+    finish_cell(kernel, thread, msg_id)
     after = kernel.execute("", PROBES)
     assert after["tape_hooked"] == "True" and after["apply_hooked"] == "True"
     assert after["views_loaded"] == "['tf_debug_repr.gradients.views', 'tf_debug_repr.views']"
@@ -203,3 +244,23 @@ def test_the_switch_forces_capture_without_a_client():
     assert probes["tape_hooked"] == "True" and probes["apply_hooked"] == "True"
     assert probes["records"] == "2"  # kernel and bias of the one Dense layer
     assert probes["views_loaded"] == "[]"  # the views still wait for a client
+
+
+def test_vscode_notebook_debugger_keeps_the_plugin_types(kernel):
+    """VS Code's notebook debugger is ipykernel + debugpy too, but its Variables pane prints
+    every value: rows keep their own types (no quotes), decided by the client's name."""
+    kernel.execute(SETUP)
+    msg_id, thread, _frame, variables = stop_in_step_cell(kernel, VSCODE)
+    children = {
+        c["name"]: c
+        for c in kernel.debug(
+            "variables", {"variablesReference": variables["kernel"]["variablesReference"]}
+        )["variables"]
+    }
+    types = {name: child["type"] for name, child in children.items()}
+    assert types["shape"] == "Note", types
+    assert types["∇ gradient"] == "GradientInfo", types
+    assert "str" not in types.values(), types
+    assert children["shape"]["value"] == "(4, 3)", children["shape"]  # bare, not quoted
+    assert children["∇ gradient"]["value"].startswith("∇ SGD iteration 1 "), children
+    finish_cell(kernel, thread, msg_id)

@@ -100,10 +100,11 @@ def test_why_there_is_no_picture_is_a_note_and_only_an_exception_is_red():
     # keras-io's text classification shows string batches: not an error
     data = payload(np.zeros((2, 2)))
     data.update(error="strings: no numbers to draw", slice=None)
-    assert "color:#c00" not in ipython_display.render_html(data, None)
+    assert "error-color" not in ipython_display.render_html(data, None)
     data.update(error="TypeError: unsupported operand")
-    assert '<div style="color:#c00">TypeError: unsupported operand</div>' in (
-        ipython_display.render_html(data, None)
+    assert (
+        '<div style="color:var(--jp-error-color1,#c00)">TypeError: unsupported operand</div>'
+        in (ipython_display.render_html(data, None))
     )
 
 
@@ -160,41 +161,84 @@ def test_the_caption_of_a_big_batch_says_which_images_are_shown():
     assert ipython_display.caption(data) == "the first 4 of 100 images (NHWC, uint8)"
 
 
-def test_the_png_formatter_reuses_the_html_formatters_picture_without_keeping_the_value():
+def test_each_picture_is_stored_once_and_the_value_is_not_kept():
+    """The picture lives in the HTML only: no image/png copy doubling a saved notebook."""
     pytest.importorskip("tensorflow")
     import gc
     import weakref
 
-    built = []
-    original = ipython_display.build_payload
-
-    def counting(obj):
-        built.append(obj.shape)
-        return original(obj)
-
-    ipython_display.build_payload = counting
+    values = np.arange(200, dtype=np.float32).reshape(10, 20)
+    shell = SimpleNamespace(display_formatter=formatters.DisplayFormatter())
+    ipython_display.register(shell)
     try:
-        values = np.arange(12, dtype=np.float32).reshape(3, 4)
-        html = ipython_display.html_of(values)
-        png = ipython_display.png_of(values)
-        assert len(built) == 1  # one payload for both
-        assert f"base64,{png}" in html
-        ipython_display.html_of(values)  # no png_of: the value must still be freed
-        alive = weakref.ref(values)
-        del values
+        data, _ = shell.display_formatter.format(values.copy())  # numpy: not ours
+        assert "text/html" not in data
+        import tensorflow as tf
+
+        tensor = tf.constant(values)
+        data, _ = shell.display_formatter.format(tensor)
+        alive = weakref.ref(tensor)
+        del tensor
         gc.collect()
         assert alive() is None
     finally:
-        ipython_display.build_payload = original
-        ipython_display._last.clear()
+        ipython_display.unregister(shell)
+    assert set(data) == {"text/plain", "text/html"}
+    assert data["text/html"].count("data:image/png;base64,") == 1
+
+
+def test_small_values_show_their_numbers_and_a_picture_only_when_it_helps():
+    tf = pytest.importorskip("tensorflow")
+    small = ipython_display.html_of(tf.constant([[1.0, float("nan")], [3.0, 4.25]]))
+    assert "<img" not in small and ">4.25</td>" in small and ">NaN</td>" in small
+    weight = ipython_display.html_of(tf.reshape(tf.range(15.0), (3, 5)))
+    assert "<img" not in weight and all(f">{n}</td>" in weight for n in range(15))
+    # a few hundred: the numbers and the heatmap
+    medium = ipython_display.html_of(tf.reshape(tf.range(300.0), (15, 20)))
+    assert ">299</td>" in medium and medium.count("<img") == 1
+    big = ipython_display.html_of(tf.zeros((20, 20)))
+    assert "<table" not in big and "<img" in big
+    # 1-D wraps every ten, N-D rows are headed by their leading indices
+    assert "<th" in ipython_display.html_of(tf.range(25)) and ">24</td>" in (
+        ipython_display.html_of(tf.range(25))
+    )
+    cube = ipython_display.html_of(tf.reshape(tf.range(60), (3, 4, 5)))
+    assert ">2, 3</th>" in cube and ">59</td>" in cube
+    # strings are data: escaped
+    text = ipython_display.html_of(tf.constant(["<b>x</b>", "y"]))
+    assert "<b>" not in text and "&lt;b&gt;x&lt;/b&gt;" in text
+
+
+def test_keras_models_layers_and_optimizers_get_a_summary_and_a_table():
+    pytest.importorskip("tensorflow")
+    keras = pytest.importorskip("keras")
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3, name="hidden")])
+    optimizer = keras.optimizers.Adam()
+    optimizer.build(model.trainable_variables)
+    shell = SimpleNamespace(display_formatter=formatters.DisplayFormatter())
+    ipython_display.register(shell)
+    try:
+        found = {
+            name: shell.display_formatter.format(obj)[0]
+            for name, obj in (("model", model), ("layer", model.layers[0]), ("opt", optimizer))
+        }
+    finally:
+        ipython_display.unregister(shell)
+    model_html = found["model"]["text/html"]
+    assert "Sequential &#x27;sequential" in model_html and ">hidden</td>" in model_html
+    assert ">15</td>" in model_html  # its parameters
+    assert "kernel" in found["layer"]["text/html"] and "[4, 3]" in found["layer"]["text/html"]
+    assert "Adam" in found["opt"]["text/html"] and "momentum" in found["opt"]["text/html"]
+    after, _ = shell.display_formatter.format(model)
+    assert "text/html" not in after  # unloaded: Keras's own display again
 
 
 VALUES = {
-    "bool": ("tf.constant([[True, False], [False, True]])", "heatmap of x[:, :] of bool[2, 2]"),
-    "int64": ("tf.reshape(tf.range(20, dtype=tf.int64), (4, 5))", "heatmap of x[:, :] of int64"),
-    "int32 1-D": ("tf.range(20)", "histogram of the finite values"),
-    "complex": ("tf.complex(tf.ones((2, 3)), tf.ones((2, 3)))", "abs of the complex values"),
-    "bfloat16": ("tf.cast(tf.ones((2, 3)), tf.bfloat16)", "heatmap of x[:, :] of bfloat16"),
+    "bool": ("tf.reshape(tf.range(100) % 3 == 0, (10, 10))", "heatmap of x[:, :] of bool[10, 10]"),
+    "int64": ("tf.reshape(tf.range(80, dtype=tf.int64), (8, 10))", "heatmap of x[:, :] of int64"),
+    "int32 1-D": ("tf.range(80)", "histogram of the finite values"),
+    "complex": ("tf.complex(tf.ones((8, 10)), tf.ones((8, 10)))", "abs of the complex values"),
+    "bfloat16": ("tf.cast(tf.ones((8, 10)), tf.bfloat16)", "heatmap of x[:, :] of bfloat16"),
     "float16 NaN": ("tf.constant([[np.nan, 1]], tf.float16)", "‼ NaN×1"),
     "5-D": ("tf.zeros((2, 3, 4, 5, 6))", "x[0, 0, 0, :, :] of float32[2, 3, 4, 5, 6]"),
     "indexed slices": (
@@ -206,7 +250,7 @@ VALUES = {
         "showing the 3 values held (.values), not the dense [2, 3] tensor",
     ),
     "ragged": ("tf.ragged.constant([[1.0, 2.0], [3.0]])", "showing its 3 flat values"),
-    "string": ("tf.constant(['a', 'b'])", "strings: no numbers to draw"),
+    "string": ("tf.constant(['a', 'b'])", "'a'"),
     "scalar": ("tf.constant(3.0)", "3.0 float32"),
     "empty": ("tf.zeros((0, 3))", "nothing to draw"),
     "handle": ("tf.Variable(1.0).handle", "no numbers to draw"),
@@ -239,5 +283,8 @@ def test_every_kind_of_value_gets_its_summary_and_a_picture_where_there_are_numb
     assert data["text/plain"].splitlines()[0] == views.summary(value)
     assert html_text.escape(views.summary(value)) in data["text/html"]
     assert html_text.escape(expected) in data["text/html"]
-    drawable = name not in ("string", "scalar", "empty", "handle", "tensor array unwritten")
-    assert ("image/png" in data) == drawable
+    drawable = name in ("bool", "int64", "int32 1-D", "complex", "bfloat16", "5-D")
+    assert ("<img" in data["text/html"]) == drawable, name
+    assert "image/png" not in data  # the picture is stored once, in the HTML
+    numbers = name not in ("5-D", "scalar", "empty", "handle", "tensor array unwritten")
+    assert ("<table" in data["text/html"]) == numbers, name

@@ -16,6 +16,29 @@ def colours_in(picture: np.ndarray) -> set[tuple[int, ...]]:
     return {tuple(int(c) for c in px) for px in picture.reshape(-1, picture.shape[-1])}
 
 
+def opaque(colour) -> tuple[int, ...]:
+    return (*(int(c) for c in colour), 255)
+
+
+def test_pictures_are_transparent_around_what_is_drawn_with_grey_labels():
+    """No white card in a dark theme: the margins and the space around the labels are
+    transparent, everything drawn opaque, the labels a grey that reads on both themes."""
+    for data in (payload(np.array([[0.0, 10.0]])), payload(np.linspace(0, 1, 50))):
+        picture = payload_pictures.draw(data)
+        assert picture.shape[2] == 4
+        assert tuple(picture[0, 0]) == (0, 0, 0, 0)
+        assert set(np.unique(picture[..., 3]).tolist()) == {0, 255}
+        assert (picture == payload_pictures.INK).all(axis=2).any()
+    ink = np.array(payload_pictures.INK[:3]) / 255.0
+
+    def luminance(c: np.ndarray) -> float:
+        c = np.where(c <= 0.03928, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+        return float(0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2])
+
+    dark = luminance(np.array([0x11, 0x11, 0x11]) / 255.0)  # JupyterLab's dark background
+    assert (1.05 / (luminance(ink) + 0.05)) > 4 and (luminance(ink) + 0.05) / (dark + 0.05) > 4
+
+
 def test_a_2d_value_is_a_heatmap_with_each_cell_in_its_map_colour():
     cells = np.array([[0.0, 1.0], [2.0, 4.0]], np.float32)
     picture = payload_pictures.draw(payload(cells))
@@ -27,8 +50,8 @@ def test_a_2d_value_is_a_heatmap_with_each_cell_in_its_map_colour():
     for r in range(2):
         for c in range(2):
             centre = picture[m + r * side + side // 2, m + c * side + side // 2]
-            assert tuple(centre) == tuple(expected[r, c])
-    assert tuple(picture[m + 5, m + 5]) == tuple(colour_maps.VIRIDIS[0].astype(np.uint8))
+            assert tuple(centre) == opaque(expected[r, c])
+    assert tuple(picture[m + 5, m + 5]) == opaque(colour_maps.VIRIDIS[0].astype(np.uint8))
 
 
 def test_nan_and_infinities_get_their_own_colours():
@@ -36,7 +59,7 @@ def test_nan_and_infinities_get_their_own_colours():
     picture = payload_pictures.draw(payload(cells))
     found = colours_in(picture)
     for special in (colour_maps.NAN_COLOUR, colour_maps.POSINF_COLOUR, colour_maps.NEGINF_COLOUR):
-        assert special in found
+        assert opaque(special) in found
 
 
 def test_signed_data_uses_the_diverging_map_centred_on_zero():
@@ -45,7 +68,7 @@ def test_signed_data_uses_the_diverging_map_centred_on_zero():
     # the zero cell is the diverging map's middle (near white), not viridis
     m, (down, across) = payload_pictures.MARGIN, payload_pictures._cell_pixels(1, 3)
     zero = picture[m + down // 2, m + across + across // 2]
-    assert tuple(zero) == tuple(colour_maps.DIVERGING[2].astype(np.uint8))
+    assert tuple(zero) == opaque(colour_maps.DIVERGING[2].astype(np.uint8))
 
 
 def test_the_colour_bar_runs_from_the_high_end_at_the_top():
@@ -54,8 +77,8 @@ def test_the_colour_bar_runs_from_the_high_end_at_the_top():
     down, across = payload_pictures._cell_pixels(1, 2)
     bar_left = m + 2 * across + 2 * m
     bar = picture[m : m + down, bar_left + payload_pictures.COLOUR_BAR_WIDTH // 2]
-    assert tuple(bar[0]) == tuple(colour_maps.sample(colour_maps.VIRIDIS, np.array(1.0)))
-    assert tuple(bar[-1]) == tuple(colour_maps.sample(colour_maps.VIRIDIS, np.array(0.0)))
+    assert tuple(bar[0]) == opaque(colour_maps.sample(colour_maps.VIRIDIS, np.array(1.0)))
+    assert tuple(bar[-1]) == opaque(colour_maps.sample(colour_maps.VIRIDIS, np.array(0.0)))
     # labelled: ink right of the bar
     labels = picture[:, bar_left + payload_pictures.COLOUR_BAR_WIDTH :]
     assert (labels == payload_pictures.INK).all(axis=2).any()
@@ -92,14 +115,14 @@ def test_a_1d_value_is_a_histogram_with_bars_for_nan_and_inf():
     picture = payload_pictures.draw(data)
     found = colours_in(picture)
     assert payload_pictures.BAR in found
-    assert colour_maps.NAN_COLOUR in found and colour_maps.POSINF_COLOUR in found
-    assert colour_maps.NEGINF_COLOUR not in found  # no -Inf: no bar for it
+    assert opaque(colour_maps.NAN_COLOUR) in found and opaque(colour_maps.POSINF_COLOUR) in found
+    assert opaque(colour_maps.NEGINF_COLOUR) not in found  # no -Inf: no bar for it
 
 
 def test_a_1d_value_of_only_nan_still_draws_its_nan_bar():
     data = payload(np.full(4, np.nan, np.float32))
     picture = payload_pictures.draw(data)
-    assert colour_maps.NAN_COLOUR in colours_in(picture)
+    assert opaque(colour_maps.NAN_COLOUR) in colours_in(picture)
 
 
 def test_scalars_and_errors_have_no_picture():
@@ -137,7 +160,7 @@ def test_text_is_drawn_in_ink_where_it_says():
 def test_nothing_finite_means_no_colour_bar():
     picture = payload_pictures.draw(payload(np.full((2, 3), -np.inf, np.float32)))
     found = colours_in(picture)
-    assert found == {colour_maps.NEGINF_COLOUR, payload_pictures.BACKGROUND}
+    assert found == {opaque(colour_maps.NEGINF_COLOUR), payload_pictures.BACKGROUND}
 
 
 def test_a_tall_thin_matrix_is_wide_enough_to_see():

@@ -140,7 +140,7 @@ def test_eager_hint_only_where_it_helps():
 
     with tf.Graph().as_default():
         symbolic = tf.constant(1.0) * 2.0
-    assert symbolic_views.hint_for(symbolic) is symbolic_views.TRACING_HINT
+    assert symbolic_views.hint_for(symbolic) == symbolic_views.tracing_hint()
     tf.config.run_functions_eagerly(True)
     try:  # already set: the switch would not help
         assert symbolic_views.hint_for(symbolic) is symbolic_views.EAGER_ALREADY_HINT

@@ -419,7 +419,7 @@ def test_float_light_levels_in_0_255_are_drawn_as_they_are():
 
 
 def test_chw_in_unit_range_is_scaled_and_nchw_beyond_it_normalised():
-    unit = np.linspace(0, 1, 3 * 5 * 6).reshape(3, 5, 6).astype(np.float32)
+    unit = np.linspace(0, 1, 3 * 10 * 12).reshape(3, 10, 12).astype(np.float32)
     p = payload(tf.constant(unit))
     assert (p["image"]["layout"], p["image"]["scale"]) == ("CHW", "unit")
     assert rgba(p)[..., 0].tolist() == np.round(unit[0] * 255).tolist()
@@ -465,6 +465,29 @@ def test_a_conv_kernel_is_a_heatmap_not_an_image_grid():
     assert payload(tf.zeros([8, 28, 28, 1]))["image"]["layout"] == "NHWC"
     assert payload(tf.Variable(tf.zeros([1, 32, 32, 3]), name="image"))["image"] is not None
     assert payload(tf.zeros([3, 16, 16]))["image"]["layout"] == "CHW"
+
+
+def test_3d_noise_and_small_stacks_of_matrices_are_not_pictures():
+    """float32[3, 40, 50] noise, and docs' [3, 4, 5] range, are heatmaps of x[0, :, :]; a
+    smooth picture of the same shape, channels last too, and uint8 noise are images."""
+    rng = np.random.default_rng(7)
+    for noise in (
+        rng.normal(size=(3, 40, 50)),
+        rng.uniform(size=(3, 40, 50)),
+        rng.uniform(0, 255, size=(40, 50, 3)),
+    ):
+        p = payload(tf.constant(noise.astype(np.float32)))
+        assert p["image"] is None and p["slice"] is not None, noise.shape
+    assert payload(tf.reshape(tf.range(60.0), [3, 4, 5]))["image"] is None
+    rows, cols = np.mgrid[0:40, 0:50]
+    smooth = np.stack([rows / 40, cols / 50, (rows + cols) / 90]).astype(np.float32)
+    smooth += rng.normal(scale=0.02, size=smooth.shape).astype(np.float32)  # a little grain
+    assert payload(tf.constant(smooth))["image"]["layout"] == "CHW"
+    assert payload(tf.constant(np.moveaxis(smooth, 0, -1)))["image"]["layout"] == "HWC"
+    bytes_noise = rng.integers(0, 256, size=(40, 50, 3)).astype(np.uint8)
+    assert payload(tf.constant(bytes_noise))["image"]["layout"] == "HWC"
+    # a batch keeps its shape's word, as a 4-D value is images more often than not
+    assert payload(tf.constant(rng.normal(size=(2, 40, 50, 3)), tf.float32))["image"]
 
 
 def test_a_batch_becomes_a_grid_of_at_most_64_tiles_within_budget():

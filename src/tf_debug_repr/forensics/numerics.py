@@ -33,7 +33,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from ..core import debugger
+from ..core import debugger, notebook_cells
 from ..core import formatting as fmt
 
 # Outputs that are NaN by design (empty batch statistics), as TF's own check skips them.
@@ -359,7 +359,8 @@ def creation_site(traceback: Any) -> tuple[str, str]:
                 import linecache
 
                 source = linecache.getline(path, line)
-            return f"{path}:{line} in {function}", (source or "").strip()
+            where = notebook_cells.site_text(path, line, full_path=True)
+            return f"{where} in {function}", (source or "").strip()
     return "", ""
 
 

@@ -30,6 +30,7 @@ import weakref
 from types import FrameType
 from typing import Any
 
+from ..core import notebook_cells
 from . import compiled as compiled_capture
 from . import none_reasons
 from .figures import Figures, figures_of, nbytes, norm_of
@@ -354,9 +355,10 @@ def _in_function_trace() -> bool:
 
 
 def _site(frame: Any) -> str:
+    """``train.py:10``, or ``cell [4], line 10`` for a notebook cell."""
     if frame is None:
         return "?"
-    return f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}"
+    return notebook_cells.site_text(frame.f_code.co_filename, frame.f_lineno)
 
 
 def _name_in(frame: Any, value: Any) -> str | None:
@@ -519,9 +521,10 @@ def _not_kept_text(nbytes: int) -> str:
     return (
         f"values not kept: this gradient ({nbytes / mib:,.1f} MiB) would take retained "
         f"gradients past the {_budget_bytes / mib:,.0f} MiB budget "
-        f"({_retained_bytes / mib:,.1f} MiB held). Raise it with {BUDGET_VARIABLE}="
-        f"{max(2 * _budget_bytes, _retained_bytes + nbytes) // mib + 1} in the launch "
-        "configuration's env"
+        f"({_retained_bytes / mib:,.1f} MiB held). Raise it: put "
+        + notebook_cells.setting(
+            f"{BUDGET_VARIABLE}={max(2 * _budget_bytes, _retained_bytes + nbytes) // mib + 1}"
+        )
     )
 
 
@@ -682,8 +685,9 @@ def store_compiled(
 def _compiled_not_kept_text() -> str:
     return (
         "values not kept: compiled steps keep gradient values while they fit the "
-        f"{_budget_bytes / (1 << 20):,.0f} MiB budget (raise it with {BUDGET_VARIABLE} in "
-        "the launch configuration's env); each step's norm is kept"
+        f"{_budget_bytes / (1 << 20):,.0f} MiB budget (raise it: put "
+        + notebook_cells.setting(f"{BUDGET_VARIABLE}=<MiB>")
+        + "); each step's norm is kept"
     )
 
 

@@ -12,7 +12,7 @@ import dataclasses
 import math
 from typing import Any, TypeGuard
 
-from ..core import additions
+from ..core import additions, notebook_cells
 from ..core import formatting as fmt
 from ..core.additions import Slot
 from ..core.tf_types import Kind
@@ -20,16 +20,22 @@ from ..core.view_model import Child, Expression, Node, Note, call
 from ..views import dispatch
 from . import capture
 
-# Compiled steps whose gradients a Keras optimizer applies are captured (gradients/
-# compiled.py): what is left symbolic is a tape.gradient in a tf.function with no Keras
+# Compiled steps keep their gradients (gradients/compiled.py) from their first run: what
+# stays symbolic is a trace not run yet, a tape under several replicas with no Keras
 # optimizer, or a step traced before the debugger attached.
-EAGER_HINT = (
-    "compiled steps keep the gradients tape.gradient returns and a Keras optimizer "
-    "applies from their next run on; if none arrive (several replicas without a Keras "
-    "optimizer, a function traced before the debugger attached): put a breakpoint in "
-    "that function (it then runs eagerly), or set TF_DEBUG_REPR_EAGER=1 in the launch "
-    "configuration (Keras: compile(run_eagerly=True))"
-)
+
+
+def eager_hint() -> str:
+    return (
+        "compiled steps keep the gradients tape.gradient returns and a Keras optimizer "
+        "applies from their next run on; if none arrive (several replicas without a Keras "
+        "optimizer, a function traced before the debugger attached): put a breakpoint in "
+        "that function (it then runs eagerly), or put "
+        + notebook_cells.setting("TF_DEBUG_REPR_EAGER=1")
+        + " (Keras: compile(run_eagerly=True))"
+    )
+
+
 INFO = "__import__('tf_debug_repr').gradient_info({})"
 SPARK_STEPS = 20  # norms drawn in a summary's sparkline
 
@@ -130,7 +136,7 @@ class GradientInfo(Node):
         if self.source.symbolic_now and (r is None or r is self.source.latest):
             return (
                 f"∇ not available: computed inside tf.function {self.source.symbolic_in!r} "
-                f"(symbolic); {EAGER_HINT}"
+                f"(symbolic); {eager_hint()}"
             )
         if r is None:
             return "∇ no gradient recorded yet"
@@ -155,7 +161,7 @@ class GradientInfo(Node):
                     Note(f"computed inside tf.function {source.symbolic_in!r}: symbolic, no value"),
                 )
             )
-            rows.append(Child("how to get one", Note(EAGER_HINT)))
+            rows.append(Child("how to get one", Note(eager_hint())))
         if r is None:
             return rows + _problem_rows(None)
         rows.append(Child("target", Note(f"{target_text(r)} ({r.origin})")))

@@ -40,6 +40,56 @@ def layout_of(shape: tuple[int, ...], category: str) -> str | None:
     return None
 
 
+# A 3-D value is images only when it looks like one: its shape alone ([3, 4, 5], three
+# 40x50 matrices of noise) says little. Smaller sides are a stack of matrices; and in a
+# picture neighbouring pixels are alike, where in noise they differ by about as much as
+# any two values (mean |difference| / standard deviation: ~1.13 for Gaussian or uniform
+# noise, 0.1-0.5 for photos, digits, masks). uint8 values are light levels: always images.
+MIN_PICTURE_SIDE = 8
+NOISE_RATIO = 0.9
+_PROBE_SIDE = 64  # the top-left corner looked at, copied to the host (<= 64x64x4 values)
+
+
+def looks_like_pictures(tensor: Any, shape: tuple[int, ...], layout: str, dtype: str) -> bool:
+    """Is a value ``layout`` fits (call under ``guards.harmless``) images rather than a
+    stack of matrices or noise? Only 3-D values are questioned (4-D batches keep their
+    shape's word); uint8 ones are always images."""
+    if len(shape) != 3 or dtype == "uint8":
+        return True
+    height, width = (shape[1], shape[2]) if layout == "CHW" else (shape[0], shape[1])
+    if min(height, width) < MIN_PICTURE_SIDE:
+        return False
+    corner = (
+        tensor[:, :_PROBE_SIDE, :_PROBE_SIDE]
+        if layout == "CHW"
+        else tensor[:_PROBE_SIDE, :_PROBE_SIDE, :]
+    )
+    values = np.asarray(corner.numpy() if hasattr(corner, "numpy") else corner, np.float64)
+    if layout == "CHW":
+        values = np.moveaxis(values, 0, -1)
+    return _smoothness(values) < NOISE_RATIO
+
+
+def _smoothness(values: np.ndarray) -> float:
+    """Mean |difference| of neighbouring finite pixels over the finite values' standard
+    deviation, of (height, width, channels) values; 0 for a flat or nearly empty image."""
+    finite = np.isfinite(values)
+    if finite.sum() < 4:
+        return 0.0
+    spread = float(values[finite].std())
+    if not spread > 0:
+        return 0.0
+    steps = []
+    for axis in (0, 1):
+        a, b = np.swapaxes(values, 0, axis)[1:], np.swapaxes(values, 0, axis)[:-1]
+        both = np.isfinite(a) & np.isfinite(b)
+        if both.any():
+            steps.append(np.abs(a - b)[both])
+    if not steps:
+        return 0.0
+    return float(np.concatenate(steps).mean()) / spread
+
+
 # uint8 values all below this are class ids (a segmentation mask, a trimap), not light
 # levels: drawn as is they are black, so they are stretched, as ImageOps.autocontrast is
 # used on them (keras-io's oxford_pets_image_segmentation).
@@ -132,11 +182,12 @@ def image(tensor: Any, layout: str, scale: str, budget: int) -> dict:
         )
     empty = grid_rows * columns - count  # transparent tiles finish the last grid row
     pixels = tf.pad(pixels, [[0, empty], [0, 0], [0, 0], [0, 0]])
-    grid = tf.reshape(pixels, [grid_rows, columns, tile_h, tile_w, 4])
-    grid = tf.reshape(
-        tf.transpose(grid, [0, 2, 1, 3, 4]), [grid_rows * tile_h, columns * tile_w, 4]
+    # The tiles into rows in numpy: the grid is already small (``budget``), and TF's uint8
+    # transpose on oneDNN CPUs writes an "E0000 ... DT_UINT8" error line into the cell.
+    grid = tf.reshape(pixels, [grid_rows, columns, tile_h, tile_w, 4]).numpy()
+    rgba = np.ascontiguousarray(
+        grid.transpose(0, 2, 1, 3, 4).reshape(grid_rows * tile_h, columns * tile_w, 4)
     )
-    rgba = np.ascontiguousarray(grid.numpy())
     return {
         "layout": layout,
         "count": count,

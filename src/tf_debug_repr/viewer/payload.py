@@ -293,6 +293,10 @@ def _fill(
         layout = tensor_images.layout_of(tuple(shape), category)
         if layout and tensor_images.filter_bank(tuple(shape), _variable_name(value)):
             layout = None
+        if layout and not tensor_images.looks_like_pictures(
+            tensor, tuple(shape), layout, payload["dtype"]
+        ):
+            layout = None
         if axes is None and layout:  # an image's height and width, not its width and channels
             axes = tensor_images.SPATIAL_AXES[layout]
         try:

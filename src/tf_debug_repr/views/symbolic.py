@@ -11,12 +11,18 @@ import sys
 from typing import Any
 
 from ..core import formatting as fmt
+from ..core import notebook_cells
 from ..core.view_model import Child, Note, call, lazy
 
-TRACING_HINT = Note(
-    "no value while tracing: set TF_DEBUG_REPR_EAGER=1 in the launch configuration "
-    "(or call tf.config.run_functions_eagerly(True)) to run functions as plain Python"
-)
+
+def tracing_hint() -> Note:
+    return Note(
+        "no value while tracing: put "
+        + notebook_cells.setting("TF_DEBUG_REPR_EAGER=1")
+        + " (or call tf.config.run_functions_eagerly(True)) to run functions as plain Python"
+    )
+
+
 KERAS_HINT = Note(
     "no value while the model is being built: inspect the layer's weights, or call the "
     "model on data and stop there to see real tensors"
@@ -61,7 +67,7 @@ def hint_for(tensor: Any) -> Note:
         return BUILD_PASS_HINT
     if _functions_run_eagerly():
         return EAGER_ALREADY_HINT
-    return TRACING_HINT
+    return tracing_hint()
 
 
 def _graph_name(tensor: Any) -> str:

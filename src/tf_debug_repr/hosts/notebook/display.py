@@ -1,10 +1,13 @@
 """``%load_ext tf_debug_repr``: IPython display formatters for TensorFlow values.
 
 A tensor or variable as a cell's result (or in JupyterLab's debugger, "render variable")
-shows the plugin's one-line summary, its NaN/±Inf counts as a warning, and a small picture
-drawn from the viewer payload (docs/tensor-viewer.md): a heatmap of a 2-D slice, a histogram
-of a 1-D value, or the image(s) it holds. ``text/plain`` is the summary and the values as the
-Debug Console prints them.
+shows the plugin's one-line summary, its NaN/±Inf counts as a warning, its numbers when it
+is small (``numbers``), and a picture where one helps, drawn from the viewer payload
+(docs/tensor-viewer.md): a heatmap of a 2-D slice, a histogram of a 1-D value, or the
+image(s) it holds. The picture lives in the HTML only (no ``image/png`` copy: a saved
+notebook holds it once). ``text/plain`` is the summary and the values as the Debug Console
+prints them. Keras models, layers, optimizers and metrics get their summary and a table
+(``owners``).
 
 Registered by class name (``for_type_by_name``), so loading the extension imports neither
 TensorFlow nor numpy; unloading puts back whatever printers were there before.
@@ -17,8 +20,6 @@ import html
 import math
 import re
 import sys
-import time
-import weakref
 from typing import Any
 
 from ...core.tf_types import Kind, class_kinds
@@ -47,7 +48,10 @@ VALUE_KINDS = (
 # pixels of image grid.
 PAYLOAD_BUDGET = 2 * 128 * 128 * 5
 HISTOGRAM_BINS = 64
-MIME_TYPES = ("text/plain", "text/html", "image/png")
+MIME_TYPES = ("text/plain", "text/html")
+# Up to this many elements the numbers say more than a picture (a 2x2 tensor gets its four
+# numbers, not a 256-pixel heatmap); images are drawn whatever their size.
+PICTURE_MIN_ELEMENTS = 64
 
 
 # IPython's pretty printer stops at the first class of the MRO that defines ``__repr__``:
@@ -83,23 +87,32 @@ def _matches(cls: type, names: set[tuple[str, str]]) -> bool:
     return (getattr(cls, "__module__", None), getattr(cls, "__name__", None)) in names
 
 
+def _printers() -> dict[str, dict[tuple[str, str], Any]]:
+    """mime type -> {(module, class name): printer}."""
+    from . import owners
+
+    values = set(formatted_types())
+    html_printers = {key: html_of for key in values}
+    html_printers.update({key: owner_html for key in owners.formatted_types()})
+    return {"text/plain": {key: plain_printer for key in values}, "text/html": html_printers}
+
+
 def register(ip: Any) -> None:
-    """Install the three formatters on ``ip`` (an InteractiveShell); a second call is a no-op."""
+    """Install the formatters on ``ip`` (an InteractiveShell); a second call is a no-op."""
     global _saved
     if _saved is not None:
         return
-    names = set(formatted_types())
-    printers = {"text/plain": plain_printer, "text/html": html_of, "image/png": png_of}
     saved: dict[str, tuple[dict, dict]] = {}
-    for mime in MIME_TYPES:
+    for mime, printers in _printers().items():
+        names = set(printers)
         formatter = ip.display_formatter.formatters[mime]
         deferred = {key: formatter.deferred_printers.get(key, _MISSING) for key in names}
         # a class already resolved from a name would shadow ours: set it aside too
         typed = {cls: p for cls, p in formatter.type_printers.items() if _matches(cls, names)}
         for cls in typed:
             del formatter.type_printers[cls]
-        for module, name in names:
-            formatter.for_type_by_name(module, name, printers[mime])
+        for (module, name), printer in printers.items():
+            formatter.for_type_by_name(module, name, printer)
         saved[mime] = (deferred, typed)
     _saved = saved
 
@@ -109,8 +122,9 @@ def unregister(ip: Any) -> None:
     global _saved
     if _saved is None:
         return
-    names = set(formatted_types())
+    printers = _printers()
     for mime, (deferred, typed) in _saved.items():
+        names = set(printers[mime])
         formatter = ip.display_formatter.formatters[mime]
         for key, previous in deferred.items():
             formatter.deferred_printers.pop(key, None)
@@ -120,24 +134,9 @@ def unregister(ip: Any) -> None:
             del formatter.type_printers[cls]  # ours, resolved from a name on first use
         formatter.type_printers.update(typed)
     _saved = None
-    _last.clear()
 
 
 # ------------------------------------------------------------------------- formatters
-
-# The HTML formatter runs just before the PNG one for the same object (IPython's order):
-# it leaves its picture here so the value is not reduced twice. A weak reference: a
-# front end that never asks for image/png must not keep a big tensor alive.
-_last: dict[str, Any] = {}
-_REUSE_SECONDS = 2.0
-
-
-def _keep(obj: Any, png: bytes | None) -> None:
-    _last.clear()
-    try:
-        _last.update(obj=weakref.ref(obj), at=time.monotonic(), png=png)
-    except TypeError:  # not weakly referable: the PNG formatter draws again
-        pass
 
 
 def _ready() -> bool:
@@ -192,35 +191,41 @@ def picture_png(payload: dict[str, Any]) -> bytes | None:
     return None if pixels is None else encode_png(pixels)
 
 
+def wants_picture(payload: dict[str, Any], numbers: Any) -> bool:
+    """A picture helps for images, and for values too big to read as numbers."""
+    if payload.get("image") or numbers is None:
+        return True
+    return math.prod(payload.get("shape") or [0]) > PICTURE_MIN_ELEMENTS
+
+
 def html_of(obj: Any) -> str | None:
-    """text/html: summary, NaN/±Inf warning, what is drawn, the picture. None on failure
-    (the notebook then shows text/plain)."""
+    """text/html: summary, NaN/±Inf warning, the numbers of a small value, what is drawn
+    and the picture. None on failure (the notebook then shows text/plain)."""
     if not _ready():
         return None
     try:
+        from . import numbers as small_values
+
         payload = build_payload(obj)
-        png = picture_png(payload) if not payload.get("error") else None
-        _keep(obj, png)
-        return render_html(payload, png)
+        found = small_values.host_values(obj)
+        table = small_values.table_html(found[0]) if found is not None else None
+        png = None
+        if not payload.get("error") and wants_picture(payload, table):
+            png = picture_png(payload)
+        return render_html(payload, png, table, found[1] if found is not None else "")
     except Exception:
         return None
 
 
-def png_of(obj: Any) -> str | None:
-    """image/png (base64, as IPython expects a str): the same picture alone."""
+def owner_html(obj: Any) -> str | None:
+    """text/html of a Keras model, layer, optimizer or metric; None on failure."""
     if not _ready():
         return None
     try:
-        kept = _last.get("obj")
-        if kept is not None and kept() is obj and time.monotonic() - _last["at"] < _REUSE_SECONDS:
-            png = _last["png"]
-        else:
-            payload = build_payload(obj)
-            png = picture_png(payload) if not payload.get("error") else None
-        _last.clear()
-        return None if png is None else base64.b64encode(png).decode("ascii")
+        from . import owners
+
+        return f'<div class="tf-debug-repr" style="{_BOX}">{owners.html_of(obj)}</div>'
     except Exception:
-        _last.clear()
         return None
 
 
@@ -230,8 +235,14 @@ _BOX = (
     "font-family:var(--jp-code-font-family,monospace);font-size:var(--jp-code-font-size,12px);"
     "line-height:1.5"
 )
-_WARNING = "display:inline-block;padding:0 6px;border-radius:3px;background:#c00;color:#fff;font-weight:bold"
-_NOTE = "opacity:0.75"
+# JupyterLab's theme variables (light and dark), with fallbacks for other front ends.
+_WARNING = (
+    "display:inline-block;padding:0 6px;border-radius:3px;"
+    "background:var(--jp-error-color1,#c00);color:var(--jp-ui-inverse-font-color0,#fff);"
+    "font-weight:bold"
+)
+_NOTE = "color:var(--jp-ui-font-color2,#888)"
+_ERROR = "color:var(--jp-error-color1,#c00)"
 _EXCEPTION = re.compile(r"[\w.]*(Error|Exception|Warning)\b")
 
 
@@ -296,7 +307,9 @@ def caption(payload: dict[str, Any]) -> str:
     return ""
 
 
-def render_html(payload: dict[str, Any], png: bytes | None) -> str:
+def render_html(
+    payload: dict[str, Any], png: bytes | None, numbers: str | None = None, note: str = ""
+) -> str:
     parts = [f'<div class="tf-debug-repr" style="{_BOX}">']
     summary = payload.get("summary") or ""
     parts.append(f"<div>{html.escape(summary)}</div>")
@@ -307,8 +320,13 @@ def render_html(payload: dict[str, Any], png: bytes | None) -> str:
         error = str(payload["error"])
         # Why a value has no picture (a string tensor, an empty one) is a note; only an
         # exception the builder met ("TypeError: …") is shown as an error.
-        style = "color:#c00" if _EXCEPTION.match(error) else _NOTE
-        parts.append(f'<div style="{style}">{html.escape(error)}</div>')
+        style = _ERROR if _EXCEPTION.match(error) else _NOTE
+        if not (numbers and not _EXCEPTION.match(error)):  # the numbers say it (strings)
+            parts.append(f'<div style="{style}">{html.escape(error)}</div>')
+    if numbers:
+        if note:
+            parts.append(f'<div style="{_NOTE}">{html.escape(note)}</div>')
+        parts.append(f'<div style="overflow-x:auto">{numbers}</div>')
     if png is not None:
         text = caption(payload)
         if text:

@@ -1,5 +1,8 @@
-"""Pictures of a viewer payload (docs/tensor-viewer.md) as RGB(A) uint8 arrays, drawn in numpy:
+"""Pictures of a viewer payload (docs/tensor-viewer.md) as RGBA uint8 arrays, drawn in numpy:
 a heatmap of the 2-D slice with a colour bar, a histogram with NaN/±Inf bars, or the image grid.
+
+The background is transparent and the labels a mid grey, so a picture sits on the
+notebook's own background in light and dark themes (no white card).
 
 Works on the payload dict only (already small and on the host), so it knows nothing of
 TensorFlow; ``png.encode_png`` turns the result into a file.
@@ -27,10 +30,12 @@ HISTOGRAM_HEIGHT = 96
 IMAGE_SIDE = 256  # an image grid is enlarged up to this, never beyond 4x
 TILE_GAP = 2  # transparent pixels between the images of a batch
 MARGIN = 4
-BACKGROUND = (255, 255, 255)
-INK = (40, 40, 40)
-AXIS = (160, 160, 160)
-BAR = (70, 130, 180)
+BACKGROUND = (0, 0, 0, 0)  # transparent: the theme's background shows
+# Mid greys: about 4.4:1 against JupyterLab's light background (white) and 4.2:1 against
+# its dark one (#111), readable on both.
+INK = (120, 120, 120, 255)
+AXIS = (128, 128, 128, 255)
+BAR = (70, 130, 180, 255)
 SPECIAL_BARS = (
     ("nan", "NaN", colour_maps.NAN_COLOUR),
     ("posinf", "+Inf", colour_maps.POSINF_COLOUR),
@@ -49,6 +54,16 @@ def picture_kind(payload: dict[str, Any]) -> str | None:
     if len(shape) == 1 and (payload.get("histogram") or _special_counts(payload)):
         return "histogram"
     return None
+
+
+def _opaque(rgb: np.ndarray) -> np.ndarray:
+    """RGB uint8 pixels with a full alpha channel."""
+    alpha = np.full(rgb.shape[:-1] + (1,), 255, np.uint8)
+    return np.concatenate([rgb, alpha], axis=-1)
+
+
+def _rgba(colour: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(colour) if len(colour) == 4 else (*colour, 255)
 
 
 def draw(payload: dict[str, Any]) -> np.ndarray | None:
@@ -115,10 +130,10 @@ def heatmap(cells: dict[str, Any]) -> np.ndarray:
     anchors, bar_low, bar_high = colour_maps.scale_of(low, high, bool(cells.get("signed")))
     rgb = colour_maps.paint_mask(colour_maps.colour(values, bar_low, bar_high, anchors), mask)
     down, across = _cell_pixels(*values.shape)
-    big = np.repeat(np.repeat(rgb, down, axis=0), across, axis=1)
+    big = _opaque(np.repeat(np.repeat(rgb, down, axis=0), across, axis=1))
 
     if not (mask == 0).any():  # nothing finite: a colour bar would only mislead
-        canvas = np.empty((big.shape[0] + 2 * MARGIN, big.shape[1] + 2 * MARGIN, 3), np.uint8)
+        canvas = np.empty((big.shape[0] + 2 * MARGIN, big.shape[1] + 2 * MARGIN, 4), np.uint8)
         canvas[:] = BACKGROUND
         canvas[MARGIN:-MARGIN, MARGIN:-MARGIN] = big
         return canvas
@@ -130,13 +145,13 @@ def heatmap(cells: dict[str, Any]) -> np.ndarray:
     height = bar_height + 2 * MARGIN
     bar_left = MARGIN + big.shape[1] + 2 * MARGIN
     width = bar_left + COLOUR_BAR_WIDTH + MARGIN + label_width + MARGIN
-    canvas = np.empty((height, width, 3), np.uint8)
+    canvas = np.empty((height, width, 4), np.uint8)
     canvas[:] = BACKGROUND
     canvas[MARGIN : MARGIN + big.shape[0], MARGIN : MARGIN + big.shape[1]] = big
 
     # the bar: top is the high end
     ramp = np.linspace(bar_high, bar_low, bar_height)
-    bar = colour_maps.colour(ramp, bar_low, bar_high, anchors)
+    bar = _opaque(colour_maps.colour(ramp, bar_low, bar_high, anchors))
     canvas[MARGIN : MARGIN + bar_height, bar_left : bar_left + COLOUR_BAR_WIDTH] = bar[:, None, :]
     text_left = bar_left + COLOUR_BAR_WIDTH + MARGIN
     _, text_height = text_size("0")
@@ -183,14 +198,14 @@ def histogram(
     width = specials_left + len(specials) * special_width + MARGIN
     width = max(width, left + 2 * MARGIN)
     height = base + 1 + MARGIN + text_height + MARGIN
-    canvas = np.empty((height, width, 3), np.uint8)
+    canvas = np.empty((height, width, 4), np.uint8)
     canvas[:] = BACKGROUND
 
-    def bar(x0: int, x1: int, count: int, colour: tuple[int, int, int]) -> None:
+    def bar(x0: int, x1: int, count: int, colour: tuple[int, ...]) -> None:
         if count <= 0:
             return
         tall = max(2, int(round(HISTOGRAM_HEIGHT * count / peak)))
-        canvas[base - tall : base, x0:x1] = colour
+        canvas[base - tall : base, x0:x1] = _rgba(colour)
 
     for i, count in enumerate(counts):
         x0 = left + i * bar_width

@@ -9,13 +9,22 @@ raise. Imported only by the plugin module (never by library code: a pydev* modul
 
 from __future__ import annotations
 
+import copy
 import os
 import sys
 from typing import Any
 
 from ...activation import startup as activation
 from ...core import expressions
-from ...core.view_model import SHORT_TEXT_DTYPES, Child, Expression, Note, Scalar, error_note
+from ...core.view_model import (
+    SHORT_TEXT_DTYPES,
+    Child,
+    Expression,
+    Node,
+    Note,
+    Scalar,
+    error_note,
+)
 from . import client as debugger_client
 
 # VS Code renders at most 1,024 characters; the console gets a few lines more.
@@ -71,32 +80,75 @@ class _NoteLeaf(str):
 
 _NoteLeaf.__name__ = _NoteLeaf.__qualname__ = "Note"  # the type column says "Note"
 
-_named_floats: dict[str, type] = {}
+
+# JupyterLab's debugger tree prints a row's value only when its type is int, float, bool
+# or str (the type name otherwise: "shape: Note", "stats: StatsNode"), and strips one
+# character from each end of a str's value (pydevd marks str values rawString). In a
+# Jupyter kernel our rows are therefore typed "str" (their value quoted) or "float".
+class _TextLeaf(_NoteLeaf):
+    __slots__ = ()
 
 
-def _named_float(scalar: Scalar) -> float:
-    """A ``float`` (a leaf) whose class name, the type column, is its dtype and whose
-    repr is the dtype's own text."""
-    cls = _named_floats.get(scalar.dtype)
+_TextLeaf.__name__ = _TextLeaf.__qualname__ = "str"
+_LEAVES = (_NoteLeaf, _TextLeaf)
+_text_typed: dict[type, type] = {}  # a Node class -> its subclass named "str"
+
+
+def jupyter_tree() -> bool:
+    """Is the client JupyterLab's debugger? Decided by the DAP client's name, not by the
+    ipykernel around pydevd: VS Code's notebook debugger is ipykernel + debugpy too, and
+    its Variables pane prints any type. Cheap (a string compare)."""
+    return debugger_client.client_id() == "jupyterlab"
+
+
+def _text_typed_node(node: Node) -> Any:
+    """A copy of one of our nodes whose class is named "str": still expandable (our
+    resolver handles it as the node), its summary printed by the JupyterLab tree."""
+    cls = type(node)
+    alias = _text_typed.get(cls)
+    if alias is None:
+        alias = _text_typed[cls] = type("str", (cls,), {"_tf_debug_repr_text_typed": True})
+    twin = copy.copy(node)
+    twin.__class__ = alias
+    return twin
+
+
+def is_text_typed(obj: Any) -> bool:
+    return type(obj) is _TextLeaf or getattr(type(obj), "_tf_debug_repr_text_typed", False)
+
+
+_named_floats: dict[tuple[str, str], type] = {}
+
+
+def _named_float(scalar: Scalar, name: str) -> float:
+    """A ``float`` (a leaf) whose class name, the type column, is ``name`` (the dtype's,
+    or "float" for JupyterLab) and whose repr is the dtype's own text."""
+    cls = _named_floats.get((scalar.dtype, name))
     if cls is None:
 
         def text(self: float) -> str:
             return Scalar(float(self), scalar.dtype).text
 
-        cls = _named_floats[scalar.dtype] = type(
-            scalar.dtype, (float,), {"__slots__": (), "__repr__": text, "__str__": text}
+        cls = _named_floats[(scalar.dtype, name)] = type(
+            name, (float,), {"__slots__": (), "__repr__": text, "__str__": text}
         )
     return cls(scalar.value)
 
 
 def for_pydevd(value: Any) -> Any:
     """A view's value as pydevd should get it."""
+    jupyter = jupyter_tree()
     if isinstance(value, Note):
-        return _NoteLeaf(value.text)
+        return (_TextLeaf if jupyter else _NoteLeaf)(value.text)
     if isinstance(value, Scalar):
         if value.dtype in SHORT_TEXT_DTYPES and isinstance(value.value, float):
-            return _named_float(value)
+            return _named_float(value, "float" if jupyter else value.dtype)
         return value.value
+    if jupyter and isinstance(value, Node):
+        try:
+            return _text_typed_node(value)
+        except Exception:  # a node that cannot be copied keeps its own class name
+            return value
     return value
 
 
@@ -204,7 +256,7 @@ class TensorStrProvider:
 
     def can_provide(self, type_object: type, type_name: str) -> bool:
         try:
-            return type_object in _CONTAINERS or type_object is _NoteLeaf or _handles(type_object)
+            return type_object in _CONTAINERS or type_object in _LEAVES or _handles(type_object)
         except Exception as exc:  # pydevd's own text for this type
             _debug(f"type check of {type_name} failed: {exc!r}")
             return False
@@ -215,12 +267,14 @@ class TensorStrProvider:
         return self.get_str_in_context(val, None)
 
     def get_str_in_context(self, val: Any, context: str | None) -> str | None:
-        if type(val) is _NoteLeaf:
-            return str.__str__(val)  # bare, without the quotes of a str's repr
         if type(val) in _CONTAINERS:
             # The clipboard gets the containers' full repr, as stock does.
             return None if context == "clipboard" else _container_summary(val)
-        return _summary(val, context)
+        # bare, without the quotes of a str's repr
+        text = str.__str__(val) if type(val) in _LEAVES else _summary(val, context)
+        if context is None and is_text_typed(val):
+            return f"'{text}'"  # JupyterLab's tree strips one character from each end
+        return text
 
 
 def providers() -> dict[str, type]:

@@ -16,9 +16,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ...core import debugger
+from ...core.patching import patch_once
 
 _lock = threading.Lock()
 _seen = False
+_client_id = ""  # the DAP client's initialize clientID, lower case ("" before one)
 _callbacks: list[Callable[[], None]] = []
 
 
@@ -71,30 +73,72 @@ def _run(callbacks: list[Callable[[], None]]) -> None:
                 pass
 
 
+def client_id() -> str:
+    """The latest DAP client's ``initialize`` clientID, lower case: "jupyterlab" for
+    JupyterLab's (and Notebook 7's) debugger, "vscode" for VS Code, also in a notebook
+    kernel; "" before any DAP client (and under PyCharm's XML protocol)."""
+    return _client_id
+
+
+def _remember_client(request: object) -> None:
+    global _client_id
+    try:
+        arguments = getattr(request, "arguments", None)
+        name = getattr(arguments, "clientID", None) or ""
+        _client_id = name.lower() if isinstance(name, str) else ""
+    except Exception:
+        _client_id = ""
+
+
+def _install_initialize_hook() -> bool:
+    """pydevd keeps nothing of the initialize request but answers it in
+    ``PyDevJsonCommandProcessor.on_initialize_request``, looked up by name per request."""
+    module = sys.modules.get("_pydevd_bundle.pydevd_process_net_command_json")
+    processor = getattr(module, "PyDevJsonCommandProcessor", None)
+    if getattr(processor, "on_initialize_request", None) is None:
+        return False
+
+    def wrap(original: Callable[..., Any]) -> Callable[..., Any]:
+        def on_initialize_request(self: Any, py_db: Any, request: Any) -> Any:
+            _remember_client(request)
+            return original(self, py_db, request)
+
+        return on_initialize_request
+
+    patch_once(processor, "on_initialize_request", wrap)
+    return True
+
+
 def install() -> bool:
-    """Hook the moment a client finishes configuring, and answer for pydevd what the
-    lower layers ask of a debugger (``core.debugger``). Never imports pydevd."""
+    """Hook the moment a client finishes configuring, note which client it is, and answer
+    for pydevd what the lower layers ask of a debugger (``core.debugger``). Never imports
+    pydevd."""
     debugger.install(PydevdDebugger())
+    try:
+        _install_initialize_hook()
+    except Exception as exc:  # the tree then keeps its default typing
+        try:
+            sys.stderr.write(f"tf-debug-repr: client name hook failed: {exc!r}\n")
+        except Exception:
+            pass
     api = sys.modules.get("_pydevd_bundle.pydevd_api")
     api_class = getattr(api, "PyDevdAPI", None)
     if api_class is None:
         return False
-    original = api_class.run
-    if getattr(original, "_tf_debug_repr", False):
-        return True
 
-    def run(self, py_db, *args, **kwargs):
-        # Seen before the program is let go (launch mode waits on this very call), so a
-        # check at the program's ``import tensorflow`` already finds the client.
-        global _seen
-        _seen = True
-        result = original(self, py_db, *args, **kwargs)
-        _fire()
-        return result
+    def wrap(original: Callable[..., Any]) -> Callable[..., Any]:
+        def run(self: Any, py_db: Any, *args: Any, **kwargs: Any) -> Any:
+            # Seen before the program is let go (launch mode waits on this very call), so
+            # a check at the program's ``import tensorflow`` already finds the client.
+            global _seen
+            _seen = True
+            result = original(self, py_db, *args, **kwargs)
+            _fire()
+            return result
 
-    run.__wrapped__ = original  # type: ignore[attr-defined]
-    run._tf_debug_repr = True  # type: ignore[attr-defined]
-    api_class.run = run
+        return run
+
+    patch_once(api_class, "run", wrap)
     return True
 
 

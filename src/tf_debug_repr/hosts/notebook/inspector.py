@@ -1,0 +1,341 @@
+"""The JupyterLab Variable Inspector (``lckr_jupyterlab_variableinspector``), right for TF.
+
+The Inspector runs a script in the kernel that defines ``_jupyterlab_variableinspector_*``
+functions in the user's namespace, then calls ``…_dict_list()`` after each cell and
+``…_getmatrixcontent(x, n)`` for its grid. On TF values it is wrong or blind: ``str()``
+of a tensor copies it whole, sizes read 184 or ``?``, Keras objects are left out (their
+``str`` starts with ``<``) and the grid raises.
+
+We wrap those two functions where they live, in the user's namespace: TF values (and
+lists of them) get their rows and grids from the plugin; every other name goes through the
+Inspector's own code unchanged (it is asked about those names only). The Inspector injects
+its script again when its panel opens and after a kernel restart, so a ``post_execute``
+hook (which runs after silent cells too, as the injection is) wraps again whatever is new.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from ...core.tf_types import Kind, kind_of
+from . import facts
+
+PREFIX = "_jupyterlab_variableinspector_"
+LIST = PREFIX + "dict_list"
+MATRIX = PREFIX + "getmatrixcontent"
+NAMES = PREFIX + "nms"
+_MARK = "_tf_debug_repr_original"
+
+# The kinds the Inspector gets a row for from us; other TF objects (shapes, specs,
+# functions) keep the Inspector's own handling, which is right for them.
+LISTED = (
+    *facts.DENSE,
+    *facts.COMPOSITE,
+    Kind.SYMBOLIC,
+    Kind.KERAS_TENSOR,
+    Kind.TENSOR_ARRAY,
+    Kind.KERAS_LAYER,
+    Kind.TF_MODULE,
+    Kind.OPTIMIZER,
+    Kind.METRIC,
+    Kind.LOSS,
+    Kind.LR_SCHEDULE,
+    Kind.DATASET,
+)
+HISTORY = ("keras.src.callbacks.history", "History")
+CONTENT_CHARS = 300  # the Inspector cuts its own at 150; a summary line gets a little more
+# The grid: rows the Inspector asks for (100,000 by default), bounded in cells and columns
+# so that a [4096, 4096] weight sends ~1 MB of JSON, not 400 MB.
+MAX_CELLS = 100_000
+MAX_COLUMNS = 1_000
+_CONTAINERS = (list, tuple, dict)
+_CONTAINER_ITEMS = 1_000  # longer containers are left to the Inspector
+
+
+def _is_history(obj: Any) -> bool:
+    cls = type(obj)
+    return (getattr(cls, "__module__", ""), cls.__name__) == HISTORY
+
+
+def _container_values(obj: Any) -> list[Any] | None:
+    """The items of a list, tuple or dict whose items are all TF values (``grads``)."""
+    if type(obj) not in _CONTAINERS or not obj or len(obj) > _CONTAINER_ITEMS:
+        return None
+    items = list(obj.values()) if isinstance(obj, dict) else list(obj)
+    if all(kind_of(v) in LISTED for v in items):
+        return items
+    return None
+
+
+def is_ours(obj: Any) -> bool:
+    return kind_of(obj) in LISTED or _is_history(obj) or _container_values(obj) is not None
+
+
+# ------------------------------------------------------------------------------- rows
+
+
+def _shape_text(obj: Any) -> str:
+    found = facts.dims(obj)
+    if found is None:
+        return ""
+    return " x ".join("?" if d is None else str(d) for d in found)  # the Inspector's way
+
+
+def _size_text(size: int | None) -> str:
+    return "?" if size is None else str(size)
+
+
+def _summary(obj: Any) -> str:
+    from ... import views
+
+    try:
+        text = views.container_summary(obj) if type(obj) in _CONTAINERS else views.summary(obj)
+    except Exception as exc:
+        text = f"{type(obj).__name__} (summary failed: {type(exc).__name__})"
+    text = str(text or "")
+    return text if len(text) <= CONTENT_CHARS else text[: CONTENT_CHARS - 1] + "…"
+
+
+def _history_facts(obj: Any) -> tuple[str, str]:
+    history = getattr(obj, "history", None) or {}
+    epochs = len(getattr(obj, "epoch", None) or [])
+    last = []
+    for key, values in list(history.items())[:6]:
+        try:
+            last.append(f"{key}={float(values[-1]):.4g}")
+        except Exception:
+            continue
+    return f"{epochs} epochs", f"History of {epochs} epochs: " + " ".join(last)
+
+
+def row(name: str, obj: Any) -> dict[str, Any]:
+    """The Inspector's row for a value of ours: its class name as type, bytes as size,
+    ``3 x 4`` (or parameters, variables, items) as shape, the plugin's summary as content."""
+    kind = kind_of(obj)
+    matrix = False
+    if _is_history(obj):
+        shape, content = _history_facts(obj)
+        size: int | None = sys.getsizeof(obj)
+    elif kind is None:  # a container of TF values
+        items = _container_values(obj) or []
+        sizes = [facts.value_bytes(v) for v in items]
+        size = None if None in sizes else sum(sizes)  # type: ignore[arg-type]
+        shape, content, matrix = f"{len(items)} items", _summary(obj), True
+    else:
+        size = facts.value_bytes(obj, kind)
+        content = _summary(obj)
+        if kind in facts.OWNERS:
+            count = len(facts.variables_of(obj))
+            if kind is Kind.OPTIMIZER or kind is Kind.METRIC:
+                shape = f"{count} variables"
+            else:
+                shape = f"{facts.parameters(obj):,} parameters"
+            matrix = count > 0
+        else:
+            shape = _shape_text(obj)
+            matrix = kind in facts.DENSE and facts.elements(obj) not in (None, 0)
+    return {
+        "varName": name,
+        "varType": type(obj).__name__,
+        "varSize": _size_text(size),
+        "varShape": shape,
+        "varContent": content,
+        "isMatrix": bool(matrix),
+        "isWidget": False,
+    }
+
+
+def _guarded_row(name: str, obj: Any) -> dict[str, Any]:
+    try:
+        return row(name, obj)
+    except Exception as exc:  # this one row says why; the others stand
+        return {
+            "varName": name,
+            "varType": type(obj).__name__,
+            "varSize": "?",
+            "varShape": "",
+            "varContent": f"(tf-debug-repr: {type(exc).__name__})",
+            "isMatrix": False,
+            "isWidget": False,
+        }
+
+
+# ------------------------------------------------------------------------------- grids
+
+
+def _items_table(items: list[tuple[str, Any]]) -> str:
+    """One row per value: what a model's, an optimizer's or a list's grid shows."""
+    from . import grid
+
+    rows = []
+    for label, value in items:
+        try:
+            size = facts.value_bytes(value)
+            rows.append(
+                [
+                    grid.text(label),
+                    grid.text(facts.dtype_name(value)),
+                    grid.text(_shape_text(value)),
+                    size if size is not None else "?",
+                    grid.text(_summary(value)),
+                ]
+            )
+        except Exception as exc:
+            rows.append([grid.text(label), "", "", "?", f"(failed: {type(exc).__name__})"])
+    columns = ["name", "dtype", "shape", "bytes", "summary"]
+    return grid.table("#", columns, rows, ["string", "string", "string", "integer", "string"])
+
+
+def _weight_label(var: Any) -> str:
+    from ...views import variables as variable_views
+
+    return variable_views.label(var) or type(var).__name__
+
+
+def matrix_json(obj: Any, max_rows: int) -> str:
+    """The grid of a value of ours: a 2-D slice of a tensor or variable (a bounded one),
+    one row per weight of a model or variable of an optimizer, one per item of a list."""
+    from . import grid
+
+    kind = kind_of(obj)
+    if kind in facts.OWNERS:
+        return _items_table([(_weight_label(v), v) for v in facts.variables_of(obj)])
+    if kind is None:
+        values = _container_values(obj) or []
+        keys = list(obj) if isinstance(obj, dict) else range(len(values))
+        return _items_table([(f"[{k!r}]", v) for k, v in zip(keys, values, strict=True)])
+    bound = max(1, int(max_rows)) if max_rows else MAX_CELLS
+    cut = facts.matrix_slice(obj, kind, bound, MAX_CELLS, MAX_COLUMNS)
+    if cut is None:
+        return grid.table("value", ["note"], [["no values to show"]], ["string"])
+    where, array, _ = cut
+    return grid.array_table(where, array)
+
+
+def _error_table(exc: Exception) -> str:
+    from . import grid
+
+    return grid.table(
+        "#", ["error"], [[grid.text(f"{type(exc).__name__}: {exc}")[:300]]], ["string"]
+    )
+
+
+# ------------------------------------------------------------------------------ wrapping
+
+
+class _SomeNames:
+    """Stands in for the Inspector's ``NamespaceMagics`` while its own code lists the
+    names that are not ours."""
+
+    def __init__(self, names: list[str]) -> None:
+        self._names = names
+
+    def who_ls(self) -> list[str]:
+        return list(self._names)
+
+
+def _wrap_list(ns: dict, original: Any) -> Any:
+    def dict_list() -> str:
+        if "tensorflow" not in sys.modules and "keras" not in sys.modules:
+            return original()
+        magics = ns.get(NAMES)
+        names = list(magics.who_ls())
+        ours: dict[str, dict[str, Any]] = {}
+        others = []
+        for name in names:
+            value = ns.get(name)
+            try:
+                mine = is_ours(value)
+            except Exception:
+                mine = False
+            if mine:
+                ours[name] = _guarded_row(name, value)
+            else:
+                others.append(name)
+        ns[NAMES] = _SomeNames(others)
+        try:
+            theirs = {r["varName"]: r for r in json.loads(original())}
+        finally:
+            ns[NAMES] = magics
+        rows = [ours.get(n) or theirs.get(n) for n in names]
+        return json.dumps([r for r in rows if r is not None], ensure_ascii=False)
+
+    setattr(dict_list, _MARK, original)
+    return dict_list
+
+
+def _wrap_matrix(original: Any) -> Any:
+    def getmatrixcontent(x: Any, max_rows: int = 10000) -> Any:
+        try:
+            mine = "tensorflow" in sys.modules and is_ours(x)
+        except Exception:
+            mine = False
+        if not mine:
+            return original(x, max_rows)
+        try:
+            return matrix_json(x, max_rows)
+        except Exception as exc:  # the grid shows why instead of a silent kernel error
+            return _error_table(exc)
+
+    setattr(getmatrixcontent, _MARK, original)
+    return getmatrixcontent
+
+
+def wrap(ns: dict) -> bool:
+    """Wrap the Inspector's functions in ``ns`` if they are there and not ours yet."""
+    done = False
+    for name, wrapper in ((LIST, lambda f: _wrap_list(ns, f)), (MATRIX, _wrap_matrix)):
+        current = ns.get(name)
+        if callable(current) and not hasattr(current, _MARK):
+            ns[name] = wrapper(current)
+            done = True
+    return done
+
+
+def unwrap(ns: dict) -> None:
+    for name in (LIST, MATRIX):
+        original = getattr(ns.get(name), _MARK, None)
+        if original is not None:
+            ns[name] = original
+
+
+class Hook:
+    """``post_execute``: a dict lookup per cell while the Inspector's functions are ours."""
+
+    def __init__(self, ip: Any) -> None:
+        self.ip = ip
+
+    def __call__(self) -> None:
+        try:
+            ns = self.ip.user_ns
+            current = ns.get(LIST)
+            if current is not None and not hasattr(current, _MARK):
+                wrap(ns)
+        except Exception:
+            pass
+
+
+_hook: Hook | None = None
+
+
+def install(ip: Any) -> None:
+    global _hook
+    if _hook is not None:
+        return
+    _hook = Hook(ip)
+    ip.events.register("post_execute", _hook)
+    _hook()  # the Inspector may have come first
+
+
+def uninstall(ip: Any) -> None:
+    global _hook
+    if _hook is None:
+        return
+    try:
+        ip.events.unregister("post_execute", _hook)
+    except ValueError:
+        pass
+    _hook = None
+    unwrap(ip.user_ns)

@@ -1,0 +1,124 @@
+"""``%tf_table`` in a real ipykernel (jupyter_client): the table as a cell's result, then
+live: one display that a post_run_cell hook updates after each cell (update_display_data
+messages), with what changed since the previous cell."""
+
+from __future__ import annotations
+
+import html
+import queue
+import re
+import time
+
+import pytest
+
+from .test_jupyter import TIMEOUT
+
+pytestmark = pytest.mark.e2e
+tf = pytest.importorskip("tensorflow")
+
+SETUP = """\
+import numpy as np
+import tensorflow as tf
+import keras
+import tf_debug_repr
+%load_ext tf_debug_repr
+tf_debug_repr.set_gradient_capture(True)
+
+model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3)])
+optimizer = keras.optimizers.SGD(0.1)
+bad = tf.constant([[1.0, float("nan")], [3.0, float("inf")]])
+scale = tf.Variable(tf.ones((3, 4)), name="scale")
+plain = np.zeros(3)
+
+def step():
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(model(tf.ones((2, 4))) ** 2)
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    return grads
+
+grads = step()
+"""
+
+
+def messages(kernel, code: str) -> list[tuple[str, dict]]:
+    """(msg_type, content) of the iopub messages of ``code``, up to idle."""
+    msg_id = kernel.client.execute(code)
+    found = []
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        try:
+            msg = kernel.client.get_iopub_msg(timeout=1)
+        except queue.Empty:
+            continue
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        kind, content = msg["msg_type"], msg["content"]
+        if kind == "error":
+            raise AssertionError("\n".join(content["traceback"]))
+        if kind == "status" and content["execution_state"] == "idle":
+            return found
+        found.append((kind, content))
+    raise AssertionError(f"no idle after {code!r} within {TIMEOUT} s")
+
+
+def table_rows(page: str) -> dict[str, list[str]]:
+    """name -> the row's shown cells, read from the HTML."""
+    rows = {}
+    for body in re.findall(r"<tr>(.*?)</tr>", page):
+        texts = [html.unescape(t) for t in re.findall(r"<td[^>]*>(.*?)</td>", body)]
+        if texts:  # the head row has <th> cells
+            rows[texts[0]] = texts
+    return rows
+
+
+def test_table_of_tf_values_then_live_updates_after_each_cell(kernel):
+    messages(kernel, SETUP)
+    (result,) = [c for k, c in messages(kernel, "%tf_table") if k == "execute_result"]
+    rows = table_rows(result["data"]["text/html"])
+    assert set(rows) == {"model", "optimizer", "bad", "scale", "grads[0]", "grads[1]"}
+    assert rows["bad"][1:8] == [
+        "eager tensor",
+        "float32",
+        "[2, 2]",
+        "CPU:0",
+        "16 B",
+        "[1, 3]",
+        "NaN×1 +Inf×1",
+    ]
+    assert rows["scale"][5] == "48 B" and rows["scale"][6] == "[1, 1]"
+    assert rows["model"][1] == "Sequential" and rows["model"][3] == "15 params"
+    assert rows["model"][8].endswith("@SGD iteration 0") and float(rows["model"][8].split()[0]) > 0
+    assert rows["grads[0]"][3] == "[4, 3]"
+    assert all(r[9] == "new" for r in rows.values())
+    assert result["data"]["text/plain"].splitlines()[0].startswith("name ")
+    sorted_rows = messages(kernel, "%tf_table --sort bytes")[-1][1]["data"]["text/html"]
+    # largest first, ties in the names' order: 60, 48, 48, 16, 12, 12 bytes
+    assert list(table_rows(sorted_rows)) == [
+        "model",
+        "grads[0]",
+        "scale",
+        "bad",
+        "grads[1]",
+        "optimizer",
+    ]
+
+    shown = messages(kernel, "%tf_table live")
+    (display,) = [c for k, c in shown if k == "display_data"]
+    display_id = display["transient"]["display_id"]
+    assert all(r[9] == "same" for r in table_rows(display["data"]["text/html"]).values())
+
+    updates = [
+        c
+        for k, c in messages(kernel, "grads = step(); scale.assign_add(tf.ones((3, 4)))")
+        if k == "update_display_data"
+    ]
+    assert len(updates) == 1 and updates[0]["transient"]["display_id"] == display_id
+    rows = table_rows(updates[0]["data"]["text/html"])
+    assert rows["scale"][6] == "[2, 2]" and rows["scale"][9] == "changed, Δμ=1"
+    assert rows["model"][9] == "2 of 2 weights changed"
+    assert rows["model"][8].endswith("@SGD iteration 1")
+    assert rows["bad"][9] == "same"
+
+    messages(kernel, "%tf_table off")
+    assert not [k for k, _ in messages(kernel, "x = 1") if k == "update_display_data"]
