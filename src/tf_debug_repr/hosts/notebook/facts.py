@@ -153,9 +153,10 @@ def matrix_slice(obj: Any, kind: Kind | None, max_rows: int, max_cells: int, max
     from ...core.guards import harmless
 
     value = dense_value(obj, kind)
-    shape = dims(value) if value is not None else None
-    if shape is None or any(d is None for d in shape):
+    found = dims(value) if value is not None else None
+    if found is None or any(d is None for d in found):
         return None
+    shape = [int(d) for d in found if d is not None]
     rank = len(shape)
     rows = shape[-2] if rank >= 2 else (shape[0] if rank == 1 else 1)
     columns = shape[-1] if rank >= 2 else 1

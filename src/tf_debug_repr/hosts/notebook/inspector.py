@@ -241,6 +241,8 @@ def _wrap_list(ns: dict, original: Any) -> Any:
         if "tensorflow" not in sys.modules and "keras" not in sys.modules:
             return original()
         magics = ns.get(NAMES)
+        if magics is None:  # the Inspector's own helper is gone: its own answer
+            return original()
         names = list(magics.who_ls())
         ours: dict[str, dict[str, Any]] = {}
         others = []

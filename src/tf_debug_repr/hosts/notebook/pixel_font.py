@@ -45,7 +45,7 @@ def _glyph(ch: str) -> np.ndarray:
 
 
 def draw_text(
-    rgb: np.ndarray, x: int, y: int, text: str, colour: tuple[int, int, int], scale: int = 2
+    rgb: np.ndarray, x: int, y: int, text: str, colour: tuple[int, ...], scale: int = 2
 ) -> None:
     """Draw ``text`` with its top left corner at (x, y), clipped to the picture.
     Characters the font lacks are drawn as blanks."""

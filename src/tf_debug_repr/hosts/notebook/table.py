@@ -116,7 +116,10 @@ def _gradient(value: Any, kind: Kind) -> tuple[float | None, str]:
 def _owner_figures(found: Row, variables: list[Any]) -> None:
     """A small model's range over all its weights, how many hold NaN/Inf, and each
     weight's figures as its fingerprint (Δ: how many weights changed)."""
-    lows, highs, prints, bad = [], [], [], 0
+    lows: list[Any] = []
+    highs: list[Any] = []
+    prints: list[tuple | None] = []
+    bad = 0
     for var in variables:
         kind = kind_of(var)
         figures = _figures(var, kind) if kind in facts.DENSE else None
@@ -137,7 +140,7 @@ def _owner_figures(found: Row, variables: list[Any]) -> None:
 
 def _steps(value: Any, kind: Kind) -> int | None:
     optimizer = value if kind is Kind.OPTIMIZER else getattr(value, "optimizer", None)
-    if kind_of(optimizer) is not Kind.OPTIMIZER:
+    if optimizer is None or kind_of(optimizer) is not Kind.OPTIMIZER:
         return None
     try:
         return int(optimizer.iterations.numpy())
