@@ -64,6 +64,9 @@ _events = itertools.count(1)  # orders records (symbolic vs eager); never shown 
 # Keras variable gets an entry too, so either finds the record.
 _entries: dict[int, tuple[weakref.ref, SourceRecord]] = {}
 _tapes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # tape -> TapeRecord
+# (call site, replica) -> tape.gradient calls made there: a training loop makes a fresh
+# tape each step (whose own count is always 1), while this count tells step 1 from step 5.
+_site_calls: dict[tuple[str, int | None], int] = {}
 _retained_bytes = 0  # bytes of gradient values held by all records
 # kind of failure -> the first message; written to stderr once, shown by the views.
 failures: dict[str, str] = {}
@@ -214,6 +217,7 @@ def clear() -> None:
     with _lock:
         _entries.clear()
         _tapes.clear()
+        _site_calls.clear()
         _retained_bytes = 0
 
 
@@ -380,6 +384,7 @@ def on_tape_gradient(tape: Any, target: Any, sources: Any, result: Any) -> None:
             _tapes[tape] = info
         info.calls += 1
         call = info.calls
+        _site_calls[where] = site_call = _site_calls.get(where, 0) + 1
         info.target = target_name
         watched = list(info.watched)
     all_none = all(g is None for g in flat_grads)
@@ -399,7 +404,9 @@ def on_tape_gradient(tape: Any, target: Any, sources: Any, result: Any) -> None:
         with _lock:
             owner = _source_record(source)
             record = _target_record(owner, where, target_name)
-            dropped = _store(owner, record, grad, reason, "GradientTape.gradient", measured, call)
+            dropped = _store(
+                owner, record, grad, reason, "GradientTape.gradient", measured, call, site_call
+            )
         if dropped:
             _add_figures(record, grad, measured[0])
         kept = grad if record.gradient is grad else None
@@ -428,6 +435,7 @@ def _store(
     origin: str,
     measured: tuple[Any, Any, int, str | None],
     tape_call: int = 0,
+    site_call: int = 0,
 ) -> bool:
     """Put one new gradient into ``record``. Under ``_lock``. True when its values did
     not fit the budget: the caller then adds its figures (outside the lock)."""
@@ -439,6 +447,7 @@ def _store(
     record.applied_by = record.optimizer_name = record._iteration = None
     record.applied = None
     record.tape_call = tape_call
+    record.site_call = site_call
     record.problem = problem
     record._norm = norm
     record._identity = ref
@@ -614,7 +623,7 @@ def store_compiled(
         record.event = next(_events)
         record.origin = f"{name}.apply in a compiled tf.function"
         record.reason = record.problem = record.applied = record.figures = None
-        record.tape_call = 0
+        record.tape_call = record.site_call = 0
         record._iteration = history[-1][0]
         record._norm = history[-1][1]
         record._identity = None

@@ -12,7 +12,7 @@ copy instead (``HostArray`` nodes), with expressions that go through numpy.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -171,21 +171,21 @@ def host_values(tensor: Any, limit: int) -> tuple[np.ndarray, str]:
 # --------------------------------------------------------------------------- summary
 
 
-def summary_parts(tensor: Any, stats: Stats | None = None, prefix: str = "") -> list[fmt.Part]:
-    """The parts of a summary line, most telling first: name, dtype and shape, ``‼``
-    flags, range, mean and std, then element count and device, inline values last."""
+def summary_parts(
+    tensor: Any, stats: Stats | None = None, tail: Sequence[fmt.Part] = ()
+) -> list[fmt.Part]:
+    """The parts of a summary line, most telling first, for a 300 px sidebar that shows
+    about 30 characters of a value: a scalar's (or one element's) value, else dtype and
+    shape, ``‼`` flags, range, mean and std, the byte size of a big tensor, element count
+    and device, inline values last; then ``tail`` (a variable's name), which the pane's
+    row name usually already tells."""
     P = fmt.Part
     dims = _dims(tensor)
     dtype = _dtype_name(tensor)
     device = fmt.device_text(getattr(tensor, "device", ""))
-    name = P(prefix, fmt.KEEP, shrink=True)
+    head = P(f"{dtype}{fmt.shape_text(tensor.shape)}")
     if not has_values(tensor):
-        return [
-            name,
-            P(f"{dtype}{fmt.shape_text(tensor.shape)}"),
-            P(device, fmt.FACTS),
-            P("(a handle: no values to show)"),
-        ]
+        return [head, P(device, fmt.FACTS), P("(a handle: no values to show)"), *tail]
     if stats is None:
         stats = stats_of(tensor)
     if not dims:
@@ -201,25 +201,43 @@ def summary_parts(tensor: Any, stats: Stats | None = None, prefix: str = "") -> 
             else fmt.number(value)
         )
         warn = fmt.WARNING if stats.bad else ""  # the value itself says nan/inf
-        return [name, P(warn), P(shown, fmt.KEEP, shrink=True), P(dtype), P(device, fmt.FACTS)]
-    parts = [name, P(f"{dtype}{fmt.shape_text(tensor.shape)}"), P(fmt.bad_values_text(stats))]
+        return [P(warn), P(shown, fmt.KEEP, shrink=True), P(dtype), P(device, fmt.FACTS), *tail]
+    if stats.size == 1:
+        # One element: its value says all that a range, mean and std would.
+        shown = strings_cut(tensor, SUMMARY_STRING_BYTES)
+        value = P(fmt.inline_values(host_array(shown)), fmt.KEEP, shrink=True)
+        warn = fmt.WARNING if stats.bad else ""
+        return [head, P(warn), value, P(device, fmt.FACTS), *tail]
+    parts = [head, P(fmt.bad_values_text(stats))]
     if stats.size == 0:
-        parts += [P(device, fmt.FACTS), P("empty")]
-        return parts
+        return [*parts, P(device, fmt.FACTS), P("empty"), *tail]
     if stats.category not in ("string", "other"):
         span, mean, std = fmt.figures(stats)
         parts += [P(span, fmt.FIGURES), P(mean, fmt.MOMENTS), P(std, fmt.MOMENTS)]
-    parts += [P(f"n={fmt.count(stats.size)}", fmt.FACTS), P(device, fmt.FACTS)]
+    parts += [
+        P(fmt.big_bytes_text(_value_bytes(tensor, stats.size)), fmt.FACTS),
+        P(f"n={fmt.count(stats.size)}", fmt.FACTS),
+        P(device, fmt.FACTS),
+    ]
     if stats.size <= fmt.INLINE_ELEMENTS:
         # Strings cut on the device first: the line shows a few characters of each anyway.
         shown = strings_cut(tensor, SUMMARY_STRING_BYTES)
         parts.append(P(fmt.inline_values(host_array(shown)), fmt.VALUES))
-    return parts
+    return [*parts, *tail]
 
 
-def summary(tensor: Any, stats: Stats | None = None, prefix: str = "") -> str:
+def _value_bytes(tensor: Any, size: int) -> int:
+    """Bytes the elements take (0 for strings, whose size is not in the shape)."""
+    if isinstance(tensor, HostArray):
+        return int(tensor.array.nbytes) if tensor.array.dtype.kind not in "OSU" else 0
+    if tensor.dtype.name == "string":
+        return 0
+    return size * int(getattr(tensor.dtype, "size", 0) or 0)
+
+
+def summary(tensor: Any, stats: Stats | None = None, tail: Sequence[fmt.Part] = ()) -> str:
     """``float32[2, 3] x∈[-1, 2.5] μ=0.3333 σ=1.118 n=6 CPU:0 [[…]]``"""
-    return fmt.render(summary_parts(tensor, stats, prefix))
+    return fmt.render(summary_parts(tensor, stats, tail))
 
 
 # --------------------------------------------------------------------------- children
@@ -256,10 +274,10 @@ def tensor_children(tensor: Any, stats: Stats | None = None) -> list[Child]:
     else:
         children.append(lazy("value", lambda: _scalar_value(tensor), _scalar_expression(stats)))
     children += property_children(tensor)
-    if dims and stats.size and stats.category not in ("string", "other"):
+    if dims and stats.size > 1 and stats.category not in ("string", "other"):
         # Its expression is the tensor itself (whose summary carries the same figures),
         # so each figure below gets a real expression built on it. A scalar's summary
-        # is its value: figures of one element would say nothing more.
+        # (or one element's) is its value: figures of one element would say nothing more.
         children.append(Child("stats", StatsNode(tensor, stats), _same))
     if stats.bad:
         children += _guarded(f"{fmt.WARNING} bad values", lambda: bad_value_children(tensor, stats))
