@@ -307,7 +307,9 @@ def console_text(obj: Any) -> str:
         return line
     tensor, printer = printed
     with harmless():
-        return f"{line}\n{printer.console_values(tensor)}"
+        values = printer.console_values(tensor)
+    # One element: the summary line is its value; printed once, not twice.
+    return f"{line}\n{values}" if values else line
 
 
 def clipboard_text(obj: Any) -> str:

@@ -29,6 +29,7 @@ CONSOLE_FULL_ELEMENTS = 200  # up to this many, the console prints every value
 CONSOLE_EDGE = 3  # corners shown per axis beyond that (numpy's summarised form)
 CONSOLE_ELEMENTS = CONSOLE_FULL_ELEMENTS  # kept for callers of the old name
 CONSOLE_STRING_CHARS = 200  # each string element in the console, at most
+CONSOLE_LINES = 40  # the values printed in the Debug Console take at most this many lines
 CLIPBOARD_CHARS = 1_000_000  # Copy Value text, at most (megabyte strings)
 SUMMARY_STRING_BYTES = 1_000  # of a string scalar, the summary line reads this much
 STRING_COPY_BYTES = 1_000_000  # strings holding more: the numpy row copies them when expanded
@@ -674,20 +675,8 @@ def _corners(tensor: Any, edge: int) -> np.ndarray:
         return np.asarray(part.numpy())
 
 
-def console_values(tensor: Any) -> str:
-    """numpy-style values for the Debug Console: every value of a small tensor, numpy's
-    summarised form (corners and ``...``) of a big one, a screenful either way."""
-    if not has_values(tensor):
-        return "(a handle: no values to show)"
-    tensor = strings_cut(tensor, CONSOLE_STRING_CHARS + 1)  # one byte more: the cut shows
-    dims = _dims(tensor)
-    size = int(np.prod(dims)) if dims else 1
-    edge = CONSOLE_EDGE if len(dims) <= 2 else CONSOLE_EDGE - 1  # deep tensors: fewer corners
-    if size <= CONSOLE_FULL_ELEMENTS:
-        array, threshold = host_array(tensor), CONSOLE_FULL_ELEMENTS
-    else:
-        array, threshold = _corners(tensor, edge), 0
-    text = np.array2string(
+def _console_text(array: np.ndarray, threshold: int, edge: int) -> str:
+    return np.array2string(
         array,
         separator=", ",
         threshold=threshold,
@@ -695,16 +684,54 @@ def console_values(tensor: Any) -> str:
         max_line_width=120,
         formatter=fmt.array_formatter(array, CONSOLE_STRING_CHARS),
     )
+
+
+def console_values(tensor: Any) -> str:
+    """numpy-style values for the Debug Console: every value of a small tensor, numpy's
+    summarised form (corners and ``...``) of a big or tall one, a screenful either way,
+    with a line saying where the rest is. Empty for one element: the summary line above
+    it already shows that value."""
+    if not has_values(tensor):
+        return "(a handle: no values to show)"
+    tensor = strings_cut(tensor, CONSOLE_STRING_CHARS + 1)  # one byte more: the cut shows
+    dims = _dims(tensor)
+    size = int(np.prod(dims)) if dims else 1
+    if size == 1:
+        return ""
+    edge = CONSOLE_EDGE if len(dims) <= 2 else CONSOLE_EDGE - 1  # deep tensors: fewer corners
+    summarised = size > CONSOLE_FULL_ELEMENTS
+    if not summarised:
+        array = host_array(tensor)
+        text = _console_text(array, CONSOLE_FULL_ELEMENTS, edge)
+        if len(text.splitlines()) > CONSOLE_LINES:
+            # Few values but many lines (a [64, 1] column): the first and last rows that
+            # fit, as numpy summarises, rather than a cut with no word about the rest.
+            summarised = True
+            edge = (CONSOLE_LINES - 2) // 2
+            text = _console_text(array, 0, edge)
+            while len(text.splitlines()) > CONSOLE_LINES and edge > 1:
+                edge -= 1
+                text = _console_text(array, 0, edge)
+    else:
+        text = _console_text(_corners(tensor, edge), 0, edge)
     lines = text.splitlines()
-    if len(lines) > 40:  # a rank-6 corner still fits a screen; this bounds the worst case
-        lines = [*lines[:38], "...", lines[-1]]
-        text = "\n".join(lines)
-    if size > CONSOLE_FULL_ELEMENTS:
-        text += (
-            f"\n({fmt.count(size)} elements, summarised: Copy Value gives the first "
-            f"{fmt.count(CLIPBOARD_ELEMENTS)}, the numpy child all of them)"
-        )
+    if len(lines) > CONSOLE_LINES:  # a rank-6 corner still fits a screen: the worst case
+        text = "\n".join([*lines[: CONSOLE_LINES - 2], "...", lines[-1]])
+        summarised = True
+    if summarised:
+        text += "\n" + _rest_note(size)
     return text
+
+
+def _rest_note(size: int) -> str:
+    """Where the values the console left out are."""
+    copied = "" if size <= CLIPBOARD_ELEMENTS else f" (the first {fmt.count(CLIPBOARD_ELEMENTS)})"
+    # numpy prints up to 1,000 elements whole, and summarises past that.
+    printed = "" if size <= 1000 else " (numpy summarises past 1,000)"
+    return (
+        f"({fmt.count(size)} elements, summarised. The rest: Copy Value in the Watch or "
+        f"Variables pane{copied}, its numpy child there, or evaluate .numpy() of it{printed})"
+    )
 
 
 def values_text(tensor: Any, limit: int) -> str:
