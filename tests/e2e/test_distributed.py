@@ -81,7 +81,7 @@ def test_keras_weights_under_the_strategy(s):
     mean = s.locals()["mean"]
     assert mean.value == "Mean 'mean' result=0 (state: total, count)"
     total = s.child_map(mean)["total"]
-    assert total.value.endswith("sync-on-read ×2 SUM")
+    assert total.value.endswith("sync-on-read ×2 SUM Variable 'mean/total' non-trainable")
 
 
 def test_debug_console_prints_the_values(s):

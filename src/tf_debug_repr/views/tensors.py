@@ -12,14 +12,25 @@ copy instead (``HostArray`` nodes), with expressions that go through numpy.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
+from ..core import budget
 from ..core import formatting as fmt
 from ..core.guards import extend, harmless, host_view, is_on_host
-from ..core.stats import Stats, array_stats, first_bad_index, tensor_stats
+from ..core.stats import (
+    SAMPLE_LIMIT,
+    Stats,
+    array_stats,
+    cached_stats,
+    first_bad_index,
+    sampled_stats,
+    sampled_stride,
+    tensor_stats,
+)
 from ..core.view_model import NUMPY, Child, Expression, Node, Note, Scalar, call, lazy, scalar_leaf
 
 CHUNK = 100  # most children at one level of an axis
@@ -114,9 +125,32 @@ def string_scalar_text(tensor: Any, limit: int = SUMMARY_STRING_BYTES) -> str | 
 
 
 def stats_of(tensor: Any) -> Stats:
+    """Exact figures (as exact as ``stats`` makes them at any size)."""
     if isinstance(tensor, HostArray):
         return array_stats(tensor.array)
     return tensor_stats(tensor)
+
+
+def summary_stats(tensor: Any) -> Stats:
+    """The figures of a summary line: exact while the request's time budget lasts
+    (``budget``) or when already known, sampled (marked ``~``) after that. Small tensors
+    are always exact: their figures cost less than deciding."""
+    size = int(np.prod(_dims(tensor))) if _dims(tensor) else 1
+    if size <= SAMPLE_LIMIT or _dtype_name(tensor) == "string":
+        return stats_of(tensor)
+    known = None if isinstance(tensor, HostArray) else cached_stats(tensor)
+    if known is not None:
+        return known
+    if budget.allows_exact():
+        start = time.perf_counter()
+        try:
+            return stats_of(tensor)
+        finally:
+            budget.charge(time.perf_counter() - start)
+    if isinstance(tensor, HostArray):
+        array = tensor.array
+        return array_stats(array, sampled_stride(int(array.size), array.dtype.itemsize))
+    return sampled_stats(tensor)
 
 
 def leaf(value: Any) -> Any:
@@ -188,7 +222,7 @@ def summary_parts(
     if not has_values(tensor):
         return [head, P(device, fmt.FACTS), P("(a handle: no values to show)"), *tail]
     if stats is None:
-        stats = stats_of(tensor)
+        stats = summary_stats(tensor)
     if not dims:
         long_string = string_scalar_text(tensor)
         value = leaf(host_array(tensor)[()]) if long_string is None else Note(long_string)
