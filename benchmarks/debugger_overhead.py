@@ -198,21 +198,24 @@ def step_frame(variant: Variant, repeat: int, figures: Figures) -> None:
     try:
         thread = stop["threadId"]
 
-        def paint(name: str) -> None:
+        def paint(when: str) -> None:
             start = time.perf_counter()
             frames = client.request("stackTrace", {"threadId": thread, "levels": 20})
             scopes = client.request("scopes", {"frameId": frames["stackFrames"][0]["id"]})
+            asked = time.perf_counter()
             client.variables(scopes["scopes"][0]["variablesReference"])
-            figures[name].append((time.perf_counter() - start) * 1e3)
+            done = time.perf_counter()
+            figures[f"step frame: {when}, Locals"].append((done - asked) * 1e3)
+            figures[f"step frame: {when}, stackTrace+scopes+Locals"].append((done - start) * 1e3)
 
-        paint("step frame: first stop, stackTrace+scopes+Locals")
+        paint("first stop")
         for _ in range(repeat):
             client.request("next", {"threadId": thread})
             thread = client.wait_event("stopped")["threadId"]
-            paint("step frame: after next, stackTrace+scopes+Locals")
+            paint("after next")
             client.request("continue", {"threadId": thread})
             thread = client.wait_event("stopped")["threadId"]
-            paint("step frame: after continue, stackTrace+scopes+Locals")
+            paint("after continue")
     finally:
         client.close()
 
@@ -281,6 +284,9 @@ ROWS = [  # (measure, variant compared with stock)
     ("expand the 300-weight model", "plugin"),
     ("see its 300 gradients (first)", "plugin"),
     ("see its 300 gradients", "plugin"),
+    ("step frame: first stop, Locals", "plugin"),
+    ("step frame: after next, Locals", "plugin"),
+    ("step frame: after continue, Locals", "plugin"),
     ("step frame: first stop, stackTrace+scopes+Locals", "plugin"),
     ("step frame: after next, stackTrace+scopes+Locals", "plugin"),
     ("step frame: after continue, stackTrace+scopes+Locals", "plugin"),
@@ -322,10 +328,16 @@ def main() -> int:
     parser.add_argument(
         "--step-only", action="store_true", help="only issue 17's frame (Locals after a step)"
     )
+    parser.add_argument(
+        "--exact-ms",
+        type=float,
+        help="the plugin's time budget for exact figures (TF_DEBUG_REPR_EXACT_MS; its default)",
+    )
     args = parser.parse_args()
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     with tempfile.TemporaryDirectory() as workdir:
-        variants = [Variant("stock", {"TF_DEBUG_REPR_DISABLE": "1"}), Variant("plugin", {})]
+        budget = {} if args.exact_ms is None else {"TF_DEBUG_REPR_EXACT_MS": str(args.exact_ms)}
+        variants = [Variant("stock", {"TF_DEBUG_REPR_DISABLE": "1"}), Variant("plugin", budget)]
         extension = extension_variant(workdir)
         if extension is not None:
             variants.append(extension)

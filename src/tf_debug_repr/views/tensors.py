@@ -141,12 +141,12 @@ def summary_stats(tensor: Any) -> Stats:
     known = None if isinstance(tensor, HostArray) else cached_stats(tensor)
     if known is not None:
         return known
-    if budget.allows_exact():
+    if budget.allows_exact(size):
         start = time.perf_counter()
         try:
             return stats_of(tensor)
         finally:
-            budget.charge(time.perf_counter() - start)
+            budget.charge(time.perf_counter() - start, size)
     if isinstance(tensor, HostArray):
         array = tensor.array
         return array_stats(array, sampled_stride(int(array.size), array.dtype.itemsize))
