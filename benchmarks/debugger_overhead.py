@@ -293,6 +293,12 @@ ROWS = [  # (measure, variant compared with stock)
 ]
 
 
+STEP_MEASURES = [m for m, _ in ROWS if m.startswith("step frame:")]
+# Sessions with the summaries' time budget lifted (--unbudgeted-ms): the same frame, compared.
+ROWS += [(m, "unbudgeted") for m in STEP_MEASURES]
+LABELS = {"extension": ", extension's launch path", "unbudgeted": ", time budget lifted"}
+
+
 def table(results: dict[str, Figures]) -> str:
     lines = [
         "| measure (medians, ms unless named) | stock | tf-debug-repr | ratio | "
@@ -304,7 +310,7 @@ def table(results: dict[str, Figures]) -> str:
         if not stock or not other:
             continue
         a, b = statistics.median(stock), statistics.median(other)
-        label = measure if variant == "plugin" else f"{measure}, extension's launch path"
+        label = measure + LABELS.get(variant, "")
         digits = 2 if a < 100 and "(s)" in measure else 1
         spread = f"{min(other):,.{digits}f}–{max(other):,.{digits}f}"
         lines.append(
@@ -329,6 +335,11 @@ def main() -> int:
         "--step-only", action="store_true", help="only issue 17's frame (Locals after a step)"
     )
     parser.add_argument(
+        "--unbudgeted-ms",
+        type=float,
+        help="also run issue 17's frame with this budget (a large one: every figure exact)",
+    )
+    parser.add_argument(
         "--exact-ms",
         type=float,
         help="the plugin's time budget for exact figures (TF_DEBUG_REPR_EXACT_MS; its default)",
@@ -341,6 +352,9 @@ def main() -> int:
         extension = extension_variant(workdir)
         if extension is not None:
             variants.append(extension)
+        if args.unbudgeted_ms is not None:
+            lifted = {"TF_DEBUG_REPR_EXACT_MS": str(args.unbudgeted_ms)}
+            variants.append(Variant("unbudgeted", lifted))
         results: dict[str, Figures] = {v.name: defaultdict(list) for v in variants}
         for round_ in range(args.rounds):
             order = variants if round_ % 2 == 0 else variants[::-1]
@@ -349,6 +363,7 @@ def main() -> int:
                     step_frame(variant, args.repeat, results[variant.name])
                 print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)
                 continue
+            order = [v for v in order if v.name != "unbudgeted"]  # issue 17's frame only
             if args.model_only:
                 for variant in [v for v in order if v.name != "extension"]:
                     model_frame(variant, args.repeat, results[variant.name])
