@@ -99,7 +99,7 @@ def test_load_ext_gives_tf_values_summary_nan_warning_and_picture_then_unload_re
     # a tf.Variable: its summary and its cells from low (top left) to high (bottom right)
     bundle = run_cell(kernel, "v")
     assert bundle["text/plain"].startswith("float32[3, 4] ")
-    assert bundle["text/plain"].endswith(" Variable 'weights'")
+    assert bundle["text/plain"].splitlines()[0].endswith(" Variable 'weights'")
     assert " Variable &#x27;weights&#x27;" in bundle["text/html"]
     pixels = picture_of(bundle)
     cell = payload_pictures.HEATMAP_SIDE // 4
