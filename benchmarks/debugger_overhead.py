@@ -11,6 +11,9 @@ Markdown table, for:
     stock, plugin (pip install), and the VS Code extension's launch path (its bundled copy on PYTHONPATH, in an environment
     where tf-debug-repr is not installed, as vscode-ext/scripts/bundle-python.js builds it);
   * Locals on a frame of 16 tensors of 10^6 float32 and expanding one of them;
+  * issue 17's frame (five tf.Variables, eleven tensors of 10^6 float32 in a loop): the
+    stackTrace + scopes + Locals after a ``next`` and after a ``continue`` to the next
+    iteration (the summaries' time budget, ``TF_DEBUG_REPR_EXACT_MS``, at work);
   * Locals on a frame holding a 2^28-element int8 tensor (256 MiB) and expanding it;
   * the debuggee's peak resident memory after all that (a host copy would show);
   * Locals on a frame holding a Keras model of 300 weights (and their 300 gradients),
@@ -27,6 +30,7 @@ real ``python -m debugpy.adapter``.
     python benchmarks/debugger_overhead.py            # quick: 3 rounds, ~4 minutes
     python benchmarks/debugger_overhead.py --rounds 6 --repeat 15
     python benchmarks/debugger_overhead.py --startup-only --rounds 8
+    python benchmarks/debugger_overhead.py --step-only --rounds 4 --repeat 5
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ SMALL = str(HERE / "small_frame.py")
 BIG = str(HERE / "big_frames.py")
 NO_TF = str(ROOT / "tests" / "programs" / "no_tensorflow.py")
 MODEL = str(HERE / "model_300_weights.py")
+STEP = str(HERE / "step_frame.py")
 BUNDLE = ROOT / "vscode-ext" / "python"
 RUSAGE = "__import__('resource')"
 
@@ -185,6 +190,36 @@ def model_frame(variant: Variant, repeat: int, figures: Figures) -> None:
         client.close()
 
 
+def step_frame(variant: Variant, repeat: int, figures: Figures) -> None:
+    """Issue 17's frame (five tf.Variables, eleven tensors of 10^6 float32): what VS Code
+    requests after a ``next`` over a line that changes one variable, and after a
+    ``continue`` to the next loop iteration (eleven new tensors, five changed variables)."""
+    client, stop, _ = variant.start(STEP, ["BREAKPOINT"])
+    try:
+        thread = stop["threadId"]
+
+        def paint(when: str) -> None:
+            start = time.perf_counter()
+            frames = client.request("stackTrace", {"threadId": thread, "levels": 20})
+            scopes = client.request("scopes", {"frameId": frames["stackFrames"][0]["id"]})
+            asked = time.perf_counter()
+            client.variables(scopes["scopes"][0]["variablesReference"])
+            done = time.perf_counter()
+            figures[f"step frame: {when}, Locals"].append((done - asked) * 1e3)
+            figures[f"step frame: {when}, stackTrace+scopes+Locals"].append((done - start) * 1e3)
+
+        paint("first stop")
+        for _ in range(repeat):
+            client.request("next", {"threadId": thread})
+            thread = client.wait_event("stopped")["threadId"]
+            paint("after next")
+            client.request("continue", {"threadId": thread})
+            thread = client.wait_event("stopped")["threadId"]
+            paint("after continue")
+    finally:
+        client.close()
+
+
 def no_tf_startup(variant: Variant, figures: Figures) -> None:
     client, _, startup = variant.start(NO_TF, ["BREAKPOINT"])
     client.close()
@@ -249,23 +284,38 @@ ROWS = [  # (measure, variant compared with stock)
     ("expand the 300-weight model", "plugin"),
     ("see its 300 gradients (first)", "plugin"),
     ("see its 300 gradients", "plugin"),
+    ("step frame: first stop, Locals", "plugin"),
+    ("step frame: after next, Locals", "plugin"),
+    ("step frame: after continue, Locals", "plugin"),
+    ("step frame: first stop, stackTrace+scopes+Locals", "plugin"),
+    ("step frame: after next, stackTrace+scopes+Locals", "plugin"),
+    ("step frame: after continue, stackTrace+scopes+Locals", "plugin"),
 ]
+
+
+STEP_MEASURES = [m for m, _ in ROWS if m.startswith("step frame:")]
+# Sessions with the summaries' time budget lifted (--unbudgeted-ms): the same frame, compared.
+ROWS += [(m, "unbudgeted") for m in STEP_MEASURES]
+LABELS = {"extension": ", extension's launch path", "unbudgeted": ", time budget lifted"}
 
 
 def table(results: dict[str, Figures]) -> str:
     lines = [
-        "| measure (medians, ms unless named) | stock | tf-debug-repr | ratio | n |",
-        "|---|---|---|---|---|",
+        "| measure (medians, ms unless named) | stock | tf-debug-repr | ratio | "
+        "tf-debug-repr min–max | n |",
+        "|---|---|---|---|---|---|",
     ]
     for measure, variant in ROWS:
         stock, other = results["stock"].get(measure), results.get(variant, {}).get(measure)
         if not stock or not other:
             continue
         a, b = statistics.median(stock), statistics.median(other)
-        label = measure if variant == "plugin" else f"{measure}, extension's launch path"
+        label = measure + LABELS.get(variant, "")
         digits = 2 if a < 100 and "(s)" in measure else 1
+        spread = f"{min(other):,.{digits}f}–{max(other):,.{digits}f}"
         lines.append(
-            f"| {label} | {a:,.{digits}f} | {b:,.{digits}f} | {b / a:.2f}x | {len(other)} |"
+            f"| {label} | {a:,.{digits}f} | {b:,.{digits}f} | {b / a:.2f}x | {spread} | "
+            f"{len(other)} |"
         )
     return "\n".join(lines)
 
@@ -281,16 +331,39 @@ def main() -> int:
     parser.add_argument(
         "--model-only", action="store_true", help="only the 300-weight model's figures"
     )
+    parser.add_argument(
+        "--step-only", action="store_true", help="only issue 17's frame (Locals after a step)"
+    )
+    parser.add_argument(
+        "--unbudgeted-ms",
+        type=float,
+        help="also run issue 17's frame with this budget (a large one: every figure exact)",
+    )
+    parser.add_argument(
+        "--exact-ms",
+        type=float,
+        help="the plugin's time budget for exact figures (TF_DEBUG_REPR_EXACT_MS; its default)",
+    )
     args = parser.parse_args()
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     with tempfile.TemporaryDirectory() as workdir:
-        variants = [Variant("stock", {"TF_DEBUG_REPR_DISABLE": "1"}), Variant("plugin", {})]
+        budget = {} if args.exact_ms is None else {"TF_DEBUG_REPR_EXACT_MS": str(args.exact_ms)}
+        variants = [Variant("stock", {"TF_DEBUG_REPR_DISABLE": "1"}), Variant("plugin", budget)]
         extension = extension_variant(workdir)
         if extension is not None:
             variants.append(extension)
+        if args.unbudgeted_ms is not None:
+            lifted = {"TF_DEBUG_REPR_EXACT_MS": str(args.unbudgeted_ms)}
+            variants.append(Variant("unbudgeted", lifted))
         results: dict[str, Figures] = {v.name: defaultdict(list) for v in variants}
         for round_ in range(args.rounds):
             order = variants if round_ % 2 == 0 else variants[::-1]
+            if args.step_only:
+                for variant in [v for v in order if v.name != "extension"]:
+                    step_frame(variant, args.repeat, results[variant.name])
+                print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)
+                continue
+            order = [v for v in order if v.name != "unbudgeted"]  # issue 17's frame only
             if args.model_only:
                 for variant in [v for v in order if v.name != "extension"]:
                     model_frame(variant, args.repeat, results[variant.name])
@@ -302,6 +375,7 @@ def main() -> int:
                 if not (args.no_big or args.startup_only):
                     big_frames(variant, args.repeat, results[variant.name])
                     model_frame(variant, args.repeat, results[variant.name])
+                    step_frame(variant, args.repeat, results[variant.name])
                 no_tf_startup(variant, results[variant.name])
             print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)
     print(table(results))

@@ -27,10 +27,10 @@ def test_mirrored_variable_replicas_and_agreement(s):
     )
     children = s.child_map(weights)
     assert children["max |Δ| between replicas"].value == "0.0"
-    assert children["[0] CPU:0"].value.startswith("Variable 'weights' trainable float32[3] x∈")
-    assert children["[0] CPU:0"].value.endswith(" CPU:0 [1., 2., 3.]")
-    assert children["[1] CPU:1"].value.startswith("Variable 'weights/replica_1' trainable")
-    assert children["[1] CPU:1"].value.endswith(" CPU:1 [1., 2., 3.]")
+    assert children["[0] CPU:0"].value.startswith("float32[3] x∈")
+    assert children["[0] CPU:0"].value.endswith(" CPU:0 [1., 2., 3.] Variable 'weights'")
+    assert children["[1] CPU:1"].value.startswith("float32[3] x∈")
+    assert children["[1] CPU:1"].value.endswith(" CPU:1 [1., 2., 3.] Variable 'weights/replica_1'")
     device = s.evaluate(f"{children['[1] CPU:1'].evaluate_name}.device")["result"]
     assert device.endswith("device:CPU:1'")
     assert assert_expressions_evaluate(s, weights) == 4
@@ -54,8 +54,10 @@ def test_sync_on_read_variable_is_aggregated(s):
     )
     children = s.child_map(counter)
     assert children["SUM (read)"].value == "3.0 float32 CPU:0"
-    assert children["[0] CPU:0"].value == "Variable 'counter' frozen 1.0 float32 CPU:0"
-    assert children["[1] CPU:1"].value == "Variable 'counter/replica_1' frozen 2.0 float32 CPU:1"
+    assert children["[0] CPU:0"].value == "1.0 float32 CPU:0 Variable 'counter' non-trainable"
+    assert children["[1] CPU:1"].value == (
+        "2.0 float32 CPU:1 Variable 'counter/replica_1' non-trainable"
+    )
     assert assert_expressions_evaluate(s, counter) == 5
 
 
@@ -72,14 +74,14 @@ def test_per_replica_values(s):
 
 def test_keras_weights_under_the_strategy(s):
     kernel = s.locals()["kernel"]
-    assert kernel.value.startswith("Variable 'sequential/dense/kernel' trainable float32[3, 2]")
-    assert kernel.value.endswith("mirrored ×2")
+    assert kernel.value.startswith("float32[3, 2] x∈")
+    assert kernel.value.endswith("mirrored ×2 Variable 'sequential/dense/kernel'")
     value = s.child_map(kernel)["value"]
     assert value.value.startswith("MirroredVariable 'sequential/dense/kernel' replicas equal")
     mean = s.locals()["mean"]
     assert mean.value == "Mean 'mean' result=0 (state: total, count)"
     total = s.child_map(mean)["total"]
-    assert total.value.endswith("sync-on-read ×2 SUM")
+    assert total.value.endswith("sync-on-read ×2 SUM Variable 'mean/total' non-trainable")
 
 
 def test_debug_console_prints_the_values(s):

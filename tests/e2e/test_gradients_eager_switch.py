@@ -36,7 +36,7 @@ def test_eager_switch_hits_breakpoints_in_functions(debug_session):
         "g"
     ].value
     v = s.evaluate("v")["result"]
-    assert "∇‖g‖=5@tape call #1" in v, v
+    assert "∇‖g‖=5@call #1 at grad_eager_switch.py:22" in v, v
 
 
 def test_eager_switch_keeps_autograph_in_a_tf_function_that_tf_data_traces(debug_session):

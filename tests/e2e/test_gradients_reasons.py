@@ -3,6 +3,8 @@ a NaN/Inf gradient, a watched plain tensor, and a tape inspected while it record
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytestmark = pytest.mark.e2e
@@ -26,9 +28,7 @@ def test_none_reasons_bad_values_and_a_recording_tape(debug_session):
     # Stopped inside a recording persistent tape: its state, and looking changes nothing.
     scope = s.locals()
     live = scope["live"]
-    assert live.value.startswith("GradientTape recording, persistent, watches 1 variables"), (
-        live.value
-    )
+    assert live.value.startswith("recording, persistent, watches 1 variables"), live.value
     parts = s.child_map(live)
     assert parts["recording"].value == "True"
     assert [v.name for v in s.children(parts["watched variables"])] == ["[0] w:0"]
@@ -42,15 +42,18 @@ def test_none_reasons_bad_values_and_a_recording_tape(debug_session):
 
     for name, words in REASONS.items():
         var = scope[name]
-        assert "∇None@tape call #1" in var.value, (name, var.value)
+        assert "∇None@call #1 at grad_none_reasons.py:" in var.value, (name, var.value)
         child = s.child_map(var)["∇ gradient"]
-        assert child.value.startswith("∇ tape call #1 None: "), (name, child.value)
+        assert re.match(r"∇ call #1 at grad_none_reasons\.py:\d+ None: ", child.value), (
+            name,
+            child.value,
+        )
         why = s.child_map(child)["why None"]
         assert words in why.value, (name, why.value)
         assert s.evaluate(f"{why.evaluate_name} == {why.value!r}")["result"] == "True"
 
     # The ones that did get a gradient are not blamed.
-    assert "∇‖g‖=1@tape call #1" in scope["used"].value
+    assert "∇‖g‖=1@call #1 at grad_none_reasons.py:44" in scope["used"].value
     watched = scope["watched_x"]
     assert "∇‖g‖=" in watched.value
     grad = s.child_map(watched)["∇ gradient"]
@@ -62,7 +65,8 @@ def test_none_reasons_bad_values_and_a_recording_tape(debug_session):
 
     # An Inf in a gradient stands out on the variable and in the gradient.
     exploding = scope["exploding"]
-    assert "∇‼‖g‖=+Inf@tape call #1" in exploding.value, exploding.value
+    assert "∇‼‖g‖=+Inf@call #1 at grad_none_reasons.py:49" in exploding.value, exploding.value
     bad = s.child_map(exploding)["∇ gradient"]
-    assert bad.value.startswith("‼ ∇ tape call #1 ‖g‖=+Inf") and "+Inf×1" in bad.value, bad.value
+    assert bad.value.startswith("‼ ∇ call #1 at grad_none_reasons.py:49 ‖g‖=+Inf"), bad.value
+    assert "+Inf×1" in bad.value, bad.value
     assert any(name.startswith("‼ first NaN/Inf at [0]") for name in s.child_map(bad))

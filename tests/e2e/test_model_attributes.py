@@ -60,7 +60,8 @@ def test_self_shows_optimizers_trackers_and_hyperparameters(s):
     assert row["g_loss_tracker"].value.startswith("Mean 'g_loss' result=0 ")
     assert (row["latent_dim"].value, row["latent_dim"].type) == ("4", "int")
     assert row["temperature"].value == "0.5"
-    assert row["label_noise"].value.startswith("Variable 'label_noise' frozen 0.05 float32")
+    assert row["label_noise"].value.startswith("0.05 float32 ")
+    assert row["label_noise"].value.endswith(" Variable 'label_noise' non-trainable")
     assert row["label_noise"].evaluate_name == "self.label_noise"
     assert row["loss_fn"].value.startswith("BinaryCrossentropy 'binary_crossentropy' ")
     assert row["discriminator (Sequential)"].evaluate_name == "self.discriminator"

@@ -91,7 +91,7 @@ def test_checkpoint_and_manager(s):
     assert "2 checkpoints kept (max 3), latest ckpt-2; saved 2×" in manager, manager
     rows = s.child_map(local["manager"])
     assert rows["latest checkpoint"].value.endswith("ckpt-2'")
-    assert rows["save counter"].value.startswith("Variable 'save_counter' ")
+    assert rows["save counter"].value.endswith(" Variable 'save_counter' non-trainable")
 
 
 def test_dict_of_dicts_of_tensors_in_brief(s):

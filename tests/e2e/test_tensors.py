@@ -46,10 +46,10 @@ def test_summary_lines_are_one_plain_readable_line(s):
         == "float32[2, 3] x∈[1, 6.5] μ=3.583 σ=1.835 n=6 CPU:0 [[1. , 2. , 3. ], [4. , 5. , 6.5]]"
     )
     assert local["scalar"].value == "3.25 float32 CPU:0"
-    assert local["weights"].value.startswith(
-        "Variable 'weights' trainable float32[3, 4] x∈[0, 1.375]"
-    )
-    assert local["frozen"].value.startswith("Variable 'frozen' frozen int32[3]")
+    assert local["weights"].value.startswith("float32[3, 4] x∈[0, 1.375]")
+    assert local["weights"].value.endswith(" Variable 'weights'")
+    assert local["frozen"].value.startswith("int32[3] ")
+    assert local["frozen"].value.endswith(" Variable 'frozen' non-trainable")
     assert local["empty"].value == "float32[0, 3] CPU:0 empty"
     for name in (
         "small",
@@ -151,8 +151,7 @@ def test_long_axes_are_grouped_into_ranges(s):
     leaves = s.children(middle[1])
     assert len(leaves) == 100 and leaves[50].name == "[10150]"
     assert leaves[50].evaluate_name == "long_axis[10150]"
-    assert leaves[50].value.startswith("int32[1] x∈[10150, 10150]")
-    assert leaves[50].value.endswith("CPU:0 [10150]")
+    assert leaves[50].value == "int32[1] [10150] CPU:0"  # one element: its value, no figures
     assert s.evaluate(leaves[50].evaluate_name)["result"] == leaves[50].value
     assert middle[1].evaluate_name == "long_axis[10100:10200]"
 
@@ -213,8 +212,12 @@ def test_handles_and_composite_tensors(s):
 def test_huge_tensor_statistics_are_bounded_and_say_so(s):
     big = s.locals()["big"]
     assert "μ≈" in big.value and "σ≈" in big.value
-    assert "x∈[-4.786, 4.703]" in big.value  # exact extremes
+    # Exact extremes, or sampled ones marked ~ where the Locals request's time budget ran out.
+    assert "x∈[-4.786, 4.703]" in big.value or "x∈~[" in big.value, big.value
+    assert "x∈[-4.786, 4.703]" in s.evaluate("big", "hover")["result"]  # a hover: exact
     stats = s.child_map(s.child_map(big)["stats"])
+    # Expanding computed the exact figures: the line shows them from then on.
+    assert "x∈[-4.786, 4.703]" in s.locals()["big"].value
     assert stats["sampled"].value.startswith(
         "mean/std from every 16th element (62,500 of 1,000,000)"
     )
@@ -244,6 +247,34 @@ def test_watch_hover_console_and_clipboard(s):
     assert copied == "[[1. , 2. , 3. ],\n [4. , 5. , 6.5]]"
     huge = s.evaluate("big", "clipboard")["result"]
     assert len(huge) < 200_000 and huge.endswith("… first 10 of 1,000 rows shown")
+
+
+COLUMN = "tf.reshape(tf.range(64, dtype=tf.float32), [64, 1])"
+
+
+def test_debug_console_prints_each_value_once_and_says_where_the_rest_is(s):
+    # A scalar: its summary line is its value, printed once (it printed twice).
+    assert s.evaluate("scalar", "repl")["result"] == "3.25 float32 CPU:0"
+    # One element: its value, without a range, mean and std of that one value.
+    one = s.evaluate("tf.constant([[1.5]])", "repl")["result"]
+    assert one == "float32[1, 1] [[1.5]] CPU:0", one
+    # A [64, 1] column: 64 lines would not fit, so the first and last rows that do (it
+    # printed 38 rows, "...", the last row, and no word about the rest), then where the
+    # rest is.
+    lines = s.evaluate(COLUMN, "repl")["result"].splitlines()
+    assert lines[0].startswith("float32[64, 1] x∈[0, 63]"), lines[0]
+    assert len(lines) <= 42, len(lines)
+    values = lines[1:-1]
+    gap = values.index(" ...,")
+    shown = [float(v.strip(" [],")) for v in values if v != " ...,"]
+    head, tail = shown[:gap], shown[gap:]
+    assert head == list(range(len(head))) and tail == list(range(64 - len(tail), 64))
+    assert len(head) == len(tail) >= 15, (len(head), len(tail))
+    assert lines[-1].startswith("(64 elements, summarised. The rest: Copy Value"), lines[-1]
+    assert "evaluate .numpy() of it" in lines[-1]
+    # What the line names gives every value.
+    whole = s.evaluate(f"{COLUMN}.numpy()", "repl")["result"]
+    assert "..." not in whole and whole.count("[") == 65, whole
 
 
 def test_datasets_and_iterators_are_not_consumed(s):

@@ -166,7 +166,8 @@ def test_a_debug_session_runs_the_plugin_from_the_installed_wheel(tmp_path):
         )
         children = [c.name for c in client.variables(activations.reference)]
         assert children[:2] == ["[0]", "[1]"], children
-        assert variables["weights"].value.startswith("Variable 'weights' trainable float32[3, 2]")
+        assert variables["weights"].value.startswith("float32[3, 2] ")
+        assert variables["weights"].value.endswith(" Variable 'weights'")
         # the viewer's payload and an old module path, both through the installed copy
         payload = evaluate("__import__('tf_debug_repr').view_payload(activations)[:1]")
         assert payload.strip("'") == "e", payload  # base64 of a JSON object
@@ -213,4 +214,5 @@ def test_debugpy_1_6_with_pkg_resources_loads_the_plugin_from_the_installed_whee
         assert evaluate("'pkg_resources' in __import__('sys').modules") == "True"
         variables = {v.name: v for v in client.variables(client.locals_reference(frame))}
         assert variables["activations"].value.startswith("float32[2, 2] x∈[0, 3]")
-        assert variables["weights"].value.startswith("Variable 'weights' trainable float32[3, 2]")
+        assert variables["weights"].value.startswith("float32[3, 2] ")
+        assert variables["weights"].value.endswith(" Variable 'weights'")

@@ -62,7 +62,9 @@ def test_threads_computing_gradients_at_once_lose_nothing():
         expected = [4.0 * (i + 1) * (r + 1) for r in range(ROUNDS)]
         assert [n for _, _, n in record.norms()] == pytest.approx(expected)
         assert [n for n, _, _ in record.norms()] == list(range(1, ROUNDS + 1))
-        assert {label for _, label, _ in record.norms()} == {"tape call #1"}
+        # Every call at that line counted once, whichever thread made it: distinct numbers.
+        labels = [label for _, label, _ in record.norms()]
+        assert len(set(labels)) == ROUNDS and all(label.startswith("call #") for label in labels)
 
     for r in range(ROUNDS):  # first met by every thread at once: one record, all counted
         assert capture.record_of(fresh[r]).latest.count == THREADS

@@ -191,7 +191,7 @@ def test_lookup_layers_show_their_vocabulary():
     lookup = keras.layers.StringLookup(name="tokens")
     lookup.adapt(["a", "b", "b", "c", "c", "c"])
     assert views.summary(lookup) == (
-        "StringLookup 'tokens', 0 params, vocabulary 4: '[UNK]' 'c' 'b' 'a'"
+        "0 params, vocabulary 4: '[UNK]' 'c' 'b' 'a', StringLookup 'tokens'"
     )
     rows = rows_of(lookup)
     assert rows["vocabulary size"].resolve() == 4
@@ -201,19 +201,23 @@ def test_lookup_layers_show_their_vocabulary():
         code = resolve_expression(rows[name].expression, "x")
         assert eval(code, frame) == rows[name].resolve(), name
     integers = keras.layers.IntegerLookup(vocabulary=[3, 5, 7])
-    assert views.summary(integers).endswith("vocabulary 4: -1 3 5 7")
+    assert "vocabulary 4: -1 3 5 7, IntegerLookup" in views.summary(integers)
 
 
 def test_normalization_shows_mean_and_variance():
     adapted = keras.layers.Normalization()
     adapted.adapt(np.array([[1.0, 2.0], [3.0, 6.0]]))
-    assert views.summary(adapted).endswith("count[], mean=[2, 4] variance=[1, 4]")
+    assert views.summary(adapted).endswith(
+        "count[], mean=[2, 4] variance=[1, 4], Normalization 'normalization'"
+    )
     rows = rows_of(adapted)  # the weights named mean/variance beside the attributes
     assert rows["normalization/mean"].expression == ".adapt_mean"
     assert np.array_equal(rows["mean"].resolve().numpy(), [[2.0, 4.0]])
     given = keras.layers.Normalization(mean=2.0, variance=4.0)
-    assert views.summary(given).endswith("0 params, mean=2 variance=4 (given, applied at build)")
-    assert views.summary(keras.layers.Normalization()).endswith("not built yet (no weights)")
+    assert views.summary(given).startswith(
+        "0 params, mean=2 variance=4 (given, applied at build), "
+    )
+    assert views.summary(keras.layers.Normalization()).startswith("not built yet (no weights), ")
 
 
 class MyDense(keras.layers.Layer):
@@ -231,7 +235,7 @@ class MyDense(keras.layers.Layer):
 def test_raw_variables_in_a_keras_layer_are_shown():
     layer = MyDense(3, 2)
     assert views.summary(layer) == (
-        "MyDense 'my_dense', 0 params; variables outside weights: w[3, 2] b[2]"
+        "0 params; variables outside weights: w[3, 2] b[2], MyDense 'my_dense'"
     )
     rows = rows_of(layer)
     assert rows["w"].resolve() is layer.w and rows["w"].expression == ".w"
@@ -252,7 +256,7 @@ def small_model() -> keras.Model:
 def test_module_without_super_init_reads_without_error():
     dream = DeepDream(small_model())
     summary = views.summary(dream)
-    assert summary == "DeepDream, 2 variables, 9 params"
+    assert summary == "9 params, 2 variables, DeepDream"
     rows = rows_of(dream)
     assert rows["model"].resolve() is dream.model
     assert rows["name"].resolve().text.startswith("(reading it raises AttributeError")
@@ -266,7 +270,7 @@ def test_module_holding_a_keras_model_counts_its_parameters():
             self.scale = tf.Variable(2.0)
 
     holder = Holder()
-    assert views.summary(holder) == "Holder 'holder', 3 variables, 10 params"
+    assert views.summary(holder) == "10 params, 3 variables, Holder 'holder'"
     rows = rows_of(holder)
     frame = {"m": holder}
     assert eval(resolve_expression(rows["params"].expression, "m"), frame) == 10

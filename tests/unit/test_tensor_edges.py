@@ -152,3 +152,17 @@ def test_eager_hint_only_where_it_helps():
         scratch = tf.zeros([2]) + 1.0  # the name Keras 3 gives its shape-inference graphs
     assert symbolic_views.hint_for(scratch) is symbolic_views.BUILD_PASS_HINT
     assert "Keras build pass: values at a later stop" in views.summary(scratch)
+
+
+def test_console_prints_one_value_once_and_names_where_the_rest_is():
+    # A scalar and a one-element tensor: the summary line is the value, printed once.
+    assert views.console_text(tf.constant(3.25)) == "3.25 float32 CPU:0"
+    assert views.console_text(tf.constant([[1.5]])) == "float32[1, 1] [[1.5]] CPU:0"
+    assert views.console_text(tf.Variable(2.0, name="s")).count("2.0") == 1
+    # A tall column of few values: the first and last rows that fit, then where the rest is.
+    lines = views.console_text(tf.reshape(tf.range(64, dtype=tf.float32), [64, 1])).splitlines()
+    assert len(lines) <= tensor_views.CONSOLE_LINES + 2 and " ...," in lines
+    assert lines[1] == "[[ 0.]," and lines[-2] == " [63.]]", lines
+    assert lines[-1].startswith("(64 elements, summarised. The rest: Copy Value in the Watch")
+    # Short enough to print whole: no note.
+    assert "summarised" not in views.console_text(tf.zeros([30, 1]))

@@ -124,8 +124,10 @@ def test_strings_and_handles_say_there_is_nothing_to_draw():
 def test_values_of_every_kind_the_plugin_shows():
     w = tf.Variable([[1.0, 2.0], [3.0, 4.0]], name="w")
     p = payload(w)
-    assert p["kind"] == "variable" and p["summary"].startswith(
-        "Variable 'w' trainable float32[2, 2]"
+    assert (
+        p["kind"] == "variable"
+        and p["summary"].startswith("float32[2, 2] x∈[1, 4]")
+        and p["summary"].endswith("Variable 'w'")
     )
     assert cells(p).tolist() == [[1, 2], [3, 4]]
     k = keras.Variable(np.full((2, 3), 0.5, np.float32), name="kernel")

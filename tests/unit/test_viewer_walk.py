@@ -21,7 +21,7 @@ NODE = shutil.which("node")
 
 ROWS = [
     *[(t, "float32[2] x∈[0, 1]") for t in sorted(viewer_walk.viewable_types())],
-    ("Variable", "Variable 'dense/kernel' trainable float32[4, 2] x∈[-1, 1]"),
+    ("Variable", "float32[4, 2] x∈[-1, 1] n=8 CPU:0 Variable 'dense/kernel'"),
     ("Variable", "<Variable path=dense/kernel, shape=(4, 2), dtype=float32>"),
     ("Variable", "Variable(x)"),  # another library's class of that name
     ("Variable", "<Variables of a sympy thing>"),
@@ -173,7 +173,7 @@ def test_valueless_rows_of_real_payloads_pass(value):
 def test_row_dtype_shape_reads_summaries():
     read = viewer_walk.row_dtype_shape
     assert read(_row("float32[8, 28, 28, 1] x∈[0, 1] n=6,272 CPU:0")) == ("float32", [8, 28, 28, 1])
-    assert read(_row("Variable 'd/kernel' trainable float32[32, 1] x∈[-0.4, 0.4]")) == (
+    assert read(_row("float32[32, 1] x∈[-0.4, 0.4] n=32 CPU:0 Variable 'd/kernel'")) == (
         "float32",
         [32, 1],
     )

@@ -128,14 +128,14 @@ def test_containers_of_tensors_get_brief_items_and_others_stay_stock():
         == "[float32[4, 8], int32[8], 3]"
     )
     assert strings.get_str((tf.ones([2]),)) == "(float32[2],)"
-    assert strings.get_str({"a": w}) == "{'a': Variable 'w' float32[2]}"
+    assert strings.get_str({"a": w}) == "{'a': float32[2] Variable 'w'}"
     assert strings.get_str_in_context([tf.ones([2])], "hover") == "[float32[2]]"
     # None hands the value back to pydevd's own repr: plain containers look as they always did.
     for plain in ([1, 2], {"k": "v"}, (), list(range(10_000))):
         assert strings.get_str(plain) is None
     assert strings.get_str_in_context([tf.ones([2])], "clipboard") is None
     many = strings.get_str([tf.ones([1])] * 500)
-    assert many.startswith("[float32[1], float32[1]") and len(many) <= 300
+    assert many.startswith("500 tensors, 1.95 KiB: [float32[1], float32[1]") and len(many) <= 300
 
 
 @pytest.mark.parametrize("context", [None, "watch", "hover", "repl", "clipboard"])

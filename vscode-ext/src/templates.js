@@ -9,16 +9,21 @@ const DEFAULT_ATTACH_PORT = 5678;
 const DEFAULT_WORKER_PORTS = /** @type {[number, number]} */ ([12345, 12346]);
 
 /**
- * TF_CPP_MIN_LOG_LEVEL=1 hides the INFO lines of TensorFlow's C++ side (the absl banner,
- * "This TensorFlow binary is optimized to use available CPU instructions...", oneDNN notices)
- * and keeps WARNING and ERROR, which a user may need (a GPU library that failed to load, for
- * instance). 2 would also hide warnings. Remove the entry (or set "0") to see everything.
+ * TF_CPP_MIN_LOG_LEVEL=1 hides the INFO lines of TensorFlow's C++ log ("This TensorFlow binary
+ * is optimized to use available CPU instructions...") and keeps WARNING and ERROR, which a user
+ * may need (a GPU library that failed to load, for instance). 2 would also hide warnings.
+ * Remove the entry (or set "0") to see everything. No level hides the two lines TF >= 2.16 prints
+ * while it is imported, "WARNING: All log messages before absl::InitializeLog() is called are
+ * written to STDERR" and "I0000 ... port.cc] oneDNN custom operations are on": they go through
+ * absl's log before anything reads this variable (TF 2.21, measured). TF_ENABLE_ONEDNN_OPTS=0
+ * removes the second by turning oneDNN off, which changes results and speed: not set here.
  */
 const QUIET_TF_LOG = Object.freeze({ TF_CPP_MIN_LOG_LEVEL: '1' });
 
 const LOG_NOTE =
   'TF_CPP_MIN_LOG_LEVEL=1 hides the INFO lines of TensorFlow\'s C++ log and keeps warnings and errors; ' +
-  'set it to "0" (or delete it) to see everything, "2" to hide warnings as well.';
+  'set it to "0" (or delete it) to see everything, "2" to hide warnings as well. ' +
+  'No level hides the oneDNN and absl lines TensorFlow prints while it is imported.';
 
 /**
  * @typedef {{ type: string, name: string, request: string, [key: string]: any }} DebugConfiguration

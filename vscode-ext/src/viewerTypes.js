@@ -44,10 +44,10 @@ const VIEWABLE_TYPES = Object.freeze([
 
 /**
  * Keras 3's variable class is plainly `Variable`, a name other libraries use too: it counts
- * only when its value reads like a variable's (the plugin's summary "Variable 'dense/kernel' …",
- * or Keras's own repr "<Variable path=dense/kernel, …>").
+ * only when its value reads like a variable's (the plugin's summary "float32[2, 3] x∈[…] … Variable
+ * 'dense/kernel'", which names the variable last, or Keras's own repr "<Variable path=dense/kernel, …>").
  */
-const AMBIGUOUS_TYPES = Object.freeze({ Variable: /^<?Variable[ ']/ });
+const AMBIGUOUS_TYPES = Object.freeze({ Variable: /^<?Variable[ ']| Variable '/ });
 
 /** The Watch pane's when-clause regex (a when-clause cannot look at the value). */
 const WATCH_TYPE_PATTERN = `^(${[...VIEWABLE_TYPES, ...Object.keys(AMBIGUOUS_TYPES)].join('|')})$`;

@@ -261,3 +261,13 @@ def bytes_text(n: float) -> str:
             return f"{int(n)} {unit}" if unit == "B" else f"{n:.3g} {unit}"
         n /= 1024
     return f"{n} B"  # unreachable
+
+
+# A summary line names a value's byte size from this size up (where memory goes); below
+# it the shape says enough and the characters are better spent on figures.
+BIG_BYTES = 1 << 20
+
+
+def big_bytes_text(n: int) -> str:
+    """``3.81 MiB`` for ``n`` of at least ``BIG_BYTES``, else empty."""
+    return bytes_text(n) if n >= BIG_BYTES else ""

@@ -89,22 +89,30 @@ def extremes_stride_for(size: int, category: str, itemsize: int) -> int:
     return _stride_for(size, EXACT_LIMIT)
 
 
-def array_stats(array: np.ndarray) -> Stats:
-    """Statistics of a host array (a zero-copy view of a CPU tensor, typically)."""
+def sampled_stride(size: int, itemsize: int) -> int:
+    """The stride of sampled figures (summaries past their time budget, ``budget``): at most
+    SAMPLE_LIMIT elements, spaced at least SKIP_BYTES apart so the pass skips whole cache
+    lines (every 16th float32 would still read every byte)."""
+    return max(_stride_for(size, SAMPLE_LIMIT), -(-SKIP_BYTES // max(1, itemsize)))
+
+
+def array_stats(array: np.ndarray, stride: int | None = None) -> Stats:
+    """Statistics of a host array (a zero-copy view of a CPU tensor, typically); every
+    figure from every ``stride``-th element when given (sampled figures)."""
     # Overflow in a square of float64 extremes must not print a warning into the program.
     with np.errstate(all="ignore"):
-        return _array_stats(array)
+        return _array_stats(array, stride)
 
 
-def _array_stats(array: np.ndarray) -> Stats:
+def _array_stats(array: np.ndarray, stride: int | None = None) -> Stats:
     size = int(array.size)
     category = category_of(array.dtype)
     if size == 0 or category in ("string", "other"):
         return Stats(size=size, category=category)
     flat = array.reshape(-1)
-    extremes_stride = extremes_stride_for(size, category, array.dtype.itemsize)
+    extremes_stride = stride or extremes_stride_for(size, category, array.dtype.itemsize)
     extremes = flat[::extremes_stride]
-    moments_stride = _stride_for(size, SAMPLE_LIMIT)
+    moments_stride = stride or _stride_for(size, SAMPLE_LIMIT)
     moments = flat[::moments_stride]
     common: dict[str, Any] = {
         "size": size,
@@ -190,6 +198,11 @@ _CACHE: OrderedDict[int, tuple[weakref.ref, Stats]] = OrderedDict()
 _CACHE_ENTRIES = 512
 
 
+def cached_stats(tensor: Any) -> Stats | None:
+    """The exact figures already computed for this eager tensor, if any."""
+    return _cached(tensor)
+
+
 def _cached(tensor: Any) -> Stats | None:
     entry = _CACHE.get(id(tensor))
     if entry is None or entry[0]() is not tensor:
@@ -214,7 +227,17 @@ def _remember(tensor: Any, figures: Stats) -> None:
         _CACHE.popitem(last=False)
 
 
-def device_stats(tensor: TensorLike) -> Stats:
+def sampled_stats(tensor: EagerTensorLike) -> Stats:
+    """Figures of an eager tensor from a strided sample (``sampled_stride``), marked as
+    sampled: what a summary shows once its time budget is spent. Never cached as exact."""
+    size = int(tensor.shape.num_elements() or 0)
+    stride = sampled_stride(size, int(getattr(tensor.dtype, "size", 0) or 1))
+    if is_on_host(tensor) and getattr(tensor.dtype, "name", "") != "string":
+        return array_stats(np.asarray(host_view(tensor)), stride)
+    return device_stats(tensor, stride)
+
+
+def device_stats(tensor: TensorLike, stride: int | None = None) -> Stats:
     """Reduce on the tensor's own device; only a handful of scalars reach the host."""
     import tensorflow as tf
 
@@ -225,8 +248,8 @@ def device_stats(tensor: TensorLike) -> Stats:
         return Stats(size=size, category=category)
     with harmless(tensor.device):
         flat = tf.reshape(tensor, [-1])
-        extremes_stride = extremes_stride_for(size, category, dtype.size)
-        moments_stride = _stride_for(size, SAMPLE_LIMIT)
+        extremes_stride = stride or extremes_stride_for(size, category, dtype.size)
+        moments_stride = stride or _stride_for(size, SAMPLE_LIMIT)
         extremes = flat[::extremes_stride] if extremes_stride > 1 else flat
         moments = flat[::moments_stride] if moments_stride > 1 else flat
         common: dict[str, Any] = {

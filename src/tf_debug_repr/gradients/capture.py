@@ -66,6 +66,9 @@ _events = itertools.count(1)  # orders records (symbolic vs eager); never shown 
 # Keras variable gets an entry too, so either finds the record.
 _entries: dict[int, tuple[weakref.ref, SourceRecord]] = {}
 _tapes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # tape -> TapeRecord
+# (call site, replica) -> tape.gradient calls made there: a training loop makes a fresh
+# tape each step (whose own count is always 1), while this count tells step 1 from step 5.
+_site_calls: dict[tuple[str, int | None], int] = {}
 _retained_bytes = 0  # bytes of gradient values held by all records
 # kind of failure -> the first message; written to stderr once, shown by the views.
 failures: dict[str, str] = {}
@@ -216,6 +219,7 @@ def clear() -> None:
     with _lock:
         _entries.clear()
         _tapes.clear()
+        _site_calls.clear()
         _retained_bytes = 0
 
 
@@ -335,11 +339,27 @@ def _trace_site() -> str:
     while frame is not None:
         name = frame.f_code.co_filename
         if "__autograph_generated" in name:
-            return frame.f_code.co_name.removeprefix("tf__")
+            return _autograph_origin(frame) or frame.f_code.co_name.removeprefix("tf__")
         if name != _THIS_FILE and not _LIBRARY_PARTS.search(name):
             return _site(frame)
         frame = frame.f_back
     return "?"
+
+
+def _autograph_origin(frame: FrameType) -> str | None:
+    """The user's own line a frame of AutoGraph's generated code runs: AutoGraph's
+    ``converted_call`` (the caller) holds the converted function, whose source map takes
+    (generated file, line) to the original."""
+    try:
+        converted = frame.f_back.f_locals.get("converted_f") if frame.f_back else None
+        source_map = getattr(converted, "ag_source_map", None) or {}
+        origin = source_map.get((frame.f_code.co_filename, frame.f_lineno))
+        loc = getattr(origin, "loc", None)
+        if loc is None:
+            return None
+        return notebook_cells.site_text(str(loc.filename), int(loc.lineno))
+    except Exception:
+        return None
 
 
 def _in_function_trace() -> bool:
@@ -418,6 +438,7 @@ def on_tape_gradient(tape: Any, target: Any, sources: Any, result: Any) -> None:
             _tapes[tape] = info
         info.calls += 1
         call = info.calls
+        _site_calls[where] = site_call = _site_calls.get(where, 0) + 1
         info.target = target_name
         watched = list(info.watched)
     all_none = all(g is None for g in flat_grads)
@@ -437,7 +458,9 @@ def on_tape_gradient(tape: Any, target: Any, sources: Any, result: Any) -> None:
         with _lock:
             owner = _source_record(source)
             record = _target_record(owner, where, target_name)
-            dropped = _store(owner, record, grad, reason, "GradientTape.gradient", measured, call)
+            dropped = _store(
+                owner, record, grad, reason, "GradientTape.gradient", measured, call, site_call
+            )
         if dropped:
             _add_figures(record, grad, measured[0])
         kept = grad if record.gradient is grad else None
@@ -466,6 +489,7 @@ def _store(
     origin: str,
     measured: tuple[Any, Any, int, str | None],
     tape_call: int = 0,
+    site_call: int = 0,
 ) -> bool:
     """Put one new gradient into ``record``. Under ``_lock``. True when its values did
     not fit the budget: the caller then adds its figures (outside the lock)."""
@@ -477,6 +501,7 @@ def _store(
     record.applied_by = record.optimizer_name = record._iteration = None
     record.applied = None
     record.tape_call = tape_call
+    record.site_call = site_call
     record.problem = problem
     record._norm = norm
     record.norm_sampled = None
@@ -650,8 +675,9 @@ def store_compiled(
         return
     with _lock:
         source = _source_record(variable)
-        if optimizer is None:
-            record = _target_record(source, (name, None), "the target")
+        if optimizer is None:  # labelled as eager calls are: call #5 at train.py:42
+            where = name.removeprefix(compiled_capture.TAPE_SITE)
+            record = _target_record(source, (where, None), "the target")
             record.applied_by = record.optimizer_name = None
             record.origin = f"{name}, in a compiled tf.function"
         else:
@@ -662,7 +688,7 @@ def store_compiled(
         for step, norm, sampled in history:
             record.count += 1
             label = (
-                f"tape call #{step}"
+                f"call #{step} at {record.site}"
                 if optimizer is None
                 else f"{record.optimizer} iteration {step}"
             )
@@ -671,7 +697,8 @@ def store_compiled(
         record.reason = record.problem = record.applied = None
         record.figures = figures
         last = history[-1]
-        record.tape_call = last[0] if optimizer is None else 0
+        record.tape_call = 0  # each run is a fresh tape: its runs are the count
+        record.site_call = last[0] if optimizer is None else 0
         record._iteration = None if optimizer is None else last[0]
         record._norm = last[1]
         record.norm_sampled = compiled_capture.sample_note(variable) if last[2] else None

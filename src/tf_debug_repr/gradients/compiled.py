@@ -37,6 +37,7 @@ _sites: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 # tape's raw gradient and the clipped one an optimizer applies are two sites).
 _shadows: dict[tuple[int, int], Any] = {}
 _shadow_bytes = 0  # bytes held by value shadows (within the gradient memory budget)
+TAPE_SITE = "GradientTape.gradient at "  # a traced tape's site name: this, then where
 # (where, tuple of id(variable)) -> _Site: one per traced ``tape.gradient`` call site.
 _tape_sites: dict[tuple, Any] = {}
 # graph being traced -> {id(gradient tensor): (_Site, slot)}: what traced ``tape.gradient``
@@ -231,7 +232,7 @@ def capture(optimizer: Any, grads: Any, variables: Any, budget: int) -> Callable
 def capture_tape(where: str, grads: Any, variables: Any, budget: int) -> None:
     """Inside a trace, after ``tape.gradient(target, variables)`` returned ``grads``: the
     same ops as an optimizer's (values within the budget, the norm ring), on a site of
-    this call; its steps are counted by runs (``tape call #5``) until an optimizer of the
+    this call; its steps are counted by runs (``call #5 at train.py:42``) until an optimizer of the
     same trace applies these gradients and names them by its iterations. Several replicas:
     left to the optimizer (a replica's gradient is not the one applied)."""
     import tensorflow as tf
@@ -247,7 +248,7 @@ def capture_tape(where: str, grads: Any, variables: Any, budget: int) -> None:
             site = _tape_sites.get((where, ids))
             if site is None:
                 site = _tape_sites[(where, ids)] = _Site(
-                    tf, f"GradientTape.gradient at {where}", [v for _, v in pairs], False
+                    tf, TAPE_SITE + where, [v for _, v in pairs], False
                 )
         shadows = _shadows_for(tf, site, pairs, budget, False)
     with record.stop_recording():

@@ -30,6 +30,7 @@ class GradientRecord:
     count: int = 0  # gradients recorded for this source and target
     event: int = 0  # process-wide order of recording (never shown)
     tape_call: int = 0  # the tape's own count of gradient() calls (1 = its first)
+    site_call: int = 0  # tape.gradient calls made at ``site`` so far, over all tapes
     origin: str = "GradientTape.gradient"
     applied_by: str | None = None  # the optimizer that applied it, if seen
     optimizer_name: str | None = None  # its ``name`` ("adam_1")
@@ -63,7 +64,7 @@ class GradientRecord:
     @property
     def label(self) -> str:
         """What this gradient is, in words that cannot pass for the loop's own step."""
-        return _label(self.optimizer, self.iteration, self.tape_call, self.origin)
+        return _label(self.optimizer, self.iteration, self.site_call, self.site, self.origin)
 
     @property
     def optimizer(self) -> str | None:
@@ -95,11 +96,16 @@ class GradientRecord:
         return ref is not None and ref() is tensor
 
 
-def _label(applied_by: str | None, iteration: int | None, tape_call: int, origin: str) -> str:
+def _label(
+    applied_by: str | None, iteration: int | None, site_call: int, site: str, origin: str
+) -> str:
+    """``Adam iteration 4`` once an optimizer applied it; before, ``call #5 at train.py:42``:
+    the 5th ``tape.gradient`` call at that line, counted over every tape (a loop makes a
+    fresh tape each step, so the tape's own count would read 1 at every step)."""
     if applied_by and iteration is not None:
         return f"{applied_by} iteration {iteration}"
-    if tape_call:
-        return f"tape call #{tape_call}"
+    if site_call:
+        return f"call #{site_call} at {site}" if site else f"call #{site_call}"
     return f"applied by {applied_by}" if applied_by else origin
 
 

@@ -122,6 +122,7 @@ class GradientInfo(Node):
         self.applied = None if r is None else r.applied
         self.label = "" if r is None else r.label
         self.tape_call = None if r is None else r.tape_call
+        self.site_call = None if r is None else r.site_call
         self.iteration = None if r is None else r.iteration
         self.norms = NormHistory([] if r is None else r.norms())
 
@@ -165,6 +166,8 @@ class GradientInfo(Node):
         if r is None:
             return rows + _problem_rows(None)
         rows.append(Child("target", Note(f"{target_text(r)} ({r.origin})")))
+        if r.site_call:
+            rows.append(Child("call at this line", r.site_call, ".site_call"))
         if r.tape_call:
             rows.append(Child("tape call", r.tape_call, ".tape_call"))
         if r.applied_by:

@@ -58,7 +58,7 @@ def _eager_children(tensor: Any) -> list[Child]:
 def _variable_row(kind: Kind) -> Row:
     """tf.Variable and Keras variables: one view, told which family it shows."""
     return Row(
-        lambda v: dispatch.marked(variable_views.variable_summary(v, kind), v, kind),
+        lambda v: variable_views.variable_summary(v, kind, dispatch.marks(v, kind)),
         lambda v: dispatch.added_children(v, kind) + variable_views.variable_children(v, kind),
         values=variable_views.read_value,
         brief=variable_views.brief,

@@ -18,6 +18,8 @@ from enum import Enum
 from itertools import islice
 from typing import Any
 
+import numpy as np
+
 from ..core import additions, wiring
 from ..core import formatting as fmt
 from ..core.additions import Slot
@@ -108,18 +110,23 @@ def row_of(obj: Any) -> Row | None:
 # --------------------------------------------------------------------------- additions
 
 
-def marked(line: str, obj: Any, kind: Any) -> str:
-    """The summary line with the features' marks, kept whole; the line's least telling
-    tail makes room for them."""
-    marks = []
+def marks(obj: Any, kind: Any) -> list[str]:
+    """The features' marks for this value's summary line (``∇‖g‖=…``, ``Δ…``)."""
+    found = []
     for addition in additions.of(Slot.MARK):
         try:
             text = addition.function(obj, kind)
         except Exception:  # a feature failing must not hide the value
             text = ""
         if text:
-            marks.append(text)
-    return fmt.with_marks(line, marks)
+            found.append(text)
+    return found
+
+
+def marked(line: str, obj: Any, kind: Any) -> str:
+    """The summary line with the features' marks, kept whole; the line's least telling
+    tail makes room for them."""
+    return fmt.with_marks(line, marks(obj, kind))
 
 
 def added_children(obj: Any, kind: Any) -> list[Child]:
@@ -260,7 +267,33 @@ def _container_summary(obj: Any, depth: int) -> str | None:
     opening, closing = _BRACKETS[type(obj)]
     if isinstance(obj, tuple) and len(obj) == 1:
         closing = ",)"
-    return fmt.clip(opening + ", ".join(parts) + closing, fmt.MAX_SUMMARY_CHARS)
+    head = _sequence_head(obj) if depth == _NESTING else ""
+    return fmt.clip(head + opening + ", ".join(parts) + closing, fmt.MAX_SUMMARY_CHARS)
+
+
+_HEADED = 3  # a list or tuple of at least this many tensors starts with their count
+
+
+def _sequence_head(obj: Any) -> str:
+    """``8 tensors, 1.6 MiB: `` before a list or tuple of tensors (or of variables), so that
+    a 300 px sidebar shows how many and how big before the first shape; empty for
+    anything else. Read from shapes and dtypes only, no values."""
+    if isinstance(obj, dict) or len(obj) < _HEADED:
+        return ""
+    kinds = {kind_of(item) for item in obj}
+    names = {"eager tensor": "tensors", "variable": "variables", "keras variable": "variables"}
+    nouns = {names.get(str(getattr(k, "value", "")), "") for k in kinds}
+    if len(nouns) != 1 or "" in nouns:
+        return ""
+    total = 0
+    for item in obj:
+        try:
+            dtype = item.dtype
+            itemsize = getattr(dtype, "size", None) or np.dtype(str(dtype)).itemsize
+            total += int(np.prod([int(d) for d in item.shape])) * int(itemsize)
+        except Exception:  # an unknown dtype or shape: the count alone
+            return f"{fmt.count(len(obj))} {nouns.pop()}: "
+    return f"{fmt.count(len(obj))} {nouns.pop()}, {fmt.bytes_text(total)}: "
 
 
 def console_text(obj: Any) -> str:
@@ -274,7 +307,9 @@ def console_text(obj: Any) -> str:
         return line
     tensor, printer = printed
     with harmless():
-        return f"{line}\n{printer.console_values(tensor)}"
+        values = printer.console_values(tensor)
+    # One element: the summary line is its value; printed once, not twice.
+    return f"{line}\n{values}" if values else line
 
 
 def clipboard_text(obj: Any) -> str:

@@ -14,6 +14,8 @@ import dataclasses
 import math
 from typing import Any
 
+import numpy as np
+
 from ..core import expressions
 from ..core import formatting as fmt
 from ..core.tf_types import Kind, kind_of
@@ -41,12 +43,34 @@ def _size(var: Any) -> int:
 
 
 def _params_text(variables: list) -> str:
+    """``81,937 params (1,568 non-trainable)``, with the byte size when it is big."""
     total = sum(_size(v) for v in variables)
-    frozen = sum(_size(v) for v in variables if not getattr(v, "trainable", False))
+    fixed = sum(_size(v) for v in variables if not getattr(v, "trainable", False))
     text = f"{fmt.count(total)} params"
-    if frozen:
-        text += f" ({fmt.count(total - frozen)} trainable, {fmt.count(frozen)} frozen)"
-    return text
+    size = fmt.big_bytes_text(sum(_size(v) * _itemsize(v) for v in variables))
+    notes = [n for n in (size, f"{fmt.count(fixed)} non-trainable" if fixed else "") if n]
+    return text + (f" ({', '.join(notes)})" if notes else "")
+
+
+def _itemsize(var: Any) -> int:
+    dtype = var.dtype
+    try:
+        return int(getattr(dtype, "size", None) or np.dtype(str(dtype)).itemsize)
+    except Exception:  # a dtype numpy does not know: no byte size, the count stays
+        return 0
+
+
+def _output_text(layer: Any, subs: list) -> str:
+    """``→ [None, 28, 28, 1]``: the shape of what the layer returns, where Keras knows it
+    without running anything (a layer of a functional or Sequential model; a Sequential
+    model by its last layer)."""
+    for candidate in [layer, *subs[-1:]]:
+        try:
+            shape = candidate.output.shape
+        except Exception:  # never called symbolically: no output shape to tell
+            continue
+        return f"→ {fmt.shape_text(shape)}"
+    return ""
 
 
 def _global_norm(variables: list) -> str:
@@ -102,16 +126,19 @@ def _state_text(layer: Any) -> str:
 
 
 def layer_summary(layer: Any) -> str:
+    """``81,937 params → [None, 28, 28, 1], 5 layers, Sequential 'generator'``: what it
+    holds and returns first, its class and name (the pane's row often has them) last."""
     name = _title(layer)
     subs, _ = _sublayers(layer)
     weights = list(layer.weights)
     untracked = _untracked_variables(layer, weights)
     state = _state_text(layer)
     if not getattr(layer, "built", True) and not (weights or untracked or state):
-        return f"{name} not built yet (no weights)"
-    head = f"{name}, {len(subs)} layers" if subs else name
-    text = f"{head}, {_params_text(weights)}"
-    if not subs and weights:
+        return f"not built yet (no weights), {name}"
+    text = fmt.join([_params_text(weights), _output_text(layer, subs)])
+    if subs:
+        text += f", {len(subs)} layers"
+    elif weights:
         text += ": " + " ".join(
             f"{variable_views.weight_name(w)}{fmt.shape_text(w.shape)}" for w in weights[:4]
         )
@@ -120,7 +147,8 @@ def layer_summary(layer: Any) -> str:
         text += f"; variables outside weights: {listed}"
     if state:
         text += f", {state}"
-    return fmt.join([text, _global_norm(weights)])
+    mark = _global_norm(weights)
+    return f"{text}{', ' + mark if mark else ''}, {name}"
 
 
 def layer_children(layer: Any, extra: list[Child] | None = None) -> list[Child]:
@@ -270,8 +298,9 @@ def _keras_variables(value: Any, trainable: bool) -> list:
 
 def module_summary(module: Any) -> str:
     variables = module_variables(module)
-    text = f"{_title(module)}, {len(variables)} variables, {_params_text(variables)}"
-    return fmt.join([text, _global_norm(module_variables(module, trainable=True))])
+    mark = _global_norm(module_variables(module, trainable=True))
+    text = f"{_params_text(variables)}, {len(variables)} variables"
+    return f"{text}{', ' + mark if mark else ''}, {_title(module)}"
 
 
 def module_children(module: Any) -> list[Child]:

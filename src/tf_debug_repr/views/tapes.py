@@ -44,22 +44,41 @@ def last_gradients(tape: Any) -> LastGradients | None:
     return None if info is None or not info.calls else LastGradients(info)
 
 
+def _short_state(tape: Any, info: capture.TapeRecord | None) -> str:
+    """The state in a word or two for the summary line (the ``state`` child says more)."""
+    if getattr(tape, "_recording", False):
+        return "recording"
+    if getattr(tape, "_tape", None) is not None:
+        return "stopped (can still compute gradients)"
+    if info is not None and info.calls and not getattr(tape, "_persistent", False):
+        return "used up"
+    return "not started" if not tape.watched_variables() else "used"
+
+
 def tape_summary(tape: Any) -> str:
+    """``8 gradients of disc_loss, used up, watches 8 variables, GradientTape``: what it
+    computed first, then its state; ``persistent`` only when it is (non-persistent is
+    the default), the class last."""
     info = capture.tape_record(tape)
-    persistent = "persistent" if getattr(tape, "_persistent", False) else "non-persistent"
-    variables = len(tape.watched_variables())
-    tensors = len(_watched_tensors(info))
-    parts = [f"GradientTape {_state(tape, info)}, {persistent}", f"watches {variables} variables"]
-    if tensors:
-        parts[-1] += f" + {tensors} tensors"
-    if not getattr(tape, "_watch_accessed_variables", True):
-        parts.append("watch_accessed_variables=False")
+    persistent = bool(getattr(tape, "_persistent", False))
+    parts = []
     if info is not None and info.calls:
         nones = sum(1 for row in info.last if _is_none(row))
-        parts.append(
-            f"call #{info.calls} returned {len(info.last)} gradients of {info.target}"
-            + (f" ({nones} None)" if nones else "")
-        )
+        computed = f"{len(info.last)} gradients of {info.target}"
+        if nones:
+            computed += f" ({nones} None)"
+        if persistent:  # several calls possible: say which one returned these
+            computed += f" (call #{info.calls})"
+        parts.append(computed)
+    parts.append(_short_state(tape, info) + (", persistent" if persistent else ""))
+    watches = f"watches {len(tape.watched_variables())} variables"
+    tensors = len(_watched_tensors(info))
+    if tensors:
+        watches += f" + {tensors} tensors"
+    parts.append(watches)
+    if not getattr(tape, "_watch_accessed_variables", True):
+        parts.append("watch_accessed_variables=False")
+    parts.append("GradientTape")
     return ", ".join(parts)
 
 

@@ -12,14 +12,25 @@ copy instead (``HostArray`` nodes), with expressions that go through numpy.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
+from ..core import budget
 from ..core import formatting as fmt
 from ..core.guards import extend, harmless, host_view, is_on_host
-from ..core.stats import Stats, array_stats, first_bad_index, tensor_stats
+from ..core.stats import (
+    SAMPLE_LIMIT,
+    Stats,
+    array_stats,
+    cached_stats,
+    first_bad_index,
+    sampled_stats,
+    sampled_stride,
+    tensor_stats,
+)
 from ..core.view_model import NUMPY, Child, Expression, Node, Note, Scalar, call, lazy, scalar_leaf
 
 CHUNK = 100  # most children at one level of an axis
@@ -29,6 +40,7 @@ CONSOLE_FULL_ELEMENTS = 200  # up to this many, the console prints every value
 CONSOLE_EDGE = 3  # corners shown per axis beyond that (numpy's summarised form)
 CONSOLE_ELEMENTS = CONSOLE_FULL_ELEMENTS  # kept for callers of the old name
 CONSOLE_STRING_CHARS = 200  # each string element in the console, at most
+CONSOLE_LINES = 40  # the values printed in the Debug Console take at most this many lines
 CLIPBOARD_CHARS = 1_000_000  # Copy Value text, at most (megabyte strings)
 SUMMARY_STRING_BYTES = 1_000  # of a string scalar, the summary line reads this much
 STRING_COPY_BYTES = 1_000_000  # strings holding more: the numpy row copies them when expanded
@@ -113,9 +125,32 @@ def string_scalar_text(tensor: Any, limit: int = SUMMARY_STRING_BYTES) -> str | 
 
 
 def stats_of(tensor: Any) -> Stats:
+    """Exact figures (as exact as ``stats`` makes them at any size)."""
     if isinstance(tensor, HostArray):
         return array_stats(tensor.array)
     return tensor_stats(tensor)
+
+
+def summary_stats(tensor: Any) -> Stats:
+    """The figures of a summary line: exact while the request's time budget lasts
+    (``budget``) or when already known, sampled (marked ``~``) after that. Small tensors
+    are always exact: their figures cost less than deciding."""
+    size = int(np.prod(_dims(tensor))) if _dims(tensor) else 1
+    if size <= SAMPLE_LIMIT or _dtype_name(tensor) == "string":
+        return stats_of(tensor)
+    known = None if isinstance(tensor, HostArray) else cached_stats(tensor)
+    if known is not None:
+        return known
+    if budget.allows_exact(size):
+        start = time.perf_counter()
+        try:
+            return stats_of(tensor)
+        finally:
+            budget.charge(time.perf_counter() - start, size)
+    if isinstance(tensor, HostArray):
+        array = tensor.array
+        return array_stats(array, sampled_stride(int(array.size), array.dtype.itemsize))
+    return sampled_stats(tensor)
 
 
 def leaf(value: Any) -> Any:
@@ -171,23 +206,23 @@ def host_values(tensor: Any, limit: int) -> tuple[np.ndarray, str]:
 # --------------------------------------------------------------------------- summary
 
 
-def summary_parts(tensor: Any, stats: Stats | None = None, prefix: str = "") -> list[fmt.Part]:
-    """The parts of a summary line, most telling first: name, dtype and shape, ``‼``
-    flags, range, mean and std, then element count and device, inline values last."""
+def summary_parts(
+    tensor: Any, stats: Stats | None = None, tail: Sequence[fmt.Part] = ()
+) -> list[fmt.Part]:
+    """The parts of a summary line, most telling first, for a 300 px sidebar that shows
+    about 30 characters of a value: a scalar's (or one element's) value, else dtype and
+    shape, ``‼`` flags, range, mean and std, the byte size of a big tensor, element count
+    and device, inline values last; then ``tail`` (a variable's name), which the pane's
+    row name usually already tells."""
     P = fmt.Part
     dims = _dims(tensor)
     dtype = _dtype_name(tensor)
     device = fmt.device_text(getattr(tensor, "device", ""))
-    name = P(prefix, fmt.KEEP, shrink=True)
+    head = P(f"{dtype}{fmt.shape_text(tensor.shape)}")
     if not has_values(tensor):
-        return [
-            name,
-            P(f"{dtype}{fmt.shape_text(tensor.shape)}"),
-            P(device, fmt.FACTS),
-            P("(a handle: no values to show)"),
-        ]
+        return [head, P(device, fmt.FACTS), P("(a handle: no values to show)"), *tail]
     if stats is None:
-        stats = stats_of(tensor)
+        stats = summary_stats(tensor)
     if not dims:
         long_string = string_scalar_text(tensor)
         value = leaf(host_array(tensor)[()]) if long_string is None else Note(long_string)
@@ -201,25 +236,43 @@ def summary_parts(tensor: Any, stats: Stats | None = None, prefix: str = "") -> 
             else fmt.number(value)
         )
         warn = fmt.WARNING if stats.bad else ""  # the value itself says nan/inf
-        return [name, P(warn), P(shown, fmt.KEEP, shrink=True), P(dtype), P(device, fmt.FACTS)]
-    parts = [name, P(f"{dtype}{fmt.shape_text(tensor.shape)}"), P(fmt.bad_values_text(stats))]
+        return [P(warn), P(shown, fmt.KEEP, shrink=True), P(dtype), P(device, fmt.FACTS), *tail]
+    if stats.size == 1:
+        # One element: its value says all that a range, mean and std would.
+        shown = strings_cut(tensor, SUMMARY_STRING_BYTES)
+        value = P(fmt.inline_values(host_array(shown)), fmt.KEEP, shrink=True)
+        warn = fmt.WARNING if stats.bad else ""
+        return [head, P(warn), value, P(device, fmt.FACTS), *tail]
+    parts = [head, P(fmt.bad_values_text(stats))]
     if stats.size == 0:
-        parts += [P(device, fmt.FACTS), P("empty")]
-        return parts
+        return [*parts, P(device, fmt.FACTS), P("empty"), *tail]
     if stats.category not in ("string", "other"):
         span, mean, std = fmt.figures(stats)
         parts += [P(span, fmt.FIGURES), P(mean, fmt.MOMENTS), P(std, fmt.MOMENTS)]
-    parts += [P(f"n={fmt.count(stats.size)}", fmt.FACTS), P(device, fmt.FACTS)]
+    parts += [
+        P(fmt.big_bytes_text(_value_bytes(tensor, stats.size)), fmt.FACTS),
+        P(f"n={fmt.count(stats.size)}", fmt.FACTS),
+        P(device, fmt.FACTS),
+    ]
     if stats.size <= fmt.INLINE_ELEMENTS:
         # Strings cut on the device first: the line shows a few characters of each anyway.
         shown = strings_cut(tensor, SUMMARY_STRING_BYTES)
         parts.append(P(fmt.inline_values(host_array(shown)), fmt.VALUES))
-    return parts
+    return [*parts, *tail]
 
 
-def summary(tensor: Any, stats: Stats | None = None, prefix: str = "") -> str:
+def _value_bytes(tensor: Any, size: int) -> int:
+    """Bytes the elements take (0 for strings, whose size is not in the shape)."""
+    if isinstance(tensor, HostArray):
+        return int(tensor.array.nbytes) if tensor.array.dtype.kind not in "OSU" else 0
+    if tensor.dtype.name == "string":
+        return 0
+    return size * int(getattr(tensor.dtype, "size", 0) or 0)
+
+
+def summary(tensor: Any, stats: Stats | None = None, tail: Sequence[fmt.Part] = ()) -> str:
     """``float32[2, 3] x∈[-1, 2.5] μ=0.3333 σ=1.118 n=6 CPU:0 [[…]]``"""
-    return fmt.render(summary_parts(tensor, stats, prefix))
+    return fmt.render(summary_parts(tensor, stats, tail))
 
 
 # --------------------------------------------------------------------------- children
@@ -256,10 +309,10 @@ def tensor_children(tensor: Any, stats: Stats | None = None) -> list[Child]:
     else:
         children.append(lazy("value", lambda: _scalar_value(tensor), _scalar_expression(stats)))
     children += property_children(tensor)
-    if dims and stats.size and stats.category not in ("string", "other"):
+    if dims and stats.size > 1 and stats.category not in ("string", "other"):
         # Its expression is the tensor itself (whose summary carries the same figures),
         # so each figure below gets a real expression built on it. A scalar's summary
-        # is its value: figures of one element would say nothing more.
+        # (or one element's) is its value: figures of one element would say nothing more.
         children.append(Child("stats", StatsNode(tensor, stats), _same))
     if stats.bad:
         children += _guarded(f"{fmt.WARNING} bad values", lambda: bad_value_children(tensor, stats))
@@ -656,20 +709,8 @@ def _corners(tensor: Any, edge: int) -> np.ndarray:
         return np.asarray(part.numpy())
 
 
-def console_values(tensor: Any) -> str:
-    """numpy-style values for the Debug Console: every value of a small tensor, numpy's
-    summarised form (corners and ``...``) of a big one, a screenful either way."""
-    if not has_values(tensor):
-        return "(a handle: no values to show)"
-    tensor = strings_cut(tensor, CONSOLE_STRING_CHARS + 1)  # one byte more: the cut shows
-    dims = _dims(tensor)
-    size = int(np.prod(dims)) if dims else 1
-    edge = CONSOLE_EDGE if len(dims) <= 2 else CONSOLE_EDGE - 1  # deep tensors: fewer corners
-    if size <= CONSOLE_FULL_ELEMENTS:
-        array, threshold = host_array(tensor), CONSOLE_FULL_ELEMENTS
-    else:
-        array, threshold = _corners(tensor, edge), 0
-    text = np.array2string(
+def _console_text(array: np.ndarray, threshold: int, edge: int) -> str:
+    return np.array2string(
         array,
         separator=", ",
         threshold=threshold,
@@ -677,16 +718,54 @@ def console_values(tensor: Any) -> str:
         max_line_width=120,
         formatter=fmt.array_formatter(array, CONSOLE_STRING_CHARS),
     )
+
+
+def console_values(tensor: Any) -> str:
+    """numpy-style values for the Debug Console: every value of a small tensor, numpy's
+    summarised form (corners and ``...``) of a big or tall one, a screenful either way,
+    with a line saying where the rest is. Empty for one element: the summary line above
+    it already shows that value."""
+    if not has_values(tensor):
+        return "(a handle: no values to show)"
+    tensor = strings_cut(tensor, CONSOLE_STRING_CHARS + 1)  # one byte more: the cut shows
+    dims = _dims(tensor)
+    size = int(np.prod(dims)) if dims else 1
+    if size == 1:
+        return ""
+    edge = CONSOLE_EDGE if len(dims) <= 2 else CONSOLE_EDGE - 1  # deep tensors: fewer corners
+    summarised = size > CONSOLE_FULL_ELEMENTS
+    if not summarised:
+        array = host_array(tensor)
+        text = _console_text(array, CONSOLE_FULL_ELEMENTS, edge)
+        if len(text.splitlines()) > CONSOLE_LINES:
+            # Few values but many lines (a [64, 1] column): the first and last rows that
+            # fit, as numpy summarises, rather than a cut with no word about the rest.
+            summarised = True
+            edge = (CONSOLE_LINES - 2) // 2
+            text = _console_text(array, 0, edge)
+            while len(text.splitlines()) > CONSOLE_LINES and edge > 1:
+                edge -= 1
+                text = _console_text(array, 0, edge)
+    else:
+        text = _console_text(_corners(tensor, edge), 0, edge)
     lines = text.splitlines()
-    if len(lines) > 40:  # a rank-6 corner still fits a screen; this bounds the worst case
-        lines = [*lines[:38], "...", lines[-1]]
-        text = "\n".join(lines)
-    if size > CONSOLE_FULL_ELEMENTS:
-        text += (
-            f"\n({fmt.count(size)} elements, summarised: Copy Value gives the first "
-            f"{fmt.count(CLIPBOARD_ELEMENTS)}, the numpy child all of them)"
-        )
+    if len(lines) > CONSOLE_LINES:  # a rank-6 corner still fits a screen: the worst case
+        text = "\n".join([*lines[: CONSOLE_LINES - 2], "...", lines[-1]])
+        summarised = True
+    if summarised:
+        text += "\n" + _rest_note(size)
     return text
+
+
+def _rest_note(size: int) -> str:
+    """Where the values the console left out are."""
+    copied = "" if size <= CLIPBOARD_ELEMENTS else f" (the first {fmt.count(CLIPBOARD_ELEMENTS)})"
+    # numpy prints up to 1,000 elements whole, and summarises past that.
+    printed = "" if size <= 1000 else " (numpy summarises past 1,000)"
+    return (
+        f"({fmt.count(size)} elements, summarised. The rest: Copy Value in the Watch or "
+        f"Variables pane{copied}, its numpy child there, or evaluate .numpy() of it{printed})"
+    )
 
 
 def values_text(tensor: Any, limit: int) -> str:

@@ -10,6 +10,7 @@ Those say so instead of showing a wrong value; nothing here runs an initializer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..core import formatting as fmt
@@ -93,23 +94,32 @@ _SHORT = {
 
 
 def _trainable(var: Any) -> str:
-    return "trainable" if getattr(var, "trainable", False) else "frozen"
+    # Not "frozen": a batch-norm moving statistic is not trainable yet changes every step.
+    return "trainable" if getattr(var, "trainable", False) else "non-trainable"
 
 
-def variable_summary(var: Any, kind: Kind) -> str:
-    """``Variable 'dense/kernel' trainable float32[4, 8] x∈[…] μ=… σ=… n=32 CPU:0``
-    (marks from other features are added by the caller, through ``fmt.with_marks``)."""
+def tail(var: Any) -> list[fmt.Part]:
+    """What a summary line ends with: ``Variable 'dense/kernel'``, and ``non-trainable``
+    where it is (trainable is what a variable usually is). Last: the pane's row name
+    usually tells the variable already, and at 300 px the figures come first."""
+    flag = "" if getattr(var, "trainable", False) else f" {_trainable(var)}"
+    return [fmt.Part(f"Variable {label(var)!r}{flag}", shrink=True)]
+
+
+def variable_summary(var: Any, kind: Kind, marks: Sequence[str] = ()) -> str:
+    """``float32[4, 8] x∈[…] μ=… σ=… n=32 CPU:0 ∇‖g‖=…@… Variable 'dense/kernel'``:
+    the value's summary, ``marks`` from other features (kept whole), the name last."""
     value, reason = state(var)
-    prefix = f"Variable {label(var)!r} {_trainable(var)}"
+    end = [fmt.Part(m[:80]) for m in marks if m] + tail(var)
     if value is None:
         return fmt.render(
             [
-                fmt.Part(prefix, shrink=True),
                 fmt.Part(f"{dtype_name(var)}{fmt.shape_text(var.shape)}"),
                 fmt.Part(_SHORT[reason.split(":")[0]], fmt.KEEP),
+                *end,
             ]
         )
-    return tensor_views.summary(value, prefix=prefix)
+    return tensor_views.summary(value, tail=end)
 
 
 def variable_children(var: Any, kind: Kind) -> list[Child]:
@@ -182,5 +192,5 @@ def _dtype_child(var: Any, keras: bool) -> Child:
 
 
 def brief(var: Any) -> str:
-    """``Variable 'w' float32[3]`` inside a list."""
-    return f"Variable {label(var)!r} {dtype_name(var)}{fmt.shape_text(var.shape)}"
+    """``float32[3] Variable 'w'`` inside a list: what it holds first, as in its summary."""
+    return f"{dtype_name(var)}{fmt.shape_text(var.shape)} Variable {label(var)!r}"

@@ -202,7 +202,7 @@ test('View Tensor: Variables pane rows the tracker tags, and only those', () => 
   for (const e of entries) {
     // VS Code's key: debugProtocolVariableMenuContext = the row's __vscodeVariableMenuContext.
     for (const type of VIEWABLE_TYPES) assert.ok(evalWhen(e.when, { debugProtocolVariableMenuContext: row(type) }), `${e.command} on ${type}`);
-    assert.ok(evalWhen(e.when, { debugProtocolVariableMenuContext: row('Variable', "Variable 'dense/kernel' trainable float32[2, 3]") }));
+    assert.ok(evalWhen(e.when, { debugProtocolVariableMenuContext: row('Variable', "float32[2, 3] x∈[-1, 1] Variable 'dense/kernel'") }));
     for (const type of ['int', 'list', 'str', 'TensorShape', 'Dense', 'GradientTape', 'KerasTensor', 'RaggedTensor']) {
       assert.ok(!evalWhen(e.when, { debugProtocolVariableMenuContext: row(type) }), `${e.command} not on ${type}`);
     }

@@ -8,8 +8,8 @@ const { MENU_CONTEXT, VIEWABLE_TYPES, WATCH_TYPE_PATTERN, menuContextFor, tagVar
 /** Rows as debugpy 1.8.22 with the plugin answered `variables` for test/fixtures/viewer_program.py. */
 const SEEN = [
   { name: 'tensor', type: 'EagerTensor', value: 'float32[3, 4] x∈[0, 11] μ=5.5 σ=3.452 n=12 CPU:0', evaluateName: 'tensor', variablesReference: 17 },
-  { name: 'weights', type: 'ResourceVariable', value: "Variable 'weights' trainable float32[2, 2] x∈[-2, 3]", evaluateName: 'weights', variablesReference: 18 },
-  { name: 'kernel', type: 'Variable', value: "Variable 'dense/kernel' trainable float32[2, 3] x∈[-0.8115, 0.9585]", evaluateName: 'kernel', variablesReference: 9 },
+  { name: 'weights', type: 'ResourceVariable', value: "float32[2, 2] x∈[-2, 3] μ=0.5 σ=1.803 n=4 CPU:0 [[-2., 1.], [0., 3.]] Variable 'weights'", evaluateName: 'weights', variablesReference: 18 },
+  { name: 'kernel', type: 'Variable', value: "float32[2, 3] x∈[-0.8115, 0.9585] μ=0.1 σ=0.6 n=6 CPU:0 ∇‖g‖=0.3@Adam iteration 1 Variable 'dense/kernel'", evaluateName: 'kernel', variablesReference: 9 },
   { name: 'mirrored', type: 'MirroredVariable', value: "MirroredVariable 'mirrored' replicas equal, 2 replicas", evaluateName: 'mirrored', variablesReference: 12 },
   { name: '∇ gradient', type: 'GradientInfo', value: '∇ tape call #1 ‖g‖=7.55', evaluateName: "__import__('tf_debug_repr').gradient_info(weights)", variablesReference: 19 },
   { name: 'array', type: 'ndarray', value: 'array([[0., 1., 2.],\n       [3., 4., 5.]])', evaluateName: 'array', variablesReference: 6 },
@@ -20,8 +20,8 @@ const NOT = [
   { name: 'label', type: 'str', value: "'not a tensor'", variablesReference: 0 },
   { name: 'numbers', type: 'list', value: '[1.0, 2.0]', variablesReference: 13 },
   { name: 'shape', type: 'TensorShape', value: 'TensorShape [3, 4] rank 2 n=12', variablesReference: 14 },
-  { name: 'layer', type: 'Dense', value: "Dense 'dense', 9 params", variablesReference: 10 },
-  { name: 'tape', type: 'GradientTape', value: 'GradientTape used', variablesReference: 16 },
+  { name: 'layer', type: 'Dense', value: "9 params → [None, 3]: kernel[2, 3] bias[3], Dense 'dense'", variablesReference: 10 },
+  { name: 'tape', type: 'GradientTape', value: 'used, watches 2 variables, GradientTape', variablesReference: 16 },
   { name: 'shape', type: 'Note', value: '(2, 2)', variablesReference: 0 },
   { name: 'x', type: 'Variable', value: 'x', variablesReference: 2 }, // e.g. sympy's Variable
   { name: 'y', variablesReference: 0, value: '1' }, // no type at all

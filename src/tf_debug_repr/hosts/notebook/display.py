@@ -22,6 +22,7 @@ import re
 import sys
 from typing import Any
 
+from ...core import budget
 from ...core.tf_types import Kind, class_kinds
 
 # The kinds whose values can be drawn: what the payload builder reads as one array
@@ -161,9 +162,11 @@ def plain_printer(obj: Any, p: Any, cycle: bool) -> None:
         elif len(getattr(p, "stack", ())) > 1:
             from ... import views
 
-            text = views.summary(obj)
+            with budget.exact():  # a cell's output: one value, printed once
+                text = views.summary(obj)
         else:
-            text = plain_text(obj)
+            with budget.exact():
+                text = plain_text(obj)
     except Exception:
         text = object.__repr__(obj) if cycle else _safe_repr(obj)
     p.text(text)

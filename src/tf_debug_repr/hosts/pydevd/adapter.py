@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from ...activation import startup as activation
-from ...core import expressions
+from ...core import budget, expressions
 from ...core.view_model import (
     SHORT_TEXT_DTYPES,
     Child,
@@ -191,6 +191,14 @@ def _contents(obj: Any) -> list[tuple[str, Any, Expression]]:
 
 
 def _summary(obj: Any, context: str | None) -> str:
+    if context in ("hover", "repl", "clipboard"):
+        # One value the user points at: exact figures, whatever the panes' time budget.
+        with budget.exact():
+            return _summary_in(obj, context)
+    return _summary_in(obj, context)
+
+
+def _summary_in(obj: Any, context: str | None) -> str:
     try:
         views = _views()
         if context in ("watch", "hover"):

@@ -1,0 +1,72 @@
+"""Summaries past their time budget show sampled figures (marked), exact ones otherwise."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+tf = pytest.importorskip("tensorflow")
+
+from tf_debug_repr import views  # noqa: E402
+from tf_debug_repr.core import budget  # noqa: E402
+from tf_debug_repr.core import formatting as fmt  # noqa: E402
+from tf_debug_repr.hosts.pydevd import adapter  # noqa: E402
+
+
+@pytest.fixture
+def no_budget():
+    """A burst that has spent its budget: every big summary is sampled."""
+    before = budget.budget_ms()
+    budget.set_budget_ms(0)
+    yield
+    budget.set_budget_ms(before)
+
+
+def big(seed: int = 0, size: int = 1_000_000):
+    values = np.random.default_rng(seed).standard_normal(size).astype(np.float32)
+    return tf.constant(values), values
+
+
+def test_past_the_budget_figures_are_sampled_and_say_so(no_budget):
+    x, values = big()
+    line = views.summary(x)
+    assert line.startswith("float32[1000000] x∈~[") and " μ≈" in line and " σ≈" in line, line
+    # The sampled range lies within the true one, and is close to it.
+    lo, hi = (float(v) for v in line.split("x∈~[")[1].split("]")[0].split(", "))
+    assert values.min() <= lo < hi <= values.max()
+    # A small tensor costs less than deciding: exact whatever the budget.
+    assert views.summary(tf.constant([1.0, 2.0, 3.0])).startswith("float32[3] x∈[1, 3] μ=2 ")
+
+
+def test_expanding_or_hovering_gives_exact_figures(no_budget):
+    x, values = big(1)
+    hovered = adapter.TensorStrProvider().get_str_in_context(x, "hover")
+    exact = f"x∈[{fmt.number(values.min())}, {fmt.number(values.max())}]"
+    assert hovered.startswith(f"float32[1000000] {exact} μ≈"), (hovered, exact)
+    y, _ = big(2)
+    assert "x∈~[" in views.summary(y)
+    views.children(y)  # expanding it computes its exact figures (its stats row) ...
+    assert views.summary(y).startswith("float32[1000000] x∈[")  # ... which its line then shows
+    # A variable's value is read afresh at each stop: sampled past the budget, exact on hover.
+    w = tf.Variable(values)
+    assert "x∈~[" in views.summary(w)
+    assert "x∈[" in adapter.TensorStrProvider().get_str_in_context(w, "hover")
+
+
+def test_a_budget_covers_one_burst_of_requests():
+    before = budget.budget_ms()
+    budget.set_budget_ms(60_000)
+    try:
+        assert "x∈[" in views.summary(big(3)[0])  # budget left: exact
+        budget.charge(120.0)  # this burst spent it all
+        assert "x∈~[" in views.summary(big(4)[0])
+        time.sleep(budget.GAP_S * 1.5)  # a pause: the next request is a new burst
+        assert "x∈[" in views.summary(big(5)[0])
+        # What cannot fit even a fresh budget is sampled at once, not started and overrun.
+        budget.set_budget_ms(1)
+        time.sleep(budget.GAP_S * 1.5)
+        assert "x∈~[" in views.summary(big(6, 4_000_000)[0])
+    finally:
+        budget.set_budget_ms(before)
