@@ -3,7 +3,7 @@ offers "View Tensor" on, fetched with exactly the expression the extension build
 (DAP ``evaluate``, ``context: "clipboard"``), decoded as the extension decodes it, and
 checked against the row and against the payload contract (docs/tensor-viewer.md).
 
-Which rows are tagged is read from the extension's own source (``viewerTypes.js``); the
+Which rows are tagged is read from the viewer contract (``viewerTypes.js`` reads the same); the
 expression is a Python copy of ``viewerExpression.js``'s, which
 ``tests/unit/test_viewer_walk.py`` holds to node's answers.
 """
@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tf_debug_repr.hosts.demo.dap_client import DapError, Variable
+from tf_debug_repr.viewer import contract
 from tf_debug_repr.viewer.payload import decode
 
 EXTENSION_SRC = Path(__file__).resolve().parents[2] / "vscode-ext" / "src"
@@ -25,25 +26,18 @@ CELL_BYTES = 5  # float32 value + uint8 mark per cell
 PACKAGE = "__import__('tf_debug_repr')"
 
 
-def _types_source() -> str:
-    return (EXTENSION_SRC / "viewerTypes.js").read_text(encoding="utf-8")
-
-
 def viewable_types() -> frozenset[str]:
-    """``VIEWABLE_TYPES`` of viewerTypes.js."""
-    body = re.search(r"VIEWABLE_TYPES = Object\.freeze\(\[(.*?)\]\)", _types_source(), re.S)
-    assert body, "VIEWABLE_TYPES not found in viewerTypes.js"
-    return frozenset(re.findall(r"'(\w+)'", body.group(1)))
+    """The class names View Tensor is offered on (the viewer contract, which viewerTypes.js
+    is generated from)."""
+    return frozenset(contract.viewable_types())
 
 
 def ambiguous_types() -> dict[str, re.Pattern]:
-    """``AMBIGUOUS_TYPES`` of viewerTypes.js: type name -> the regex its value must match
-    (JS regex literals of the simple kind Python reads the same)."""
-    body = re.search(r"AMBIGUOUS_TYPES = Object\.freeze\(\{(.*?)\}\)", _types_source(), re.S)
-    assert body, "AMBIGUOUS_TYPES not found in viewerTypes.js"
+    """Type name -> the regex its value must match (the contract's; simple regexes Python
+    and JS read the same)."""
     return {
-        name: re.compile(pattern)
-        for name, pattern in re.findall(r"(\w+)\s*:\s*/((?:[^/\\\n]|\\.)+)/", body.group(1))
+        name: re.compile(entry["value_pattern"])
+        for name, entry in contract.contract()["viewable_types"]["ambiguous"].items()
     }
 
 

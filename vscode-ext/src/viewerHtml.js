@@ -14,24 +14,34 @@ function escapeAttr(s) {
 }
 
 /**
- * viewerCore.js beside viewer.js: the script's URI with its last path segment replaced.
- * @param {string} scriptUri
+ * The page's scripts, in load order, as paths relative to media/viewer/ (classic scripts: each
+ * later one uses the globals of those before it). viewer.js is `scriptUri`; the others lie beside it.
  */
-function siblingCoreUri(scriptUri) {
-  return scriptUri.replace(/[^/?#]*(?=[?#]|$)/, 'viewerCore.js');
+const PAGE_SCRIPTS = Object.freeze(['viewerContract.js', 'viewerCore.js', 'viewer.js']);
+
+/**
+ * A file beside the page's script: the script's URI with its last path segment replaced.
+ * @param {string} scriptUri @param {string} name
+ */
+function siblingUri(scriptUri, name) {
+  return scriptUri.replace(/[^/?#]*(?=[?#]|$)/, name);
 }
 
 /**
  * @param {{ scriptUri: UriLike, styleUri: UriLike, cspSource: string, nonce: string, coreUri?: UriLike }} opts
  *   scriptUri: media/viewer/viewer.js as the webview sees it; styleUri: media/viewer/viewer.css;
  *   cspSource: webview.cspSource; nonce: fresh per page (letters and digits); coreUri: viewerCore.js
- *   (default: beside scriptUri).
+ *   (default: beside scriptUri, as every other script of PAGE_SCRIPTS).
  * @returns {string}
  */
 function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
   if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(nonce)) throw new Error('viewerHtml: the nonce must be 16+ letters or digits');
-  const script = escapeAttr(String(scriptUri));
-  const core = escapeAttr(coreUri ? String(coreUri) : siblingCoreUri(String(scriptUri)));
+  const main = String(scriptUri);
+  const scripts = PAGE_SCRIPTS.map((name) => {
+    if (name === 'viewer.js') return main;
+    if (name === 'viewerCore.js' && coreUri) return String(coreUri);
+    return siblingUri(main, name);
+  }).map((uri) => `<script nonce="${nonce}" src="${escapeAttr(uri)}"></script>`);
   const style = escapeAttr(String(styleUri));
   const csp = [
     "default-src 'none'",
@@ -105,11 +115,10 @@ function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
   <div id="overlay" class="overlay"><span class="spinner"></span><span>Loading…</span></div>
   <div id="tooltip" class="tooltip" hidden></div>
 </main>
-<script nonce="${nonce}" src="${core}"></script>
-<script nonce="${nonce}" src="${script}"></script>
+${scripts.join('\n')}
 </body>
 </html>
 `;
 }
 
-module.exports = { viewerHtml };
+module.exports = { viewerHtml, PAGE_SCRIPTS };

@@ -12,16 +12,12 @@
   /** @typedef {import('./viewerCore').Slice} Slice */
   /** @typedef {import('./viewerCore').Scale} Scale */
   /** @typedef {{ r0: number, r1: number, c0: number, c1: number }} View  cells of the slice shown */
-  /** @typedef {{ axes: (number|null)[] | null, index: (number|null)[] | null, region: number[][] | null, part: string | null }} Request */
-  /**
-   * @typedef {{ version?: number, error?: string | null, kind?: string, summary?: string, dtype?: string,
-   *   shape?: number[], device?: string, part?: string | null, stats?: any, histogram?: any,
-   *   slice?: Slice | null, image?: any }} Payload
-   */
+  /** @typedef {import('./protocol').Request} Request */
+  /** @typedef {import('./protocol').Payload} Payload  the payload's fields: src/tf_debug_repr/viewer/contract.json */
   /**
    * What the view is, for the extension to rebuild it after a window reload: the extension's
    * signed `view` ({expression, title, session, sig}) with the request and pinned flag added.
-   * @typedef {{ expression: string, title: string, session: string | null, sig: string, request: Request, pinned: boolean }} SavedView
+   * @typedef {import('./protocol').SavedView} SavedView
    */
   /** @typedef {{ tab: string, log: boolean, scale: 'auto' | 'sequential' | 'diverging', zoom: { key: string, view: View } | null, view: SavedView | null }} PageState */
 
@@ -284,7 +280,7 @@
 
   /**
    * The request that produced the payload: the extension's if it sent one, else read from the slice.
-   * @param {any} req @param {Payload} payload @returns {Request}
+   * @param {any} req @param {Partial<Payload>} payload @returns {Request}
    */
   function requestOf(req, payload) {
     const s = payload.slice;
@@ -724,7 +720,7 @@
 
   function renderLegend() {
     const p = /** @type {Payload} */ (cur.payload);
-    const stats = p.stats || {};
+    const stats = /** @type {Partial<import('./protocol').Stats>} */ (p.stats || {});
     const cells = cur.cells;
     /** @param {number} code */
     const here = (code) => {
@@ -1156,10 +1152,10 @@
     ctx.lineTo(L + plotW, T + plotH + 0.5);
     ctx.stroke();
     // Dashed marks at 0 and at the mean, where they fall inside the bins.
-    const stats = p.stats || {};
+    const stats = /** @type {Partial<import('./protocol').Stats>} */ (p.stats || {});
     /** @type {[number, string][]} */
     const marks = [[0, '0']];
-    if (Number.isFinite(stats.mean)) marks.push([stats.mean, 'μ']);
+    if (typeof stats.mean === 'number' && Number.isFinite(stats.mean)) marks.push([stats.mean, 'μ']);
     ctx.setLineDash([3, 3]);
     ctx.textAlign = 'left';
     ctx.textBaseline = 'top';
@@ -1192,7 +1188,7 @@
 
   /** @param {Payload} p */
   function renderStats(p) {
-    const s = p.stats || {};
+    const s = /** @type {Partial<import('./protocol').Stats>} */ (p.stats || {});
     el.stats.textContent = '';
     const mark = s.sampled ? ' (sampled)' : '';
     /** @type {[string, string][]} */

@@ -6,32 +6,27 @@
  * number formatting, histogram bar heights. No DOM here.
  */
 /** @typedef {[number, number, number]} RGB */
-/**
- * The payload's `slice` (docs/tensor-viewer.md, section 2).
- * @typedef {{ axes: (number|null)[], index: (number|null)[], rows: number, cols: number,
- *   region: number[][], height: number, width: number, step: number[], reduce: string,
- *   values: string, mask: string, min: number, max: number, signed: boolean }} Slice
- */
+/** @typedef {import('./protocol').Slice} Slice  the payload's `slice` (docs/tensor-viewer.md, section 2) */
 /** @typedef {{ kind: 'sequential' | 'diverging', lo: number, hi: number }} Scale */
 
 (function (root, factory) {
-  const core = factory();
-  if (typeof module !== 'undefined' && module.exports) module.exports = core;
-  else /** @type {any} */ (root).TfViewerCore = core;
-})(typeof self !== 'undefined' ? self : globalThis, function () {
-  // matplotlib's viridis at 10 evenly spaced points; linear in between.
+  if (typeof module !== 'undefined' && module.exports) module.exports = factory(require('./viewerContract.js'));
+  else /** @type {any} */ (root).TfViewerCore = factory(/** @type {any} */ (root).TfViewerContract);
+})(typeof self !== 'undefined' ? self : globalThis, function (/** @type {typeof import('./viewerContract.js')} */ contract) {
+  // The colour maps and mask codes of the contract (src/tf_debug_repr/viewer/contract.json), which
+  // the notebook's pictures read too: viridis at 10 evenly spaced points, ColorBrewer RdBu
+  // (9 classes) reversed (blue for negative, near-white at 0, red for positive); linear in between.
   /** @type {RGB[]} */
-  const VIRIDIS = ['#440154', '#482878', '#3e4989', '#31688e', '#26828e', '#1f9e89', '#35b779', '#6ece58', '#b5de2b', '#fde725'].map(hexToRgb);
-  // ColorBrewer RdBu (9 classes) reversed: blue for negative, near-white at 0, red for positive.
+  const VIRIDIS = contract.colourMaps.viridis.map(hexToRgb);
   /** @type {RGB[]} */
-  const DIVERGING = ['#2166ac', '#4393c3', '#92c5de', '#d1e5f0', '#f7f7f7', '#fddbc7', '#f4a582', '#d6604d', '#b2182b'].map(hexToRgb);
-  /** Colours of their own for the non-finite cells: in neither scale. Index = mask code. */
+  const DIVERGING = contract.colourMaps.diverging.map(hexToRgb);
+  /** Colours of their own for the non-finite cells: in neither scale. */
   const SPECIAL = {
-    nan: /** @type {RGB} */ ([255, 0, 255]),
-    posinf: /** @type {RGB} */ ([0, 255, 0]),
-    neginf: /** @type {RGB} */ ([0, 255, 255]),
+    nan: /** @type {RGB} */ ([...contract.colourMaps.special.nan]),
+    posinf: /** @type {RGB} */ ([...contract.colourMaps.special.posinf]),
+    neginf: /** @type {RGB} */ ([...contract.colourMaps.special.neginf]),
   };
-  const MASK = { finite: 0, nan: 1, posinf: 2, neginf: 3 };
+  const MASK = { finite: contract.mask.finite, nan: contract.mask.nan, posinf: contract.mask.posinf, neginf: contract.mask.neginf };
 
   /** @param {string} hex @returns {RGB} */
   function hexToRgb(hex) {

@@ -9,6 +9,7 @@ const assert = require('node:assert/strict');
 const { test, before, after } = require('node:test');
 const core = require('../../media/viewer/viewerCore.js');
 const { launch, openViewer, NONCE, CSP_SOURCE } = require('./harness.js');
+const { PAGE_SCRIPTS } = require('../../src/viewerHtml.js');
 const { payloadOf, payloadMessage, matrixWithSpecials } = require('./fixtures.js');
 
 /** @type {import('puppeteer-core').Browser} */
@@ -72,8 +73,8 @@ test('the page carries the strict CSP, which is enforced, and it makes no networ
   const csp = await v.page.$eval('meta[http-equiv="Content-Security-Policy"]', (e) => e.getAttribute('content'));
   assert.equal(csp, `default-src 'none'; img-src ${CSP_SOURCE} data: blob:; style-src ${CSP_SOURCE}; script-src 'nonce-${NONCE}'`);
   const scripts = await v.page.$$eval('script', (els) => els.map((e) => /** @type {HTMLScriptElement} */ (e).nonce && e.getAttribute('src')));
-  assert.equal(scripts.length, 2);
-  assert.ok(scripts.every((s) => typeof s === 'string' && s.startsWith('file:')), 'both scripts are files with the nonce');
+  assert.equal(scripts.length, PAGE_SCRIPTS.length);
+  assert.ok(scripts.every((s) => typeof s === 'string' && s.startsWith('file:')), 'every script is a file with the nonce');
 
   await v.send(payloadMessage(matrixWithSpecials()));
   await v.page.click('#tab-histogram');

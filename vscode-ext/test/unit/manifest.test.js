@@ -203,7 +203,7 @@ test('View Tensor: Variables pane rows the tracker tags, and only those', () => 
     // VS Code's key: debugProtocolVariableMenuContext = the row's __vscodeVariableMenuContext.
     for (const type of VIEWABLE_TYPES) assert.ok(evalWhen(e.when, { debugProtocolVariableMenuContext: row(type) }), `${e.command} on ${type}`);
     assert.ok(evalWhen(e.when, { debugProtocolVariableMenuContext: row('Variable', "Variable 'dense/kernel' trainable float32[2, 3]") }));
-    for (const type of ['int', 'list', 'str', 'TensorShape', 'Dense', 'GradientTape', 'KerasTensor', 'RaggedTensor']) {
+    for (const type of ['int', 'list', 'str', 'TensorShape', 'Dense', 'GradientTape', 'KerasTensor', 'ShouldUseWrapper']) {
       assert.ok(!evalWhen(e.when, { debugProtocolVariableMenuContext: row(type) }), `${e.command} not on ${type}`);
     }
     assert.ok(!evalWhen(e.when, { debugProtocolVariableMenuContext: row('Variable', 'x + y') }), 'a sympy-like Variable is not a tensor');

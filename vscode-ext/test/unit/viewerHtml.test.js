@@ -3,7 +3,7 @@
 /** The viewer page's HTML (src/viewerHtml.js): its CSP, its scripts and their nonce. */
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
-const { viewerHtml } = require('../../src/viewerHtml.js');
+const { viewerHtml, PAGE_SCRIPTS } = require('../../src/viewerHtml.js');
 
 const base = 'https://file%2B.vscode-resource.vscode-cdn.net/ext/media/viewer';
 const opts = { scriptUri: `${base}/viewer.js`, styleUri: `${base}/viewer.css`, cspSource: 'https://*.vscode-cdn.net', nonce: 'q1w2e3r4t5y6u7i8o9p0+/==' };
@@ -14,12 +14,15 @@ test('the page has the strict CSP: nothing by default, styles and images from th
   assert.ok(csp);
   assert.equal(csp[1], "default-src 'none'; img-src https://*.vscode-cdn.net data: blob:; style-src https://*.vscode-cdn.net; script-src 'nonce-q1w2e3r4t5y6u7i8o9p0+/=='");
   assert.doesNotMatch(html, /unsafe-inline|unsafe-eval|style="/);
-  // viewerCore.js (beside viewer.js) first, then viewer.js, both with the nonce; no inline script.
+  // The contract's values, viewerCore.js, the page's modules (beside viewer.js), viewer.js last,
+  // each with the nonce; no inline script.
   const scripts = [...html.matchAll(/<script([^>]*)>([^<]*)<\/script>/g)];
   assert.deepEqual(
     scripts.map((m) => m[1].trim()),
-    [`nonce="${opts.nonce}" src="${base}/viewerCore.js"`, `nonce="${opts.nonce}" src="${base}/viewer.js"`],
+    PAGE_SCRIPTS.map((name) => `nonce="${opts.nonce}" src="${base}/${name}"`),
   );
+  assert.deepEqual(PAGE_SCRIPTS.slice(0, 2), ['viewerContract.js', 'viewerCore.js']);
+  assert.equal(PAGE_SCRIPTS.at(-1), 'viewer.js');
   assert.ok(scripts.every((m) => m[2] === ''));
   assert.match(html, new RegExp(`<link rel="stylesheet" href="${base}/viewer.css">`));
 });
