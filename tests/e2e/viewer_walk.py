@@ -3,8 +3,8 @@ offers "View Tensor" on, fetched with exactly the expression the extension build
 (DAP ``evaluate``, ``context: "clipboard"``), decoded as the extension decodes it, and
 checked against the row and against the payload contract (docs/tensor-viewer.md).
 
-Which rows are tagged is read from the viewer contract (``viewerTypes.js`` reads the same); the
-expression is a Python copy of ``viewerExpression.js``'s, which
+Which rows are tagged is read from the viewer contract (``viewer/types.js`` reads the same); the
+expression is a Python copy of ``viewer/expression.js``'s, which
 ``tests/unit/test_viewer_walk.py`` holds to node's answers.
 """
 
@@ -20,14 +20,14 @@ from tf_debug_repr.hosts.demo.dap_client import DapError, Variable
 from tf_debug_repr.viewer import contract
 from tf_debug_repr.viewer.payload import decode
 
-EXTENSION_SRC = Path(__file__).resolve().parents[2] / "vscode-ext" / "src"
+EXTENSION_SRC = Path(__file__).resolve().parents[2] / "vscode-ext" / "src" / "viewer"
 BUDGET = 1_000_000  # view_payload's default, which the extension keeps
 CELL_BYTES = 5  # float32 value + uint8 mark per cell
 PACKAGE = "__import__('tf_debug_repr')"
 
 
 def viewable_types() -> frozenset[str]:
-    """The class names View Tensor is offered on (the viewer contract, which viewerTypes.js
+    """The class names View Tensor is offered on (the viewer contract, which viewer/types.js
     is generated from)."""
     return frozenset(contract.viewable_types())
 
@@ -46,7 +46,7 @@ _AMBIGUOUS = ambiguous_types()
 
 
 def is_tagged(row: Variable) -> bool:
-    """viewerTypes.js ``menuContextFor``: does the extension offer View Tensor here?"""
+    """viewer/types.js ``menuContextFor``: does the extension offer View Tensor here?"""
     if row.type in _VIEWABLE:
         return True
     pattern = _AMBIGUOUS.get(row.type)
@@ -54,13 +54,13 @@ def is_tagged(row: Variable) -> bool:
 
 
 def _wrap(expression: str) -> str:
-    """viewerExpression.js ``wrapExpression``."""
+    """viewer/expression.js ``wrapExpression``."""
     text = expression.strip()
     return f"({text}\n)" if re.search(r"[#\n\r]", text) else f"({text})"
 
 
 def _balanced(text: str) -> bool:
-    """viewerExpression.js ``balanced``."""
+    """viewer/expression.js ``balanced``."""
     depth, quote, i = 0, None, 0
     while i < len(text):
         c = text[i]
@@ -85,7 +85,7 @@ _GRADIENT_INFO = re.compile(r"^__import__\((['\"])tf_debug_repr\1\)\.gradient_in
 
 
 def viewable_expression(evaluate_name: str) -> str:
-    """viewerExpression.js ``viewableExpression``: the "∇ gradient" row is viewed as the
+    """viewer/expression.js ``viewableExpression``: the "∇ gradient" row is viewed as the
     gradient tensor (``gradient_of``), every other row as its evaluateName."""
     text = evaluate_name.strip()
     m = _GRADIENT_INFO.match(text)
@@ -93,7 +93,7 @@ def viewable_expression(evaluate_name: str) -> str:
 
 
 def payload_expression(expression: str) -> str:
-    """viewerExpression.js ``viewPayloadExpression`` with the first request (all None)."""
+    """viewer/expression.js ``viewPayloadExpression`` with the first request (all None)."""
     return (
         f"{PACKAGE}.view_payload({_wrap(expression)}, axes=None, index=None, region=None, "
         "part=None)"

@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const { test, before, after } = require('node:test');
 const core = require('../../media/viewer/viewerCore.js');
 const { launch, openViewer, NONCE, CSP_SOURCE } = require('./harness.js');
-const { PAGE_SCRIPTS } = require('../../src/viewerHtml.js');
+const { PAGE_SCRIPTS } = require('../../src/viewer/html.js');
 const { payloadOf, payloadMessage, matrixWithSpecials } = require('./fixtures.js');
 
 /** @type {import('puppeteer-core').Browser} */

@@ -12,7 +12,7 @@ const path = require('node:path');
 const { test } = require('node:test');
 const { generated, readContract, MANIFEST } = require('../../scripts/contract.js');
 const contract = require('../../media/viewer/viewerContract.js');
-const { WATCH_TYPE_PATTERN } = require('../../src/viewerTypes.js');
+const { WATCH_TYPE_PATTERN } = require('../../src/viewer/types.js');
 const { payloadOf, matrixWithSpecials } = require('../browser/fixtures.js');
 
 const EXT_ROOT = path.resolve(__dirname, '..', '..');

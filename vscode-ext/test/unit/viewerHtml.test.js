@@ -1,9 +1,9 @@
 // @ts-check
 'use strict';
-/** The viewer page's HTML (src/viewerHtml.js): its CSP, its scripts and their nonce. */
+/** The viewer page's HTML (src/viewer/html.js): its CSP, its scripts and their nonce. */
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
-const { viewerHtml, PAGE_SCRIPTS } = require('../../src/viewerHtml.js');
+const { viewerHtml, PAGE_SCRIPTS } = require('../../src/viewer/html.js');
 
 const base = 'https://file%2B.vscode-resource.vscode-cdn.net/ext/media/viewer';
 const opts = { scriptUri: `${base}/viewer.js`, styleUri: `${base}/viewer.css`, cspSource: 'https://*.vscode-cdn.net', nonce: 'q1w2e3r4t5y6u7i8o9p0+/==' };

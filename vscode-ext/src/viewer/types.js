@@ -12,7 +12,7 @@
  * numpy arrays.
  */
 
-const contract = require('../media/viewer/viewerContract.js');
+const contract = require('../../media/viewer/viewerContract.js');
 
 /** The value of debugProtocolVariableMenuContext on rows "View Tensor" applies to. */
 const MENU_CONTEXT = 'tfDebugRepr.tensor';

@@ -3,20 +3,20 @@
 /**
  * "View Tensor": the commands, and one webview panel per view. A panel fetches its payload
  * through the paused debugpy session's `evaluate` (docs/tensor-viewer.md) and speaks the page's
- * message protocol (§3): request, pin, saveNpy, compare. The pure parts live in viewerTypes
- * (which rows), viewerExpression (what to evaluate), viewerResult (what came back),
- * viewerSessions (which session is paused where), viewerAdoption (which session a view whose
- * session ended, or a view restored after a window reload, takes up) and viewerSavedState (what
+ * message protocol (§3): request, pin, saveNpy, compare. The pure parts live in types.js
+ * (which rows), expression.js (what to evaluate), result.js (what came back),
+ * sessions.js (which session is paused where), adoption.js (which session a view whose
+ * session ended, or a view restored after a window reload, takes up) and savedState.js (what
  * the page keeps so a reload can rebuild the view).
  */
 const crypto = require('node:crypto');
 const vscode = require('vscode');
-const { viewerHtml } = require('./viewerHtml');
-const { ViewerError, decodePayload, decodeSaveResult, describeRequestError } = require('./viewerResult');
-const { checkRequest, expressionAt, gradientOfExpression, isDefaultRequest, npyFileName, saveNpyExpression, targetOf, titleFor, viewPayloadExpression } = require('./viewerExpression');
-const { adopts, configurationName, pausedSessionFor } = require('./viewerAdoption');
-const { restoredView, savedView } = require('./viewerSavedState');
-const { showError, showInfo } = require('./notify');
+const { viewerHtml } = require('./html');
+const { ViewerError, decodePayload, decodeSaveResult, describeRequestError } = require('./result');
+const { checkRequest, expressionAt, gradientOfExpression, isDefaultRequest, npyFileName, saveNpyExpression, targetOf, titleFor, viewPayloadExpression } = require('./expression');
+const { adopts, configurationName, pausedSessionFor } = require('./adoption');
+const { restoredView, savedView } = require('./savedState');
+const { showError, showInfo } = require('../notify');
 
 const VIEW_TYPE = 'tfDebugRepr.tensorViewer';
 const COMMAND_VIEW = 'tfDebugRepr.viewTensor';
@@ -27,10 +27,10 @@ const PAGE_SCRIPT = 'viewer.js';
 const PAGE_STYLE = 'viewer.css';
 
 /**
- * @typedef {import('./viewerSessions').SessionState} SessionState
- * @typedef {import('./viewerSessions').ViewerSessions} ViewerSessions
+ * @typedef {import('./sessions').SessionState} SessionState
+ * @typedef {import('./sessions').ViewerSessions} ViewerSessions
  * @typedef {{ frameId: number, threadId: number, generation: number }} FrameRef
- * @typedef {import('./viewerExpression').ViewRequest} ViewRequest
+ * @typedef {import('./expression').ViewRequest} ViewRequest
  */
 
 /** The message a caught error becomes. @param {unknown} e @param {SessionState | undefined} state */
@@ -123,7 +123,7 @@ class ViewerPanel {
     return this.state ? configurationName(this.state.session) : this.origin;
   }
 
-  /** Whether the next stop of some session should take this view up (viewerAdoption). */
+  /** Whether the next stop of some session should take this view up (adoption.js). */
   get adoptable() {
     return !this.broken && this.orphan && (this.pinned || this.waiting);
   }
@@ -365,7 +365,7 @@ class ViewerPanel {
 class TensorViewer {
   /**
    * @param {vscode.Uri} extensionUri @param {ViewerSessions} sessions
-   * @param {string} key signs what pages keep to be restored (viewerSavedState); kept in globalState
+   * @param {string} key signs what pages keep to be restored (savedState.js); kept in globalState
    */
   constructor(extensionUri, sessions, key) {
     this.pageRoot = vscode.Uri.joinPath(extensionUri, ...PAGE_DIR);
@@ -397,7 +397,7 @@ class TensorViewer {
 
   /**
    * A stop of `state`: its own views refresh (the pinned ones), and views without a running
-   * session are adopted by it where viewerAdoption's rule says so.
+   * session are adopted by it where adoption.js's rule says so.
    * @param {SessionState} state @param {number} threadId
    */
   stopped(state, threadId) {
@@ -410,7 +410,7 @@ class TensorViewer {
     }
   }
 
-  /** A paused debugpy session for a view without one (viewerAdoption.pausedSessionFor). @param {string | undefined} origin */
+  /** A paused debugpy session for a view without one (adoption.js pausedSessionFor). @param {string | undefined} origin */
   pausedSessionFor(origin) {
     return pausedSessionFor(origin, this.sessions.states.values(), vscode.debug.activeDebugSession?.id);
   }
