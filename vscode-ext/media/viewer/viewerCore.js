@@ -2,17 +2,20 @@
 'use strict';
 /**
  * The tensor viewer's pure logic, shared by the page (a plain <script>, as `TfViewerCore`) and
- * node's unit tests (`require`): base64 decoding, colour scales, cell -> tensor index, tick choice,
- * number formatting, histogram bar heights. No DOM here.
+ * node's unit tests (`require`): base64 decoding, colour scales, cell -> tensor index, zoom regions;
+ * with viewerFormat.js's number formatting, ticks and bar heights re-exported. No DOM here.
  */
 /** @typedef {[number, number, number]} RGB */
 /** @typedef {import('./protocol').Slice} Slice  the payload's `slice` (docs/tensor-viewer.md, section 2) */
 /** @typedef {{ kind: 'sequential' | 'diverging', lo: number, hi: number }} Scale */
 
 (function (root, factory) {
-  if (typeof module !== 'undefined' && module.exports) module.exports = factory(require('./viewerContract.js'));
-  else /** @type {any} */ (root).TfViewerCore = factory(/** @type {any} */ (root).TfViewerContract);
-})(typeof self !== 'undefined' ? self : globalThis, function (/** @type {typeof import('./viewerContract.js')} */ contract) {
+  if (typeof module !== 'undefined' && module.exports) module.exports = factory(require('./viewerContract.js'), require('./viewerFormat.js'));
+  else /** @type {any} */ (root).TfViewerCore = factory(/** @type {any} */ (root).TfViewerContract, /** @type {any} */ (root).TfViewerFormat);
+})(typeof self !== 'undefined' ? self : globalThis, function (
+  /** @type {typeof import('./viewerContract.js')} */ contract,
+  /** @type {typeof import('./viewerFormat.js')} */ format,
+) {
   // The colour maps and mask codes of the contract (src/tf_debug_repr/viewer/contract.json), which
   // the notebook's pictures read too: viridis at 10 evenly spaced points, ColorBrewer RdBu
   // (9 classes) reversed (blue for negative, near-white at 0, red for positive); linear in between.
@@ -20,13 +23,10 @@
   const VIRIDIS = contract.colourMaps.viridis.map(hexToRgb);
   /** @type {RGB[]} */
   const DIVERGING = contract.colourMaps.diverging.map(hexToRgb);
-  /** Colours of their own for the non-finite cells: in neither scale. */
-  const SPECIAL = {
-    nan: /** @type {RGB} */ ([...contract.colourMaps.special.nan]),
-    posinf: /** @type {RGB} */ ([...contract.colourMaps.special.posinf]),
-    neginf: /** @type {RGB} */ ([...contract.colourMaps.special.neginf]),
-  };
-  const MASK = { finite: contract.mask.finite, nan: contract.mask.nan, posinf: contract.mask.posinf, neginf: contract.mask.neginf };
+  /** Colours of their own for the non-finite cells: in neither scale. @type {{ nan: RGB, posinf: RGB, neginf: RGB }} */
+  const SPECIAL = JSON.parse(JSON.stringify(contract.colourMaps.special));
+  /** The payload mask's codes. @type {{ finite: number, nan: number, posinf: number, neginf: number }} */
+  const MASK = { ...contract.mask };
 
   /** @param {string} hex @returns {RGB} */
   function hexToRgb(hex) {
@@ -247,109 +247,6 @@
   }
 
   /**
-   * "[2, 3]" for one element, "[0, 4:8, 12:16]" for a block.
-   * @param {[number, number][]} ranges
-   */
-  function formatIndex(ranges) {
-    return '[' + ranges.map(([a, b]) => (b - a > 1 ? `${a}:${b}` : `${a}`)).join(', ') + ']';
-  }
-
-  /**
-   * A cell's value as the dtype shows it: exact ints, True/False, float32 to 7 significant digits.
-   * @param {number} v @param {number} maskCode @param {string} dtype @param {boolean} [isMean]
-   */
-  function formatValue(v, maskCode, dtype, isMean = false) {
-    if (maskCode === MASK.nan) return 'nan';
-    if (maskCode === MASK.posinf) return '+inf';
-    if (maskCode === MASK.neginf) return '-inf';
-    if (!isMean && dtype === 'bool') return v ? 'True' : 'False';
-    if (!isMean && /^u?int/.test(dtype)) return String(Math.round(v));
-    return formatNumber(v, 7);
-  }
-
-  /** @param {number} v @param {number} [digits] significant digits */
-  function formatNumber(v, digits = 4) {
-    if (Number.isNaN(v)) return 'nan';
-    if (!Number.isFinite(v)) return v > 0 ? '+inf' : '-inf';
-    if (v === 0) return '0';
-    const a = Math.abs(v);
-    if (a >= 1e-4 && a < 1e6) return trimZeros(v.toPrecision(digits));
-    return trimExponent(v.toExponential(Math.max(digits - 1, 1)));
-  }
-
-  /** @param {string} s */
-  function trimZeros(s) {
-    return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
-  }
-
-  /** @param {string} s */
-  function trimExponent(s) {
-    const [m, e] = s.split('e');
-    return `${trimZeros(m)}e${e}`;
-  }
-
-  /**
-   * Round tick positions inside [lo, hi]: multiples of 1, 2 or 5 x 10^k, about `target` of them.
-   * @param {number} lo @param {number} hi @param {number} [target]
-   * @returns {{ ticks: number[], step: number }}
-   */
-  function niceTicks(lo, hi, target = 5) {
-    if (!Number.isFinite(lo) || !Number.isFinite(hi)) return { ticks: [], step: 0 };
-    if (hi < lo) [lo, hi] = [hi, lo];
-    if (hi === lo) return { ticks: [lo], step: 0 };
-    const raw = (hi - lo) / Math.max(target, 1);
-    const mag = Math.pow(10, Math.floor(Math.log10(raw)));
-    const f = raw / mag;
-    const step = (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
-    const ticks = [];
-    const eps = step * 1e-9;
-    for (let k = Math.ceil((lo - eps) / step); k * step <= hi + eps; k++) {
-      const t = k * step;
-      ticks.push(Math.abs(t) < eps ? 0 : t);
-    }
-    return { ticks, step };
-  }
-
-  /**
-   * A tick label with just the digits its step needs.
-   * @param {number} v @param {number} step
-   */
-  function formatTick(v, step) {
-    if (v === 0) return '0';
-    const a = Math.abs(v);
-    if (a >= 1e5 || a < 1e-3) return trimExponent(v.toExponential(2));
-    const decimals = step > 0 ? Math.max(0, -Math.floor(Math.log10(step) + 1e-9)) : 3;
-    return v.toFixed(Math.min(decimals, 10));
-  }
-
-  /**
-   * A count on an axis: 950, 20k, 1.5M (counts are whole numbers).
-   * @param {number} n
-   */
-  function formatCount(n) {
-    const a = Math.abs(n);
-    if (a < 1e4) return String(Math.round(n));
-    if (a < 1e6) return `${trimZeros((n / 1e3).toPrecision(3))}k`;
-    if (a < 1e9) return `${trimZeros((n / 1e6).toPrecision(3))}M`;
-    return `${trimZeros((n / 1e9).toPrecision(3))}G`;
-  }
-
-  /** An exact count with thousands separators: 2,097,152. @param {number} n */
-  function formatInt(n) {
-    return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  }
-
-  /**
-   * Bar heights in pixels, linear or log (log10(1 + count)) against the tallest bar.
-   * @param {number[]} counts @param {boolean} log @param {number} maxPx
-   */
-  function barHeights(counts, log, maxPx) {
-    const f = log ? (/** @type {number} */ c) => Math.log10(1 + c) : (/** @type {number} */ c) => c;
-    const top = Math.max(0, ...counts.map(f));
-    return counts.map((c) => (top > 0 ? (f(c) / top) * maxPx : 0));
-  }
-
-  /**
    * The part of the slice a client-side zoom window of cells covers, as a payload `region`
    * (rows and columns of the 2-D slice, half-open), for refetching it at full resolution.
    * @param {Slice} slice @param {{ r0: number, r1: number, c0: number, c1: number }} view cells
@@ -391,15 +288,9 @@
     reduceCells,
     shownAxes,
     cellRanges,
-    formatIndex,
-    formatValue,
-    formatNumber,
-    niceTicks,
-    formatTick,
-    formatCount,
-    formatInt,
-    barHeights,
     viewToRegion,
     isWholeRegion,
+    // viewerFormat.js's, here too: the page and the tests read them as core's
+    ...format,
   };
 });

@@ -17,7 +17,21 @@ function escapeAttr(s) {
  * The page's scripts, in load order, as paths relative to media/viewer/ (classic scripts: each
  * later one uses the globals of those before it). viewer.js is `scriptUri`; the others lie beside it.
  */
-const PAGE_SCRIPTS = Object.freeze(['viewerContract.js', 'viewerCore.js', 'viewer.js']);
+const PAGE_SCRIPTS = Object.freeze([
+  'viewerContract.js',
+  'viewerFormat.js',
+  'viewerCore.js',
+  'page/dom.js',
+  'page/state.js',
+  'page/slices.js',
+  'page/heatmap.js',
+  'page/heatmapInput.js',
+  'page/image.js',
+  'page/histogram.js',
+  'page/header.js',
+  'page/messages.js',
+  'viewer.js',
+]);
 
 /**
  * A file beside the page's script: the script's URI with its last path segment replaced.

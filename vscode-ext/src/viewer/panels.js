@@ -68,15 +68,15 @@ class ViewerPanel {
     this.broken = undefined;
     /** @type {ViewRequest} */
     this.request = request;
-    /** Latest payload and error messages, sent again when the page reloads (hidden → shown). @type {any} */
+    /** Latest payload and error messages, sent again when the page reloads (hidden → shown). @type {import('../../media/viewer/protocol').ToPagePayload | undefined} */
     this.lastPayload = undefined;
-    /** @type {any} */
+    /** @type {import('../../media/viewer/protocol').ToPageError | undefined} */
     this.lastError = undefined;
-    /** @type {any} */
+    /** @type {import('../../media/viewer/protocol').ToPageStale | undefined} */
     this.stale = undefined;
     /** @type {'running' | 'ended' | undefined} */
     this.staleWhy = undefined;
-    /** @type {any} */
+    /** @type {import('../../media/viewer/protocol').ToPageWaiting | undefined} */
     this.lastWaiting = undefined;
     this.seq = 0;
     const options = { enableScripts: true, retainContextWhenHidden: false, localResourceRoots: [viewer.pageRoot] };
@@ -108,7 +108,7 @@ class ViewerPanel {
     });
   }
 
-  /** @param {any} message */
+  /** A message to the page: one of the contract's (media/viewer/protocol.js). @param {import('../../media/viewer/protocol').ToPage | undefined} message */
   post(message) {
     void this.panel.webview.postMessage(message);
   }
@@ -225,7 +225,7 @@ class ViewerPanel {
     this.post(this.lastWaiting);
   }
 
-  /** What a restored view without a session says. */
+  /** What a restored view without a session says. @returns {import('../../media/viewer/protocol').ToPageWaiting} */
   waitingMessage() {
     return {
       type: 'waiting',
@@ -238,7 +238,7 @@ class ViewerPanel {
     };
   }
 
-  /** @param {any} m a message from the page */
+  /** @param {import('../../media/viewer/protocol').ToExtension | undefined} m a message from the page (checked: it comes from a webview) */
   async onMessage(m) {
     if (this.broken) {
       // A view that could not be restored evaluates nothing, anywhere: it only says why.

@@ -21,7 +21,7 @@ test('the page has the strict CSP: nothing by default, styles and images from th
     scripts.map((m) => m[1].trim()),
     PAGE_SCRIPTS.map((name) => `nonce="${opts.nonce}" src="${base}/${name}"`),
   );
-  assert.deepEqual(PAGE_SCRIPTS.slice(0, 2), ['viewerContract.js', 'viewerCore.js']);
+  assert.deepEqual(PAGE_SCRIPTS.slice(0, 3), ['viewerContract.js', 'viewerFormat.js', 'viewerCore.js']);
   assert.equal(PAGE_SCRIPTS.at(-1), 'viewer.js');
   assert.ok(scripts.every((m) => m[2] === ''));
   assert.match(html, new RegExp(`<link rel="stylesheet" href="${base}/viewer.css">`));
@@ -34,4 +34,20 @@ test('a vscode.Uri-like object works for the URIs, an explicit coreUri wins, att
   assert.match(viewerHtml({ ...opts, coreUri: 'https://x/core.js' }), /src="https:\/\/x\/core\.js"/);
   assert.throws(() => viewerHtml({ ...opts, nonce: 'short' }), /nonce/);
   assert.throws(() => viewerHtml({ ...opts, nonce: 'abc"def0123456789xyz' }), /nonce/);
+});
+
+test('the page loads every module of media/viewer/page, each a file of under 400 lines', () => {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const media = path.resolve(__dirname, '..', '..', 'media', 'viewer');
+  const modules = fs.readdirSync(path.join(media, 'page')).filter((f) => f.endsWith('.js'));
+  assert.deepEqual(
+    modules.map((f) => `page/${f}`).filter((f) => !PAGE_SCRIPTS.includes(f)),
+    [],
+    'a page module missing from PAGE_SCRIPTS',
+  );
+  for (const name of PAGE_SCRIPTS) {
+    const lines = fs.readFileSync(path.join(media, name), 'utf8').split('\n').length;
+    assert.ok(lines < 400, `${name}: ${lines} lines`);
+  }
 });
