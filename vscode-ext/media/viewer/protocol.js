@@ -23,6 +23,7 @@
 /** @typedef {{ type: 'pin', pinned: boolean }} ToExtensionPin */
 /** @typedef {{ type: 'saveNpy' }} ToExtensionSaveNpy */
 /** @typedef {{ type: 'compare', request?: Request }} ToExtensionCompare */
-/** @typedef {ToExtensionReady | ToExtensionRequest | ToExtensionPin | ToExtensionSaveNpy | ToExtensionCompare} ToExtension */
+/** @typedef {{ type: 'copy', text: string, format: 'tsv' | 'csv' }} ToExtensionCopy */
+/** @typedef {ToExtensionReady | ToExtensionRequest | ToExtensionPin | ToExtensionSaveNpy | ToExtensionCompare | ToExtensionCopy} ToExtension */
 
 module.exports = {};

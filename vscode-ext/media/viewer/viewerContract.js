@@ -84,7 +84,8 @@
         "request",
         "pin",
         "saveNpy",
-        "compare"
+        "compare",
+        "copy"
       ]
     },
     "viewableTypes": [

@@ -114,5 +114,43 @@
     return counts.map((c) => (top > 0 ? (f(c) / top) * maxPx : 0));
   }
 
-  return { formatIndex, formatValue, formatNumber, trimZeros, niceTicks, formatTick, formatCount, formatInt, barHeights };
+  /**
+   * A cell's value in the Table's number format: 'auto' (as formatValue: ints exact, floats to 7
+   * significant digits), 'fixed' (4 decimals) or 'sci' (4 significant digits, exponent).
+   * @param {number} v @param {number} maskCode @param {string} dtype @param {boolean} isMean @param {string} format
+   */
+  function formatCell(v, maskCode, dtype, isMean, format) {
+    if (maskCode !== MASK.finite || format === 'auto') return formatValue(v, maskCode, dtype, isMean);
+    if (!isMean && (dtype === 'bool' || /^u?int/.test(dtype))) return formatValue(v, maskCode, dtype, isMean);
+    return format === 'fixed' ? v.toFixed(4) : trimExponent(v.toExponential(3));
+  }
+
+  /**
+   * A cell's value exactly, for copying: ints and bools as they are, a float32 with the fewest
+   * digits that read back as the same float32 (NaN/±Inf as nan, inf, -inf).
+   * @param {number} v @param {number} maskCode @param {string} dtype @param {boolean} isMean
+   */
+  function exactValue(v, maskCode, dtype, isMean) {
+    if (maskCode === MASK.nan) return 'nan';
+    if (maskCode === MASK.posinf) return 'inf';
+    if (maskCode === MASK.neginf) return '-inf';
+    if (!isMean && dtype === 'bool') return v ? 'True' : 'False';
+    if (!isMean && /^u?int/.test(dtype)) return String(Math.round(v));
+    const f = Math.fround(v);
+    for (let p = 1; p < 9; p++) {
+      const text = f.toPrecision(p);
+      if (Math.fround(Number(text)) === f) return String(Number(text));
+    }
+    return String(Number(f.toPrecision(9)));
+  }
+
+  /**
+   * Rows of values as text: tab-separated ('tsv', what spreadsheets paste) or comma-separated ('csv').
+   * @param {string[][]} rows @param {'tsv' | 'csv'} format
+   */
+  function tableText(rows, format) {
+    return rows.map((r) => r.join(format === 'csv' ? ',' : '\t')).join('\n') + '\n';
+  }
+
+  return { formatIndex, formatValue, formatNumber, trimZeros, niceTicks, formatTick, formatCount, formatInt, barHeights, formatCell, exactValue, tableText };
 });

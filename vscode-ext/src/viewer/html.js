@@ -28,6 +28,7 @@ const PAGE_SCRIPTS = Object.freeze([
   'page/heatmapInput.js',
   'page/image.js',
   'page/histogram.js',
+  'page/table.js',
   'page/header.js',
   'page/messages.js',
   'viewer.js',
@@ -83,6 +84,7 @@ function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
 <div class="toolbar" role="toolbar" aria-label="Viewer actions">
   <div class="tabs" role="tablist">
     <button type="button" role="tab" id="tab-heatmap" data-tab="heatmap" aria-selected="true">Heatmap</button>
+    <button type="button" role="tab" id="tab-table" data-tab="table" aria-selected="false">Table</button>
     <button type="button" role="tab" id="tab-image" data-tab="image" aria-selected="false" hidden>Image</button>
     <button type="button" role="tab" id="tab-histogram" data-tab="histogram" aria-selected="false">Histogram</button>
   </div>
@@ -111,6 +113,27 @@ function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
     </div>
     <div id="legend" class="legend"></div>
     <div id="hover" class="hover-line muted" aria-live="polite">Hover a cell (or focus the heatmap and use the arrow keys) for its index and value; wheel or drag to zoom.</div>
+  </section>
+  <section id="panel-table" class="panel" role="tabpanel" aria-labelledby="tab-table" hidden>
+    <div class="view-tools">
+      <label>Numbers <select id="table-format">
+        <option value="auto">auto</option>
+        <option value="fixed">0.0000</option>
+        <option value="sci">1.234e+5</option>
+      </select></label>
+      <span class="pager">
+        <button type="button" id="table-up" title="Previous rows" aria-label="Previous rows">▲</button>
+        <button type="button" id="table-down" title="Next rows" aria-label="Next rows">▼</button>
+        <button type="button" id="table-left" title="Previous columns" aria-label="Previous columns">◀</button>
+        <button type="button" id="table-right" title="Next columns" aria-label="Next columns">▶</button>
+      </span>
+      <button type="button" id="copy-tsv" title="Copy the selected block (drag over cells; else this page) as tab-separated text">Copy</button>
+      <button type="button" id="copy-csv" title="Copy the selected block (else this page) as CSV">Copy CSV</button>
+      <button type="button" id="table-exact" title="Fetch this page's cells at full resolution" hidden>Exact values</button>
+      <span id="table-info" class="muted"></span>
+    </div>
+    <div id="table-box" class="table-box"><table id="table" class="cells" aria-label="values of the slice"></table></div>
+    <div id="table-note" class="hover-line muted" aria-live="polite"></div>
   </section>
   <section id="panel-image" class="panel" role="tabpanel" aria-labelledby="tab-image" hidden>
     <div class="figure"><canvas id="image" aria-label="image"></canvas></div>

@@ -21,6 +21,8 @@ const { showError, showInfo } = require('../notify');
 const VIEW_TYPE = 'tfDebugRepr.tensorViewer';
 const COMMAND_VIEW = 'tfDebugRepr.viewTensor';
 const COMMAND_VIEW_BESIDE = 'tfDebugRepr.viewTensorBeside';
+/** The most text a page may put on the clipboard (about 50 MB: a 2048×2048 slice as CSV). */
+const MAX_COPY_CHARS = 50_000_000;
 /** The page (branch `webview`): media/viewer/, its script and style. */
 const PAGE_DIR = ['media', 'viewer'];
 const PAGE_SCRIPT = 'viewer.js';
@@ -271,6 +273,10 @@ class ViewerPanel {
         return this.saveNpy();
       case 'compare':
         return this.compare();
+      case 'copy':
+        // The Table's block as text: through VS Code's clipboard (a webview's own may be denied).
+        if (typeof m.text === 'string' && m.text.length <= MAX_COPY_CHARS) await vscode.env.clipboard.writeText(m.text);
+        return;
       default:
     }
   }

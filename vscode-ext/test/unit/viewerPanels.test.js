@@ -181,7 +181,7 @@ test('an answer that arrives after the program resumed is shown, then marked sta
   assert.deepEqual(p.posted.at(-2).request.axes, [0, 1]);
 });
 
-test('compare opens the gradient (or what the user types) beside; saveNpy asks where and reports', async () => {
+test('compare opens the gradient (or what the user types) beside; copy writes the clipboard; saveNpy asks where and reports', async () => {
   const w = world();
   w.stop(1);
   await w.viewer.open({ expression: 'model.w', state: w.state });
@@ -193,6 +193,10 @@ test('compare opens the gradient (or what the user types) beside; saveNpy asks w
   assert.equal(w.panels.length, 2);
   assert.equal(w.panels[1].viewColumn, 3, 'compared: in the group next to the view');
   assert.equal(w.panels[1].title, '∇ model.w');
+  await p.onMessage({ type: 'copy', text: '1\t2\n', format: 'tsv' });
+  assert.deepEqual(w.ui.clipboard, ['1\t2\n'], "the Table's block goes to VS Code's clipboard");
+  await p.onMessage(/** @type {any} */ ({ type: 'copy', text: 42 }));
+  assert.equal(w.ui.clipboard.length, 1, 'only text');
   w.ui.inputAnswers.push(undefined); // cancelled: nothing opens
   await p.onMessage({ type: 'compare' });
   assert.equal(w.panels.length, 2);

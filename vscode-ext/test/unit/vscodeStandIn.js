@@ -18,7 +18,7 @@ function viewerWithStandIn() {
   const panels = [];
   /** @type {{ [viewType: string]: any }} */
   const serializers = {};
-  const ui = { inputs: /** @type {any[]} */ ([]), inputAnswers: /** @type {(string | undefined)[]} */ ([]), saveAnswer: /** @type {any} */ (undefined), infos: /** @type {string[]} */ ([]), errors: /** @type {string[]} */ ([]) };
+  const ui = { inputs: /** @type {any[]} */ ([]), inputAnswers: /** @type {(string | undefined)[]} */ ([]), saveAnswer: /** @type {any} */ (undefined), infos: /** @type {string[]} */ ([]), errors: /** @type {string[]} */ ([]), clipboard: /** @type {string[]} */ ([]) };
   const vscode = {
     ViewColumn: { Active: -1, Beside: -2 },
     Uri: {
@@ -62,6 +62,7 @@ function viewerWithStandIn() {
       showWarningMessage: (/** @type {string} */ m) => (ui.errors.push(m), Promise.resolve(undefined)),
     },
     commands: { registerCommand: () => ({ dispose() {} }) },
+    env: { clipboard: { writeText: async (/** @type {string} */ t) => void ui.clipboard.push(t) } },
   };
   const load = /** @type {any} */ (Module)._load;
   /** @type {any} */ (Module)._load = function (/** @type {string} */ request, /** @type {any[]} */ ...rest) {

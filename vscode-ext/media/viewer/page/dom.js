@@ -42,10 +42,22 @@ const TfDom = (() => {
     histNote: $('hist-note'),
     histogram: /** @type {HTMLCanvasElement} */ ($('histogram')),
     histHover: $('hist-hover'),
+    tableFormat: /** @type {HTMLSelectElement} */ ($('table-format')),
+    tableBox: $('table-box'),
+    table: /** @type {HTMLTableElement} */ ($('table')),
+    tableInfo: $('table-info'),
+    tableNote: $('table-note'),
+    tableUp: /** @type {HTMLButtonElement} */ ($('table-up')),
+    tableDown: /** @type {HTMLButtonElement} */ ($('table-down')),
+    tableLeft: /** @type {HTMLButtonElement} */ ($('table-left')),
+    tableRight: /** @type {HTMLButtonElement} */ ($('table-right')),
+    tableExact: /** @type {HTMLButtonElement} */ ($('table-exact')),
+    copyTsv: /** @type {HTMLButtonElement} */ ($('copy-tsv')),
+    copyCsv: /** @type {HTMLButtonElement} */ ($('copy-csv')),
     stats: $('stats'),
   };
   const tabs = /** @type {HTMLButtonElement[]} */ ([...document.querySelectorAll('[role=tab]')]);
-  const panels = { heatmap: $('panel-heatmap'), image: $('panel-image'), histogram: $('panel-histogram') };
+  const panels = { heatmap: $('panel-heatmap'), table: $('panel-table'), image: $('panel-image'), histogram: $('panel-histogram') };
 
   /** @param {string} name @param {string} fallback */
   function cssVar(name, fallback) {

@@ -42,8 +42,8 @@ const TfHeader = (() => {
     for (const t of tabs) t.setAttribute('aria-selected', String(t.dataset.tab === tab));
     if (!cur.payload || cur.payload.error || !el.message.hidden) return;
     for (const [name, panel] of Object.entries(panels)) panel.hidden = name !== tab;
-    // The slice controls choose what the heatmap shows; the image and histogram are the whole value.
-    el.sliceControls.classList.toggle('off-tab', tab !== 'heatmap');
+    // The slice controls choose what the heatmap and the table show; the image and histogram are the whole value.
+    el.sliceControls.classList.toggle('off-tab', tab !== 'heatmap' && tab !== 'table');
     render();
   }
   for (const t of tabs) t.addEventListener('click', () => setTab(t.dataset.tab || 'heatmap'));
@@ -51,6 +51,7 @@ const TfHeader = (() => {
   function render() {
     if (!cur.payload || cur.payload.error) return;
     if (state.tab === 'heatmap') TfHeatmap.render();
+    else if (state.tab === 'table') TfTable.render();
     else if (state.tab === 'image') TfImage.render();
     else TfHistogram.render();
   }

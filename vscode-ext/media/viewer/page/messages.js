@@ -78,7 +78,7 @@ const TfMessages = (() => {
       cur.key = key;
     }
     if (!cur.view && whole) cur.view = whole;
-    const tabsShown = { heatmap: true, image: !!payload.image, histogram: true };
+    const tabsShown = { heatmap: true, table: true, image: !!payload.image, histogram: true };
     /** @type {HTMLButtonElement} */ ($('tab-image')).hidden = !payload.image;
     if (!(/** @type {any} */ (tabsShown)[state.tab])) state.tab = 'heatmap';
     if (payload.image && !imageShownOnce && saved.tab === undefined) state.tab = 'image';
