@@ -160,13 +160,15 @@
 
   /**
    * The cells of a view reduced to outH x outW pixels, for views with more cells than pixels:
-   * each pixel the mean of the finite cells it covers, or NaN if any is NaN, else +Inf / -Inf if
-   * any (the payload's own block rule), so that no NaN or Inf cell vanishes from the picture.
+   * each pixel the mean of the finite cells it covers ('mean'), or the one of largest |x|
+   * ('absmax': where means of zero-mean values wash out to 0), or NaN if any is NaN, else +Inf /
+   * -Inf if any (the payload's own block rule), so that no NaN or Inf cell vanishes from the picture.
    * @param {Float32Array} values @param {Uint8Array} mask @param {number} width cells per slice row
    * @param {{ r0: number, r1: number, c0: number, c1: number }} view @param {number} outW @param {number} outH
+   * @param {'mean' | 'absmax'} [rule]
    * @returns {{ values: Float32Array, mask: Uint8Array }}
    */
-  function reduceCells(values, mask, width, view, outW, outH) {
+  function reduceCells(values, mask, width, view, outW, outH, rule = 'mean') {
     const rows = view.r1 - view.r0;
     const cols = view.c1 - view.c0;
     const ov = new Float32Array(outW * outH);
@@ -185,17 +187,41 @@
             const i = r * width + c;
             const m = mask[i];
             if (m === MASK.finite) {
-              sum += values[i];
+              if (rule === 'mean') sum += values[i];
+              else if (!n || Math.abs(values[i]) > Math.abs(sum)) sum = values[i];
               n++;
             } else if (m === MASK.nan || code === 0 || (m === MASK.posinf && code === MASK.neginf)) code = m;
           }
         }
         const o = oy * outW + ox;
         om[o] = code;
-        ov[o] = n ? sum / n : 0;
+        ov[o] = n ? (rule === 'mean' ? sum / n : sum) : 0;
       }
     }
     return { values: ov, mask: om };
+  }
+
+  /**
+   * The range colours are fitted to: the finite values of these cells (of the view, when given)
+   * from the 0.5th to the 99.5th percentile (nearest rank), so that a few outliers do not flatten
+   * the rest; up to 100 values that is their min and max. From a strided sample past 2^16 values.
+   * @param {Float32Array} values @param {Uint8Array} mask
+   * @param {{ width: number, view: { r0: number, r1: number, c0: number, c1: number } }} [within]
+   * @returns {{ lo: number, hi: number, min: number, max: number } | null} null: no finite value
+   */
+  function robustRange(values, mask, within) {
+    const rows = within ? within.view.r1 - within.view.r0 : 1;
+    const cols = within ? within.view.c1 - within.view.c0 : values.length;
+    const stride = Math.max(1, Math.floor((rows * cols) / 65536));
+    const picked = [];
+    for (let k = 0; k < rows * cols; k += stride) {
+      const i = within ? (within.view.r0 + Math.floor(k / cols)) * within.width + within.view.c0 + (k % cols) : k;
+      if (mask[i] === MASK.finite) picked.push(values[i]);
+    }
+    if (!picked.length) return null;
+    const sorted = Float64Array.from(picked).sort();
+    const at = (/** @type {number} */ q) => sorted[Math.round(q * (sorted.length - 1))];
+    return { lo: at(0.005), hi: at(0.995), min: sorted[0], max: sorted[sorted.length - 1] };
   }
 
   /** @param {number} axis @param {number} rank */
@@ -286,6 +312,7 @@
     cellColour,
     cellPixels,
     reduceCells,
+    robustRange,
     shownAxes,
     cellRanges,
     viewToRegion,

@@ -104,6 +104,10 @@ function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
         <option value="sequential">sequential</option>
         <option value="diverging">diverging</option>
       </select></label>
+      <label title="Fitted: colours span 99% of the cells shown (outliers take the end colours). Full: the slice's whole range.">Range <select id="range">
+        <option value="fit">fitted</option>
+        <option value="full">full</option>
+      </select></label>
       <button type="button" id="reset-zoom" title="Show the whole slice (Escape). Wheel or drag on the picture to zoom; Shift+drag or arrow keys to pan">Reset zoom</button>
       <span id="zoom-info" class="muted"></span>
     </div>

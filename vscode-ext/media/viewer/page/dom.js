@@ -29,6 +29,7 @@ const TfDom = (() => {
     resetZoom: /** @type {HTMLButtonElement} */ ($('reset-zoom')),
     zoomInfo: $('zoom-info'),
     scale: /** @type {HTMLSelectElement} */ ($('scale')),
+    range: /** @type {HTMLSelectElement} */ ($('range')),
     heatmapBox: $('heatmap-box'),
     heatmap: /** @type {HTMLCanvasElement} */ ($('heatmap')),
     selection: $('selection'),

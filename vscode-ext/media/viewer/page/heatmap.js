@@ -4,7 +4,9 @@
 /**
  * The heatmap drawn: cells in the colour scale (reduced, keeping every NaN/Inf, where there are
  * more cells than pixels), grid lines and values in big cells, rings around tiny NaN/Inf cells,
- * the colour bar, the legend and the zoom line. Mouse and keyboard: heatmapInput.js.
+ * the colour bar, the legend and the zoom line. Colours are fitted to what is drawn: the robust
+ * range of the cells (or pixels) on screen, not the slice's extremes; a pixel covering many cells
+ * shows their largest |x| where their mean would wash out to 0. Mouse and keyboard: heatmapInput.js.
  */
 const TfHeatmap = (() => {
   const core = /** @type {typeof import('../viewerCore')} */ (/** @type {any} */ (window).TfViewerCore);
@@ -18,10 +20,38 @@ const TfHeatmap = (() => {
     TfHeader.render();
   });
 
+  el.range.value = state.range;
+  el.range.addEventListener('change', () => {
+    state.range = /** @type {PageState['range']} */ (el.range.value);
+    saveState();
+    TfHeader.render();
+  });
+
+  /**
+   * What the last picture was drawn with: its scale, the range fitted (null: the slice's own), the
+   * rule of its pixels when reduced.
+   * @type {{ scale: Scale, fit: { lo: number, hi: number, min: number, max: number } | null, rule: 'mean' | 'absmax' | null } | null}
+   */
+  let drawn = null;
+
   /** @returns {Scale | null} */
   function currentScale() {
-    const s = cur.payload && cur.payload.slice;
-    return s ? core.scaleFor(s, state.scale) : null;
+    return drawn && drawn.scale;
+  }
+
+  /**
+   * Reduced pixels of the view: block means, unless the means spread over less than half of
+   * what the blocks' largest |x| spread over (zero-mean values: the means are a blank strip).
+   * @param {Cells} cells @param {Slice} s @param {View} v @param {number} outW @param {number} outH
+   */
+  function reducedPixels(cells, s, v, outW, outH) {
+    const mean = core.reduceCells(cells.values, cells.mask, s.width, v, outW, outH, 'mean');
+    const absmax = core.reduceCells(cells.values, cells.mask, s.width, v, outW, outH, 'absmax');
+    const spread = (/** @type {Cells} */ c) => {
+      const r = core.robustRange(c.values, c.mask);
+      return r ? r.hi - r.lo : 0;
+    };
+    return spread(mean) < 0.5 * spread(absmax) ? { pix: absmax, rule: /** @type {const} */ ('absmax') } : { pix: mean, rule: /** @type {const} */ ('mean') };
   }
 
   function heatmapArea() {
@@ -66,12 +96,15 @@ const TfHeatmap = (() => {
     };
     let cellW = side(area.width, cols);
     let cellH = side(area.height, rows);
+    // A picture squeezed under a pixel a cell along one axis keeps no aspect ratio worth keeping:
+    // the other axis takes the room it has (a [100, 12544] kernel fills the panel, not a strip).
+    if (cellW < 1) cellH = Math.max(cellH, Math.min(area.height / rows, MAX_CELL));
+    if (cellH < 1) cellW = Math.max(cellW, Math.min(area.width / cols, MAX_CELL));
     if (cellW >= 2) cellW = Math.floor(cellW);
     if (cellH >= 2) cellH = Math.floor(cellH);
     const w = cols * cellW;
     const h = rows * cellH;
     cur.heat = { cellW, cellH };
-    const scale = /** @type {Scale} */ (currentScale());
 
     // One pixel per cell, scaled up without smoothing: crisp cells. More cells than device pixels:
     // reduced first, keeping every NaN/Inf cell visible.
@@ -79,7 +112,11 @@ const TfHeatmap = (() => {
     const outW = Math.min(cols, Math.max(1, Math.round(w * dpr)));
     const outH = Math.min(rows, Math.max(1, Math.round(h * dpr)));
     const reduced = outW < cols || outH < rows;
-    const pix = reduced ? core.reduceCells(cur.cells.values, cur.cells.mask, s.width, v, outW, outH) : cur.cells;
+    const { pix, rule } = reduced ? reducedPixels(cur.cells, s, v, outW, outH) : { pix: cur.cells, rule: null };
+    // Colours fitted to what is drawn: the pixels, or the cells of the view.
+    const fit = state.range === 'full' ? null : reduced ? core.robustRange(pix.values, pix.mask) : core.robustRange(cur.cells.values, cur.cells.mask, { width: s.width, view: v });
+    const scale = core.scaleFor(fit ? { min: fit.lo, max: fit.hi, signed: s.signed } : s, state.scale);
+    drawn = { scale, fit, rule };
     const off = document.createElement('canvas');
     off.width = reduced ? outW : s.width;
     off.height = reduced ? outH : s.height;
@@ -226,8 +263,9 @@ const TfHeatmap = (() => {
       ['−Inf', 'neginf', stats.neginf || 0, core.MASK.neginf],
     ];
     for (const [label, key, total, code] of items) {
+      if (!total && !here(code)) continue; // a row only for what is there
       const item = document.createElement('span');
-      item.className = 'legend-item' + (total || here(code) ? '' : ' none');
+      item.className = 'legend-item';
       item.dataset.kind = key;
       const sw = document.createElement('span');
       sw.className = `swatch swatch-${key}`;
@@ -242,6 +280,15 @@ const TfHeatmap = (() => {
     const sc = currentScale();
     scaleNote.textContent = sc && sc.kind === 'diverging' ? 'diverging scale, 0 at the centre' : 'sequential scale';
     el.legend.append(scaleNote);
+    const fit = drawn && drawn.fit;
+    if (fit && (fit.lo > fit.min || fit.hi < fit.max)) {
+      // Say so when the fitted range leaves cells out: they take the end colours.
+      const clipped = document.createElement('span');
+      clipped.className = 'legend-item muted';
+      clipped.dataset.kind = 'fitted';
+      clipped.textContent = `colours fitted to ${core.formatNumber(fit.lo)} … ${core.formatNumber(fit.hi)} (99% of the cells shown; they span ${core.formatNumber(fit.min)} … ${core.formatNumber(fit.max)})`;
+      el.legend.append(clipped);
+    }
   }
 
   function renderZoomInfo() {
@@ -253,6 +300,7 @@ const TfHeatmap = (() => {
     if (zoomed || !core.isWholeRegion(s)) parts.push(`rows ${region[0][0]}–${region[0][1]} and columns ${region[1][0]}–${region[1][1]} of ${s.rows}×${s.cols}`);
     else parts.push(`${s.rows}×${s.cols}`);
     if (s.step[0] > 1 || s.step[1] > 1) parts.push(`each cell the mean of a ${s.step[0]}×${s.step[1]} block`);
+    if (drawn && drawn.rule === 'absmax') parts.push('each pixel the largest |x| of the cells it covers (their mean would be near 0)');
     el.zoomInfo.textContent = parts.join(' · ');
     el.resetZoom.disabled = !zoomed && core.isWholeRegion(s);
   }

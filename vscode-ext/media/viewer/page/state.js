@@ -17,7 +17,7 @@
  * @typedef {import('../protocol').SavedView} SavedView
  */
 /** @typedef {{ r0: number, r1: number, c0: number, c1: number }} View  cells of the slice shown */
-/** @typedef {{ tab: string, log: boolean, tableFormat: string, scale: 'auto' | 'sequential' | 'diverging', zoom: { key: string, view: View } | null, view: SavedView | null }} PageState */
+/** @typedef {{ tab: string, log: boolean, tableFormat: string, range: 'fit' | 'full', scale: 'auto' | 'sequential' | 'diverging', zoom: { key: string, view: View } | null, view: SavedView | null }} PageState */
 /** @typedef {{ values: Float32Array, mask: Uint8Array }} Cells  a slice's cells, decoded */
 
 const TfState = (() => {
@@ -32,6 +32,7 @@ const TfState = (() => {
     tab: typeof saved.tab === 'string' ? saved.tab : 'heatmap',
     log: !!saved.log,
     tableFormat: typeof saved.tableFormat === 'string' ? saved.tableFormat : 'auto',
+    range: saved.range === 'full' ? 'full' : 'fit',
     scale: ['auto', 'sequential', 'diverging'].includes(saved.scale) ? saved.scale : 'auto',
     zoom: saved.zoom && saved.zoom.view ? saved.zoom : null,
     view: saved.view && typeof saved.view === 'object' ? saved.view : null,
