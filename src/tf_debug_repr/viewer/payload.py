@@ -205,6 +205,7 @@ def build(
         "histogram": None,
         "slice": None,
         "image": None,
+        "filters": None,
         "bad_request": False,
     }
     try:
@@ -251,6 +252,7 @@ def _fill(
     """Fill ``payload`` in order (what the value is, its figures, then the picture), so
     that a failure leaves everything before it in place."""
     from ..core.guards import harmless
+    from . import filters as tensor_filters
     from . import images as tensor_images
     from . import slices as tensor_slices
 
@@ -291,8 +293,11 @@ def _fill(
         if math.prod(shape) == 0:
             raise PayloadError(f"empty (shape {shape}): nothing to draw")
         layout = tensor_images.layout_of(tuple(shape), category)
-        if layout and tensor_images.filter_bank(tuple(shape), _variable_name(value)):
+        kernel = tensor_images.filter_bank(tuple(shape), _variable_name(value))
+        if layout and kernel:
             layout = None
+        # A conv kernel [h, w, in, out] is also its filters, a quarter of the budget.
+        filter_budget = budget // 4 if kernel and len(shape) == 4 and category != "bool" else 0
         if axes is None and layout:  # an image's height and width, not its width and channels
             axes = tensor_images.SPATIAL_AXES[layout]
         try:
@@ -302,8 +307,10 @@ def _fill(
             # falls back to the default slice on this (docs/tensor-viewer.md).
             payload["bad_request"] = True
             raise
-        slice_budget = budget // 2 if layout else budget
+        slice_budget = budget // 2 if layout else budget - filter_budget
         payload["slice"] = _slice(tensor, spec, slice_budget, figures, category)
+        if filter_budget:
+            payload["filters"] = tensor_filters.filters(tensor, tuple(shape), filter_budget)
         if layout:
             scale = tensor_images.scale_for(payload["dtype"], category, figures.min, figures.max)
             payload["image"] = tensor_images.image(tensor, layout, scale, budget - slice_budget)

@@ -29,6 +29,7 @@ const PAGE_SCRIPTS = Object.freeze([
   'page/image.js',
   'page/histogram.js',
   'page/table.js',
+  'page/filters.js',
   'page/header.js',
   'page/messages.js',
   'viewer.js',
@@ -85,6 +86,7 @@ function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
   <div class="tabs" role="tablist">
     <button type="button" role="tab" id="tab-heatmap" data-tab="heatmap" aria-selected="true">Heatmap</button>
     <button type="button" role="tab" id="tab-table" data-tab="table" aria-selected="false">Table</button>
+    <button type="button" role="tab" id="tab-filters" data-tab="filters" aria-selected="false" hidden>Filters</button>
     <button type="button" role="tab" id="tab-image" data-tab="image" aria-selected="false" hidden>Image</button>
     <button type="button" role="tab" id="tab-histogram" data-tab="histogram" aria-selected="false">Histogram</button>
   </div>
@@ -138,6 +140,14 @@ function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
     </div>
     <div id="table-box" class="table-box"><table id="table" class="cells" aria-label="values of the slice"></table></div>
     <div id="table-note" class="hover-line muted" aria-live="polite"></div>
+  </section>
+  <section id="panel-filters" class="panel" role="tabpanel" aria-labelledby="tab-filters" hidden>
+    <div class="view-tools">
+      <label id="filter-in-label">Input channel <select id="filter-in"></select></label>
+      <span id="filters-info" class="muted"></span>
+    </div>
+    <div class="figure"><canvas id="filters" aria-label="the kernel's filters, one tile per output channel"></canvas></div>
+    <div id="filters-hover" class="hover-line muted" aria-live="polite"></div>
   </section>
   <section id="panel-image" class="panel" role="tabpanel" aria-labelledby="tab-image" hidden>
     <div class="figure"><canvas id="image" aria-label="image"></canvas></div>

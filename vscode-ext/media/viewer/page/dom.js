@@ -55,10 +55,15 @@ const TfDom = (() => {
     tableExact: /** @type {HTMLButtonElement} */ ($('table-exact')),
     copyTsv: /** @type {HTMLButtonElement} */ ($('copy-tsv')),
     copyCsv: /** @type {HTMLButtonElement} */ ($('copy-csv')),
+    filters: /** @type {HTMLCanvasElement} */ ($('filters')),
+    filterIn: /** @type {HTMLSelectElement} */ ($('filter-in')),
+    filterInLabel: $('filter-in-label'),
+    filtersInfo: $('filters-info'),
+    filtersHover: $('filters-hover'),
     stats: $('stats'),
   };
   const tabs = /** @type {HTMLButtonElement[]} */ ([...document.querySelectorAll('[role=tab]')]);
-  const panels = { heatmap: $('panel-heatmap'), table: $('panel-table'), image: $('panel-image'), histogram: $('panel-histogram') };
+  const panels = { heatmap: $('panel-heatmap'), table: $('panel-table'), filters: $('panel-filters'), image: $('panel-image'), histogram: $('panel-histogram') };
 
   /** @param {string} name @param {string} fallback */
   function cssVar(name, fallback) {

@@ -52,6 +52,7 @@ const TfHeader = (() => {
     if (!cur.payload || cur.payload.error) return;
     if (state.tab === 'heatmap') TfHeatmap.render();
     else if (state.tab === 'table') TfTable.render();
+    else if (state.tab === 'filters') TfFilters.render();
     else if (state.tab === 'image') TfImage.render();
     else TfHistogram.render();
   }

@@ -38,6 +38,8 @@ const TfMessages = (() => {
 
   /** A fresh page opens an image-like value on its image tab, once. */
   let imageShownOnce = false;
+  /** And a conv kernel on its filters tab. */
+  let filtersShownOnce = false;
 
   /** @param {import('../protocol').ToPagePayload} msg */
   function showPayload(msg) {
@@ -78,11 +80,15 @@ const TfMessages = (() => {
       cur.key = key;
     }
     if (!cur.view && whole) cur.view = whole;
-    const tabsShown = { heatmap: true, table: true, image: !!payload.image, histogram: true };
+    const tabsShown = { heatmap: true, table: true, filters: !!payload.filters, image: !!payload.image, histogram: true };
     /** @type {HTMLButtonElement} */ ($('tab-image')).hidden = !payload.image;
+    /** @type {HTMLButtonElement} */ ($('tab-filters')).hidden = !payload.filters;
     if (!(/** @type {any} */ (tabsShown)[state.tab])) state.tab = 'heatmap';
     if (payload.image && !imageShownOnce && saved.tab === undefined) state.tab = 'image';
     if (payload.image) imageShownOnce = true;
+    // A conv kernel opens as its grid of filters, once.
+    if (payload.filters && !filtersShownOnce && saved.tab === undefined) state.tab = 'filters';
+    if (payload.filters) filtersShownOnce = true;
     setTab(state.tab);
   }
 
