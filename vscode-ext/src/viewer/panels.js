@@ -272,7 +272,7 @@ class ViewerPanel {
       case 'saveNpy':
         return this.saveNpy();
       case 'compare':
-        return this.compare();
+        return this.compare(m.request);
       case 'copy':
         // The Table's block as text: through VS Code's clipboard (a webview's own may be denied).
         if (typeof m.text === 'string' && m.text.length <= MAX_COPY_CHARS) await vscode.env.clipboard.writeText(m.text);
@@ -352,7 +352,12 @@ class ViewerPanel {
     }
   }
 
-  async compare() {
+  /**
+   * "Compare…": another expression, opened in the group next to this view's (not the last view's),
+   * showing the slice this one shows (a request that does not fit it falls back to its default).
+   * @param {unknown} request the page's current request
+   */
+  async compare(request) {
     const expression = await vscode.window.showInputBox({
       title: `Compare ${this.title} with…`,
       prompt: 'An expression to view beside this one (in the same frame)',
@@ -364,7 +369,13 @@ class ViewerPanel {
       showError('Compare: no paused Python debug session (debugpy) to evaluate in.');
       return;
     }
-    await this.viewer.open({ expression, state, frame: this.frame, beside: true });
+    let kept;
+    try {
+      kept = checkRequest(/** @type {ViewRequest} */ (request ?? this.request));
+    } catch {
+      kept = checkRequest(this.request);
+    }
+    await this.viewer.open({ expression, state, frame: this.frame, beside: true, request: kept, from: this });
   }
 }
 
@@ -469,25 +480,25 @@ class TensorViewer {
 
   /**
    * Where a new view goes. Views share one editor group, beside the source (which stays in
-   * sight while stepping); "beside" puts the new view in the group next to the last view's, so
-   * a weight and its gradient sit side by side.
-   * @param {boolean} beside
+   * sight while stepping); "beside" puts the new view in the group next to the last view's (or
+   * next to `from`'s, the view comparing), so a weight and its gradient sit side by side.
+   * @param {boolean} beside @param {ViewerPanel} [from]
    * @returns {vscode.ViewColumn}
    */
-  columnFor(beside) {
-    const last = this.lastPanel?.panel.viewColumn;
+  columnFor(beside, from) {
+    const last = from?.panel.viewColumn ?? this.lastPanel?.panel.viewColumn;
     if (last === undefined) return vscode.ViewColumn.Beside;
     return beside ? /** @type {vscode.ViewColumn} */ (Math.min(last + 1, 9)) : last;
   }
 
   /**
    * Shows a view: the panel already showing this expression of this session (not for beside),
-   * else a new one.
-   * @param {{ expression: string, state: SessionState, frame?: FrameRef, beside?: boolean }} o
+   * else a new one; `request`: the slice to show first (Compare keeps the comparing view's).
+   * @param {{ expression: string, state: SessionState, frame?: FrameRef, beside?: boolean, request?: ViewRequest, from?: ViewerPanel }} o
    */
   async open(o) {
     const beside = !!o.beside;
-    const column = this.columnFor(beside);
+    const column = this.columnFor(beside, o.from);
     // The same expression of the same session already on view: that panel (for beside, only when
     // it already sits in the group it would open in); else one that lost its session, which this
     // session then takes up.
@@ -498,13 +509,13 @@ class TensorViewer {
       this.lastPanel = same;
       if (same.state !== o.state) same.adopt(o.state);
       same.frame = undefined; // the frame the user has selected now
-      await same.fetch();
+      await same.fetch(o.request ?? same.request);
       return same;
     }
-    const panel = new ViewerPanel(this, { ...o, column });
+    const panel = new ViewerPanel(this, { expression: o.expression, state: o.state, frame: o.frame, column, request: o.request });
     this.panels.add(panel);
     this.lastPanel = panel;
-    await panel.fetch({}, o.frame && o.frame.generation === o.state.generation ? o.frame : undefined);
+    await panel.fetch(o.request ?? {}, o.frame && o.frame.generation === o.state.generation ? o.frame : undefined);
     return panel;
   }
 }

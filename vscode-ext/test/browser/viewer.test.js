@@ -373,7 +373,7 @@ test('the histogram: summary figures, bars, and the log toggle changes bar heigh
   await v.page.close();
 });
 
-test('pin, save, compare and refresh post their messages', async () => {
+test('pin, save, compare (with the slice shown) and refresh post their messages', async () => {
   const v = await openViewer(browser);
   const request = { axes: [0, 1], index: [null, null], region: [[0, 2], [0, 3]], part: null };
   await v.send(payloadMessage(matrixWithSpecials(), { request }));
@@ -385,7 +385,8 @@ test('pin, save, compare and refresh post their messages', async () => {
   await v.page.click('#save');
   assert.deepEqual(await lastPosted(v), { type: 'saveNpy' });
   await v.page.click('#compare');
-  assert.deepEqual(await lastPosted(v), { type: 'compare' });
+  // Compare keeps the slice shown: the other value opens with this request.
+  assert.deepEqual(await lastPosted(v), { type: 'compare', request });
   await v.page.click('#refresh');
   assert.deepEqual(await lastPosted(v), { type: 'request', ...request });
   // A payload says whether the view is pinned.

@@ -63,7 +63,8 @@ const TfHeader = (() => {
     post({ type: 'pin', pinned: cur.pinned });
   });
   el.save.addEventListener('click', () => post({ type: 'saveNpy' }));
-  el.compare.addEventListener('click', () => post({ type: 'compare' }));
+  // Compare keeps the slice shown: the extension opens the other value with this request.
+  el.compare.addEventListener('click', () => post({ type: 'compare', request: cur.request }));
   el.refresh.addEventListener('click', () => requestPayload(cur.request));
 
   return { renderHeader, setTab, render };
