@@ -245,8 +245,23 @@ def check_figures(p: dict) -> list[str]:
         size = len(base64.b64decode(image["rgba"]))
         if size != rows * image["columns"] * tile_h * tile_w * 4:
             problems.append(f"image rgba {size} bytes for its grid")
+        values = image.get("values")
+        if values is not None:
+            value_h, value_w = values["tile"]
+            held = len(base64.b64decode(values["data"]))
+            if held != image["count"] * value_h * value_w * image["channels"] * 4:
+                problems.append(f"image values {held} bytes for their tiles")
+            size += held
         if size > BUDGET - budget:
             problems.append(f"image {size} bytes over its budget {BUDGET - budget}")
+    filters = p.get("filters")
+    if filters is not None:
+        h, w = filters["tile"]
+        cells = filters["in_shown"] * filters["out_shown"] * h * w
+        if len(base64.b64decode(filters["values"])) != 4 * cells:
+            problems.append("filters values do not hold in*out*h*w float32")
+        if cells * CELL_BYTES > BUDGET // 4:
+            problems.append(f"filters {cells} weights over their budget {BUDGET // 4}")
     return problems
 
 

@@ -113,12 +113,22 @@ def image(tensor: Any, layout: str, scale: str, budget: int) -> dict:
             factor = 255.0 / max(max(highs) - low, 1e-30)
     columns = math.ceil(math.sqrt(count))
     grid_rows = math.ceil(count / columns)
-    per_tile = max(1, budget // 4 // (columns * grid_rows))
+    # Half the budget for the light (RGBA bytes), half for the values the page's hover reads
+    # (float32 a channel, at their own, coarser step where they would not fit).
+    per_tile = max(1, budget // 2 // 4 // (columns * grid_rows))
     sr, sc = choose_step(height, width, per_tile)
     tile_h, tile_w = -(-height // sr), -(-width // sc)
-    tiles = []
+    vr, vc = choose_step(
+        height, width, max(1, budget // 2 // (4 * channels) // (columns * grid_rows))
+    )
+    value_h, value_w = -(-height // vr), -(-width // vc)
+    tiles, values = [], []
     for a in range(0, count, chunk):
         part, finite = images(a)
+        # What each value cell stands for: a block's mean (NaN if any NaN), or the value.
+        values.append(
+            part if (vr, vc) == (1, 1) else _block_mean(tf, part, vr, vc, value_h, value_w)
+        )
         part = tf.where(finite, (part - low) * factor, 0.0)  # NaN/Inf pixels: black
         if (sr, sc) != (1, 1):
             part = _block_mean(tf, part, sr, sc, tile_h, tile_w)
@@ -137,6 +147,7 @@ def image(tensor: Any, layout: str, scale: str, budget: int) -> dict:
         tf.transpose(grid, [0, 2, 1, 3, 4]), [grid_rows * tile_h, columns * tile_w, 4]
     )
     rgba = np.ascontiguousarray(grid.numpy())
+    drawn = np.ascontiguousarray(tf.concat(values, 0).numpy(), "<f4")  # [count, h, w, channels]
     return {
         "layout": layout,
         "count": count,
@@ -145,6 +156,12 @@ def image(tensor: Any, layout: str, scale: str, budget: int) -> dict:
         "channels": channels,
         "scale": scale,
         "rgba": base64.b64encode(rgba.tobytes()).decode("ascii"),
+        "step": [sr, sc],
+        "values": {
+            "tile": [value_h, value_w],
+            "step": [vr, vc],
+            "data": base64.b64encode(drawn.tobytes()).decode("ascii"),
+        },
     }
 
 

@@ -9,7 +9,8 @@
 /** @typedef {{ n: number, min: number | null, max: number | null, mean?: number | null, std?: number | null, nan: number, posinf: number, neginf: number, zeros?: number, sampled: boolean, moments_sampled?: boolean }} Stats */
 /** @typedef {{ edges: number[], counts: number[], sampled: boolean }} Histogram */
 /** @typedef {{ axes: (number | null)[], index: (number | null)[], rows: number, cols: number, region: number[][], height: number, width: number, step: number[], reduce: string, values: string, mask: string, min: number, max: number, signed: boolean }} Slice */
-/** @typedef {{ layout: string, count: number, columns: number, tile: number[], channels: number, scale: string, rgba: string }} Image */
+/** @typedef {{ layout: string, count: number, columns: number, tile: number[], channels: number, scale: string, rgba: string, step?: number[], values?: ImageValues }} Image */
+/** @typedef {{ tile: number[], step: number[], data: string }} ImageValues */
 /** @typedef {{ layout: string, tile: number[], in_channels: number, out_channels: number, in_shown: number, out_shown: number, values: string, mask: string, min: number, max: number, signed: boolean }} Filters */
 /** @typedef {{ axes: (number | null)[] | null, index: (number | null)[] | null, region: number[][] | null, part: string | null }} Request */
 /** @typedef {{ expression: string, title: string, session: string | null, sig: string, request?: Request, pinned?: boolean }} SavedView */

@@ -152,6 +152,7 @@ function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
   <section id="panel-image" class="panel" role="tabpanel" aria-labelledby="tab-image" hidden>
     <div class="figure"><canvas id="image" aria-label="image"></canvas></div>
     <div id="image-info" class="hover-line muted"></div>
+    <div id="image-hover" class="hover-line muted" aria-live="polite"></div>
   </section>
   <section id="panel-histogram" class="panel" role="tabpanel" aria-labelledby="tab-histogram" hidden>
     <div class="view-tools">

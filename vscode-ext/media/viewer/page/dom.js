@@ -39,6 +39,7 @@ const TfDom = (() => {
     hover: $('hover'),
     image: /** @type {HTMLCanvasElement} */ ($('image')),
     imageInfo: $('image-info'),
+    imageHover: $('image-hover'),
     log: /** @type {HTMLInputElement} */ ($('log')),
     histNote: $('hist-note'),
     histogram: /** @type {HTMLCanvasElement} */ ($('histogram')),
