@@ -83,12 +83,12 @@ function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
   <div id="summary" class="summary"></div>
 </header>
 <div class="toolbar" role="toolbar" aria-label="Viewer actions">
-  <div class="tabs" role="tablist">
-    <button type="button" role="tab" id="tab-heatmap" data-tab="heatmap" aria-selected="true">Heatmap</button>
-    <button type="button" role="tab" id="tab-table" data-tab="table" aria-selected="false">Table</button>
-    <button type="button" role="tab" id="tab-filters" data-tab="filters" aria-selected="false" hidden>Filters</button>
-    <button type="button" role="tab" id="tab-image" data-tab="image" aria-selected="false" hidden>Image</button>
-    <button type="button" role="tab" id="tab-histogram" data-tab="histogram" aria-selected="false">Histogram</button>
+  <div class="tabs" role="tablist" aria-label="Views of the value">
+    <button type="button" role="tab" id="tab-heatmap" data-tab="heatmap" aria-selected="true" aria-controls="panel-heatmap">Heatmap</button>
+    <button type="button" role="tab" id="tab-table" data-tab="table" aria-selected="false" aria-controls="panel-table" tabindex="-1">Table</button>
+    <button type="button" role="tab" id="tab-filters" data-tab="filters" aria-selected="false" aria-controls="panel-filters" tabindex="-1" hidden>Filters</button>
+    <button type="button" role="tab" id="tab-image" data-tab="image" aria-selected="false" aria-controls="panel-image" tabindex="-1" hidden>Image</button>
+    <button type="button" role="tab" id="tab-histogram" data-tab="histogram" aria-selected="false" aria-controls="panel-histogram" tabindex="-1">Histogram</button>
   </div>
   <span class="spacer"></span>
   <button type="button" id="pin" aria-pressed="false" title="Refresh this view at every stop of the session">Pin</button>

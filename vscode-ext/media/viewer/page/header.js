@@ -13,6 +13,7 @@ const TfHeader = (() => {
   /** @param {Payload} p */
   function renderHeader(p) {
     el.summary.textContent = p.summary || (p.dtype ? `${p.dtype}[${(p.shape || []).join(', ')}]` : '');
+    el.summary.title = el.summary.textContent; // whole on hover where a narrow panel clamps it
     el.badges.textContent = '';
     /** @param {string} text @param {string} title */
     const badge = (text, title) => {
@@ -39,7 +40,10 @@ const TfHeader = (() => {
   function setTab(tab) {
     state.tab = tab;
     saveState();
-    for (const t of tabs) t.setAttribute('aria-selected', String(t.dataset.tab === tab));
+    for (const t of tabs) {
+      t.setAttribute('aria-selected', String(t.dataset.tab === tab));
+      t.tabIndex = t.dataset.tab === tab ? 0 : -1; // one tab stop for the tab list (roving tabindex)
+    }
     if (!cur.payload || cur.payload.error || !el.message.hidden) return;
     for (const [name, panel] of Object.entries(panels)) panel.hidden = name !== tab;
     // The slice controls choose what the heatmap and the table show; the image and histogram are the whole value.
@@ -47,6 +51,22 @@ const TfHeader = (() => {
     render();
   }
   for (const t of tabs) t.addEventListener('click', () => setTab(t.dataset.tab || 'heatmap'));
+  // The ARIA tabs pattern: Left/Right (wrapping), Home and End move to a tab and show it.
+  /** @type {Record<string, (i: number, n: number) => number>} */
+  const TAB_KEYS = { ArrowRight: (i, n) => (i + 1) % n, ArrowLeft: (i, n) => (i - 1 + n) % n, Home: () => 0, End: (_, n) => n - 1 };
+  for (const t of tabs) {
+    t.addEventListener('keydown', (e) => {
+      const move = TAB_KEYS[e.key];
+      if (!move) return;
+      const shown = tabs.filter((x) => !x.hidden);
+      const next = shown[move(shown.indexOf(t), shown.length)];
+      if (!next) return;
+      e.preventDefault();
+      e.stopPropagation(); // not the heatmap's pan keys
+      next.focus();
+      setTab(next.dataset.tab || 'heatmap');
+    });
+  }
 
   function render() {
     if (!cur.payload || cur.payload.error) return;

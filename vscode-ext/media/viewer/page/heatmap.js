@@ -56,7 +56,7 @@ const TfHeatmap = (() => {
 
   function heatmapArea() {
     const figure = /** @type {HTMLElement} */ (el.heatmapBox.parentElement);
-    const width = Math.max(figure.clientWidth - 96, 80);
+    const width = Math.max(figure.clientWidth - colourbarWidth() - 8, 80);
     const top = figure.getBoundingClientRect().top;
     const height = Math.max(window.innerHeight - top - 90, 140);
     return { width, height };
@@ -202,10 +202,15 @@ const TfHeatmap = (() => {
     }
   }
 
+  /** The colour bar's width: its labels need less in a narrow panel (the compact layout). */
+  function colourbarWidth() {
+    return window.innerWidth <= 340 ? 64 : 88;
+  }
+
   /** @param {Scale} scale @param {number} h */
   function renderColourbar(scale, h) {
     const t = theme();
-    const W = 88;
+    const W = colourbarWidth();
     const BAR = 16;
     const PAD = 8;
     const ctx = sizeCanvas(el.colourbar, W, h);
