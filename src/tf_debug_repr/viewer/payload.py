@@ -190,8 +190,10 @@ def build(
     part: str | None = None,
     budget: int = 1_000_000,
     bins: int = 64,
+    pixel_values: bool = False,
 ) -> dict:
-    """The payload of ``value`` as a dict (docs/tensor-viewer.md, section 2)."""
+    """The payload of ``value`` as a dict (docs/tensor-viewer.md, section 2); with
+    ``pixel_values`` (the VS Code page's, whose hover reads them) an image's values too."""
     payload: dict[str, Any] = {
         "version": VERSION,
         "error": None,
@@ -209,7 +211,7 @@ def build(
         "bad_request": False,
     }
     try:
-        _fill(payload, value, axes, index, region, part, budget, bins)
+        _fill(payload, value, axes, index, region, part, budget, bins, pixel_values)
     except Exception as exc:  # never into pydevd, never into the notebook
         payload["error"] = _first_line(exc)
         if payload["summary"] is None:
@@ -247,7 +249,15 @@ def _check_int(value: Any, what: str, least: int) -> int:
 
 
 def _fill(
-    payload: dict, value: Any, axes: Any, index: Any, region: Any, part: Any, budget: Any, bins: Any
+    payload: dict,
+    value: Any,
+    axes: Any,
+    index: Any,
+    region: Any,
+    part: Any,
+    budget: Any,
+    bins: Any,
+    pixel_values: bool = False,
 ) -> None:
     """Fill ``payload`` in order (what the value is, its figures, then the picture), so
     that a failure leaves everything before it in place."""
@@ -313,7 +323,9 @@ def _fill(
             payload["filters"] = tensor_filters.filters(tensor, tuple(shape), filter_budget)
         if layout:
             scale = tensor_images.scale_for(payload["dtype"], category, figures.min, figures.max)
-            payload["image"] = tensor_images.image(tensor, layout, scale, budget - slice_budget)
+            payload["image"] = tensor_images.image(
+                tensor, layout, scale, budget - slice_budget, with_values=pixel_values
+            )
 
 
 def tensor_array_source(ta: Any) -> Source:
@@ -594,8 +606,9 @@ def decode(text: str) -> dict:
 
 
 def view_payload(value: Any, **request: Any) -> str:
-    """``encode(build(value, **request))``, never raising."""
+    """``encode(build(value, **request))`` with the image's values (the page's hover reads
+    them), never raising."""
     try:
-        return encode(build(value, **request))
+        return encode(build(value, **request, pixel_values=True))
     except Exception as exc:
         return encode({"version": VERSION, "error": _first_line(exc)})
