@@ -29,14 +29,23 @@ def test_the_values_of_a_batch_are_the_batch():
 
 
 def test_channels_first_values_come_channels_last_like_the_light():
-    chw = np.arange(3 * 4 * 5, dtype=np.float32).reshape(3, 4, 5)
+    # smooth and at least 8 a side, as a picture must be (viewer/images.looks_like_pictures)
+    chw = np.arange(3 * 8 * 10, dtype=np.float32).reshape(3, 8, 10)
     image = build(chw, pixel_values=True)["image"]
     assert image["layout"] == "CHW"
     np.testing.assert_array_equal(_values(image)[0], np.transpose(chw, (1, 2, 0)))
 
 
+def _photo(seed: int) -> np.ndarray:
+    """A smooth picture with a little noise (noise alone is no picture: viewer/images.py)."""
+    y, x = np.mgrid[0:64, 0:64] / 63.0
+    smooth = np.stack([y, x, (x + y) / 2], axis=-1)
+    noise = np.random.default_rng(seed).uniform(-0.02, 0.02, size=(64, 64, 3))
+    return np.clip(smooth + noise, 0.0, 1.0).astype(np.float32)
+
+
 def test_short_of_budget_the_values_are_block_means_within_their_half():
-    photo = np.random.default_rng(4).uniform(size=(64, 64, 3)).astype(np.float32)
+    photo = _photo(4)
     photo[0, 0, 0] = np.nan
     image = build(photo, budget=60_000, pixel_values=True)["image"]
     v = image["values"]
@@ -51,7 +60,7 @@ def test_short_of_budget_the_values_are_block_means_within_their_half():
 
 
 def test_view_payload_sends_them_and_the_notebook_payload_keeps_its_light():
-    photo = np.random.default_rng(5).uniform(size=(64, 64, 3)).astype(np.float32)
+    photo = _photo(5)
     page = decode(view_payload(photo, budget=60_000))["image"]
     notebook = build(photo, budget=60_000)["image"]
     assert "values" in page and "values" not in notebook
