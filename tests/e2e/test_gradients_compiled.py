@@ -53,7 +53,7 @@ def test_compiled_fit_gradients_equal_an_eager_recompute(debug_session, env, exa
         norm = f"abs({parts['‖g‖'].evaluate_name} - float(np.linalg.norm(expected[{i}])))"
         assert float(s.evaluate(norm, "repl")["result"]) < 1e-4
     model = s.evaluate("model")["result"]
-    assert "∇‖g‖=" in model and model.endswith("@Adam iteration 3"), model
+    assert "∇‖g‖=" in model and "@Adam iteration 3," in model, model
 
 
 def test_a_plain_tf_compiled_tape_gradient_equals_an_eager_recompute(debug_session):

@@ -109,7 +109,7 @@ def test_the_wheel_carries_every_package_and_the_plugin_portion(tmp_path):
     source_files = {
         str(p.relative_to(SRC)).replace(os.sep, "/")
         for p in SRC.rglob("*")
-        if p.is_file() and p.suffix in (".py", ".typed") and "__pycache__" not in p.parts
+        if p.is_file() and p.suffix in (".py", ".typed", ".json") and "__pycache__" not in p.parts
     }
     assert source_files - set(names) == set()
 

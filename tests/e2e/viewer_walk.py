@@ -3,8 +3,8 @@ offers "View Tensor" on, fetched with exactly the expression the extension build
 (DAP ``evaluate``, ``context: "clipboard"``), decoded as the extension decodes it, and
 checked against the row and against the payload contract (docs/tensor-viewer.md).
 
-Which rows are tagged is read from the extension's own source (``viewerTypes.js``); the
-expression is a Python copy of ``viewerExpression.js``'s, which
+Which rows are tagged is read from the viewer contract (``viewer/types.js`` reads the same); the
+expression is a Python copy of ``viewer/expression.js``'s, which
 ``tests/unit/test_viewer_walk.py`` holds to node's answers.
 """
 
@@ -17,33 +17,27 @@ from pathlib import Path
 from typing import Any
 
 from tf_debug_repr.hosts.demo.dap_client import DapError, Variable
+from tf_debug_repr.viewer import contract
 from tf_debug_repr.viewer.payload import decode
 
-EXTENSION_SRC = Path(__file__).resolve().parents[2] / "vscode-ext" / "src"
+EXTENSION_SRC = Path(__file__).resolve().parents[2] / "vscode-ext" / "src" / "viewer"
 BUDGET = 1_000_000  # view_payload's default, which the extension keeps
 CELL_BYTES = 5  # float32 value + uint8 mark per cell
 PACKAGE = "__import__('tf_debug_repr')"
 
 
-def _types_source() -> str:
-    return (EXTENSION_SRC / "viewerTypes.js").read_text(encoding="utf-8")
-
-
 def viewable_types() -> frozenset[str]:
-    """``VIEWABLE_TYPES`` of viewerTypes.js."""
-    body = re.search(r"VIEWABLE_TYPES = Object\.freeze\(\[(.*?)\]\)", _types_source(), re.S)
-    assert body, "VIEWABLE_TYPES not found in viewerTypes.js"
-    return frozenset(re.findall(r"'(\w+)'", body.group(1)))
+    """The class names View Tensor is offered on (the viewer contract, which viewer/types.js
+    is generated from)."""
+    return frozenset(contract.viewable_types())
 
 
 def ambiguous_types() -> dict[str, re.Pattern]:
-    """``AMBIGUOUS_TYPES`` of viewerTypes.js: type name -> the regex its value must match
-    (JS regex literals of the simple kind Python reads the same)."""
-    body = re.search(r"AMBIGUOUS_TYPES = Object\.freeze\(\{(.*?)\}\)", _types_source(), re.S)
-    assert body, "AMBIGUOUS_TYPES not found in viewerTypes.js"
+    """Type name -> the regex its value must match (the contract's; simple regexes Python
+    and JS read the same)."""
     return {
-        name: re.compile(pattern)
-        for name, pattern in re.findall(r"(\w+)\s*:\s*/((?:[^/\\\n]|\\.)+)/", body.group(1))
+        name: re.compile(entry["value_pattern"])
+        for name, entry in contract.contract()["viewable_types"]["ambiguous"].items()
     }
 
 
@@ -52,7 +46,7 @@ _AMBIGUOUS = ambiguous_types()
 
 
 def is_tagged(row: Variable) -> bool:
-    """viewerTypes.js ``menuContextFor``: does the extension offer View Tensor here?"""
+    """viewer/types.js ``menuContextFor``: does the extension offer View Tensor here?"""
     if row.type in _VIEWABLE:
         return True
     pattern = _AMBIGUOUS.get(row.type)
@@ -60,13 +54,13 @@ def is_tagged(row: Variable) -> bool:
 
 
 def _wrap(expression: str) -> str:
-    """viewerExpression.js ``wrapExpression``."""
+    """viewer/expression.js ``wrapExpression``."""
     text = expression.strip()
     return f"({text}\n)" if re.search(r"[#\n\r]", text) else f"({text})"
 
 
 def _balanced(text: str) -> bool:
-    """viewerExpression.js ``balanced``."""
+    """viewer/expression.js ``balanced``."""
     depth, quote, i = 0, None, 0
     while i < len(text):
         c = text[i]
@@ -91,7 +85,7 @@ _GRADIENT_INFO = re.compile(r"^__import__\((['\"])tf_debug_repr\1\)\.gradient_in
 
 
 def viewable_expression(evaluate_name: str) -> str:
-    """viewerExpression.js ``viewableExpression``: the "∇ gradient" row is viewed as the
+    """viewer/expression.js ``viewableExpression``: the "∇ gradient" row is viewed as the
     gradient tensor (``gradient_of``), every other row as its evaluateName."""
     text = evaluate_name.strip()
     m = _GRADIENT_INFO.match(text)
@@ -99,7 +93,7 @@ def viewable_expression(evaluate_name: str) -> str:
 
 
 def payload_expression(expression: str) -> str:
-    """viewerExpression.js ``viewPayloadExpression`` with the first request (all None)."""
+    """viewer/expression.js ``viewPayloadExpression`` with the first request (all None)."""
     return (
         f"{PACKAGE}.view_payload({_wrap(expression)}, axes=None, index=None, region=None, "
         "part=None)"
@@ -251,8 +245,23 @@ def check_figures(p: dict) -> list[str]:
         size = len(base64.b64decode(image["rgba"]))
         if size != rows * image["columns"] * tile_h * tile_w * 4:
             problems.append(f"image rgba {size} bytes for its grid")
+        values = image.get("values")
+        if values is not None:
+            value_h, value_w = values["tile"]
+            held = len(base64.b64decode(values["data"]))
+            if held != image["count"] * value_h * value_w * image["channels"] * 4:
+                problems.append(f"image values {held} bytes for their tiles")
+            size += held
         if size > BUDGET - budget:
             problems.append(f"image {size} bytes over its budget {BUDGET - budget}")
+    filters = p.get("filters")
+    if filters is not None:
+        h, w = filters["tile"]
+        cells = filters["in_shown"] * filters["out_shown"] * h * w
+        if len(base64.b64decode(filters["values"])) != 4 * cells:
+            problems.append("filters values do not hold in*out*h*w float32")
+        if cells * CELL_BYTES > BUDGET // 4:
+            problems.append(f"filters {cells} weights over their budget {BUDGET // 4}")
     return problems
 
 

@@ -68,7 +68,9 @@ def test_signed_data_uses_the_diverging_map_centred_on_zero():
     # the zero cell is the diverging map's middle (near white), not viridis
     m, (down, across) = payload_pictures.MARGIN, payload_pictures._cell_pixels(1, 3)
     zero = picture[m + down // 2, m + across + across // 2]
-    assert tuple(zero) == opaque(colour_maps.DIVERGING[2].astype(np.uint8))
+    assert tuple(zero) == opaque(
+        colour_maps.DIVERGING[len(colour_maps.DIVERGING) // 2].astype(np.uint8)
+    )
 
 
 def test_the_colour_bar_runs_from_the_high_end_at_the_top():

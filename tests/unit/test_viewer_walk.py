@@ -1,6 +1,6 @@
 """The e2e viewer walk (tests/e2e/viewer_walk.py) against the extension it stands for:
-the rows it views are those viewerTypes.js tags, the expressions those
-viewerExpression.js builds (asked of node itself); and its checks catch broken payloads."""
+the rows it views are those viewer/types.js tags, the expressions those
+viewer/expression.js builds (asked of node itself); and its checks catch broken payloads."""
 
 from __future__ import annotations
 
@@ -45,8 +45,8 @@ NAMES = [
 ]
 
 NODE_SCRIPT = """
-const types = require(process.argv[1] + '/viewerTypes.js');
-const expr = require(process.argv[1] + '/viewerExpression.js');
+const types = require(process.argv[1] + '/types.js');
+const expr = require(process.argv[1] + '/expression.js');
 const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));
 console.log(JSON.stringify({
   viewable: types.VIEWABLE_TYPES,

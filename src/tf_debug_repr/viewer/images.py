@@ -131,8 +131,10 @@ def scale_for(dtype: str, category: str, low: float | None, high: float | None) 
     return "normalised"
 
 
-def image(tensor: Any, layout: str, scale: str, budget: int) -> dict:
-    """The grid (call under ``guards.harmless``), with ``scale`` from ``scale_for``."""
+def image(tensor: Any, layout: str, scale: str, budget: int, with_values: bool = False) -> dict:
+    """The grid (call under ``guards.harmless``), with ``scale`` from ``scale_for``; with
+    ``with_values`` also the values its pixels stand for (the VS Code page's hover), in half
+    the budget."""
     import tensorflow as tf
 
     # A host array stays one: each chunk of images is converted as it is cut.
@@ -163,12 +165,24 @@ def image(tensor: Any, layout: str, scale: str, budget: int) -> dict:
             factor = 255.0 / max(max(highs) - low, 1e-30)
     columns = math.ceil(math.sqrt(count))
     grid_rows = math.ceil(count / columns)
-    per_tile = max(1, budget // 4 // (columns * grid_rows))
+    # With values: half the budget for the light (RGBA bytes), half for the values the page's
+    # hover reads (float32 a channel, at their own, coarser step where they would not fit).
+    light = budget // 2 if with_values else budget
+    per_tile = max(1, light // 4 // (columns * grid_rows))
     sr, sc = choose_step(height, width, per_tile)
     tile_h, tile_w = -(-height // sr), -(-width // sc)
-    tiles = []
+    vr, vc = choose_step(
+        height, width, max(1, budget // 2 // (4 * channels) // (columns * grid_rows))
+    )
+    value_h, value_w = -(-height // vr), -(-width // vc)
+    tiles, values = [], []
     for a in range(0, count, chunk):
         part, finite = images(a)
+        # What each value cell stands for: a block's mean (NaN if any NaN), or the value.
+        if with_values:
+            values.append(
+                part if (vr, vc) == (1, 1) else _block_mean(tf, part, vr, vc, value_h, value_w)
+            )
         part = tf.where(finite, (part - low) * factor, 0.0)  # NaN/Inf pixels: black
         if (sr, sc) != (1, 1):
             part = _block_mean(tf, part, sr, sc, tile_h, tile_w)
@@ -188,7 +202,7 @@ def image(tensor: Any, layout: str, scale: str, budget: int) -> dict:
     rgba = np.ascontiguousarray(
         grid.transpose(0, 2, 1, 3, 4).reshape(grid_rows * tile_h, columns * tile_w, 4)
     )
-    return {
+    result = {
         "layout": layout,
         "count": count,
         "columns": columns,
@@ -196,7 +210,16 @@ def image(tensor: Any, layout: str, scale: str, budget: int) -> dict:
         "channels": channels,
         "scale": scale,
         "rgba": base64.b64encode(rgba.tobytes()).decode("ascii"),
+        "step": [sr, sc],
     }
+    if with_values:
+        drawn = np.ascontiguousarray(tf.concat(values, 0).numpy(), "<f4")  # [n, h, w, channels]
+        result["values"] = {
+            "tile": [value_h, value_w],
+            "step": [vr, vc],
+            "data": base64.b64encode(drawn.tobytes()).decode("ascii"),
+        }
+    return result
 
 
 def _block_mean(tf: Any, batch: Any, sr: int, sc: int, tile_h: int, tile_w: int) -> Any:

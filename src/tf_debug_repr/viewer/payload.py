@@ -191,8 +191,10 @@ def build(
     part: str | None = None,
     budget: int = 1_000_000,
     bins: int = 64,
+    pixel_values: bool = False,
 ) -> dict:
-    """The payload of ``value`` as a dict (docs/tensor-viewer.md, section 2)."""
+    """The payload of ``value`` as a dict (docs/tensor-viewer.md, section 2); with
+    ``pixel_values`` (the VS Code page's, whose hover reads them) an image's values too."""
     payload: dict[str, Any] = {
         "version": VERSION,
         "error": None,
@@ -206,11 +208,12 @@ def build(
         "histogram": None,
         "slice": None,
         "image": None,
+        "filters": None,
         "bad_request": False,
     }
     try:
         with exact_figures():  # one value looked at closely: its summary's figures exact
-            _fill(payload, value, axes, index, region, part, budget, bins)
+            _fill(payload, value, axes, index, region, part, budget, bins, pixel_values)
     except Exception as exc:  # never into pydevd, never into the notebook
         payload["error"] = _first_line(exc)
         if payload["summary"] is None:
@@ -248,11 +251,20 @@ def _check_int(value: Any, what: str, least: int) -> int:
 
 
 def _fill(
-    payload: dict, value: Any, axes: Any, index: Any, region: Any, part: Any, budget: Any, bins: Any
+    payload: dict,
+    value: Any,
+    axes: Any,
+    index: Any,
+    region: Any,
+    part: Any,
+    budget: Any,
+    bins: Any,
+    pixel_values: bool = False,
 ) -> None:
     """Fill ``payload`` in order (what the value is, its figures, then the picture), so
     that a failure leaves everything before it in place."""
     from ..core.guards import harmless
+    from . import filters as tensor_filters
     from . import images as tensor_images
     from . import slices as tensor_slices
 
@@ -293,12 +305,15 @@ def _fill(
         if math.prod(shape) == 0:
             raise PayloadError(f"empty (shape {shape}): nothing to draw")
         layout = tensor_images.layout_of(tuple(shape), category)
-        if layout and tensor_images.filter_bank(tuple(shape), _variable_name(value)):
+        kernel = tensor_images.filter_bank(tuple(shape), _variable_name(value))
+        if layout and kernel:
             layout = None
         if layout and not tensor_images.looks_like_pictures(
             tensor, tuple(shape), layout, payload["dtype"]
         ):
             layout = None
+        # A conv kernel [h, w, in, out] is also its filters, a quarter of the budget.
+        filter_budget = budget // 4 if kernel and len(shape) == 4 and category != "bool" else 0
         if axes is None and layout:  # an image's height and width, not its width and channels
             axes = tensor_images.SPATIAL_AXES[layout]
         try:
@@ -308,11 +323,15 @@ def _fill(
             # falls back to the default slice on this (docs/tensor-viewer.md).
             payload["bad_request"] = True
             raise
-        slice_budget = budget // 2 if layout else budget
+        slice_budget = budget // 2 if layout else budget - filter_budget
         payload["slice"] = _slice(tensor, spec, slice_budget, figures, category)
+        if filter_budget:
+            payload["filters"] = tensor_filters.filters(tensor, tuple(shape), filter_budget)
         if layout:
             scale = tensor_images.scale_for(payload["dtype"], category, figures.min, figures.max)
-            payload["image"] = tensor_images.image(tensor, layout, scale, budget - slice_budget)
+            payload["image"] = tensor_images.image(
+                tensor, layout, scale, budget - slice_budget, with_values=pixel_values
+            )
 
 
 def tensor_array_source(ta: Any) -> Source:
@@ -594,8 +613,9 @@ def decode(text: str) -> dict:
 
 
 def view_payload(value: Any, **request: Any) -> str:
-    """``encode(build(value, **request))``, never raising."""
+    """``encode(build(value, **request))`` with the image's values (the page's hover reads
+    them), never raising."""
     try:
-        return encode(build(value, **request))
+        return encode(build(value, **request, pixel_values=True))
     except Exception as exc:
         return encode({"version": VERSION, "error": _first_line(exc)})

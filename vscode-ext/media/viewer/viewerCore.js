@@ -2,36 +2,31 @@
 'use strict';
 /**
  * The tensor viewer's pure logic, shared by the page (a plain <script>, as `TfViewerCore`) and
- * node's unit tests (`require`): base64 decoding, colour scales, cell -> tensor index, tick choice,
- * number formatting, histogram bar heights. No DOM here.
+ * node's unit tests (`require`): base64 decoding, colour scales, cell -> tensor index, zoom regions;
+ * with viewerFormat.js's number formatting, ticks and bar heights re-exported. No DOM here.
  */
 /** @typedef {[number, number, number]} RGB */
-/**
- * The payload's `slice` (docs/tensor-viewer.md, section 2).
- * @typedef {{ axes: (number|null)[], index: (number|null)[], rows: number, cols: number,
- *   region: number[][], height: number, width: number, step: number[], reduce: string,
- *   values: string, mask: string, min: number, max: number, signed: boolean }} Slice
- */
+/** @typedef {import('./protocol').Slice} Slice  the payload's `slice` (docs/tensor-viewer.md, section 2) */
 /** @typedef {{ kind: 'sequential' | 'diverging', lo: number, hi: number }} Scale */
 
 (function (root, factory) {
-  const core = factory();
-  if (typeof module !== 'undefined' && module.exports) module.exports = core;
-  else /** @type {any} */ (root).TfViewerCore = core;
-})(typeof self !== 'undefined' ? self : globalThis, function () {
-  // matplotlib's viridis at 10 evenly spaced points; linear in between.
+  if (typeof module !== 'undefined' && module.exports) module.exports = factory(require('./viewerContract.js'), require('./viewerFormat.js'));
+  else /** @type {any} */ (root).TfViewerCore = factory(/** @type {any} */ (root).TfViewerContract, /** @type {any} */ (root).TfViewerFormat);
+})(typeof self !== 'undefined' ? self : globalThis, function (
+  /** @type {typeof import('./viewerContract.js')} */ contract,
+  /** @type {typeof import('./viewerFormat.js')} */ format,
+) {
+  // The colour maps and mask codes of the contract (src/tf_debug_repr/viewer/contract.json), which
+  // the notebook's pictures read too: viridis at 10 evenly spaced points, ColorBrewer RdBu
+  // (9 classes) reversed (blue for negative, near-white at 0, red for positive); linear in between.
   /** @type {RGB[]} */
-  const VIRIDIS = ['#440154', '#482878', '#3e4989', '#31688e', '#26828e', '#1f9e89', '#35b779', '#6ece58', '#b5de2b', '#fde725'].map(hexToRgb);
-  // ColorBrewer RdBu (9 classes) reversed: blue for negative, near-white at 0, red for positive.
+  const VIRIDIS = contract.colourMaps.viridis.map(hexToRgb);
   /** @type {RGB[]} */
-  const DIVERGING = ['#2166ac', '#4393c3', '#92c5de', '#d1e5f0', '#f7f7f7', '#fddbc7', '#f4a582', '#d6604d', '#b2182b'].map(hexToRgb);
-  /** Colours of their own for the non-finite cells: in neither scale. Index = mask code. */
-  const SPECIAL = {
-    nan: /** @type {RGB} */ ([255, 0, 255]),
-    posinf: /** @type {RGB} */ ([0, 255, 0]),
-    neginf: /** @type {RGB} */ ([0, 255, 255]),
-  };
-  const MASK = { finite: 0, nan: 1, posinf: 2, neginf: 3 };
+  const DIVERGING = contract.colourMaps.diverging.map(hexToRgb);
+  /** Colours of their own for the non-finite cells: in neither scale. @type {{ nan: RGB, posinf: RGB, neginf: RGB }} */
+  const SPECIAL = JSON.parse(JSON.stringify(contract.colourMaps.special));
+  /** The payload mask's codes. @type {{ finite: number, nan: number, posinf: number, neginf: number }} */
+  const MASK = { ...contract.mask };
 
   /** @param {string} hex @returns {RGB} */
   function hexToRgb(hex) {
@@ -165,13 +160,15 @@
 
   /**
    * The cells of a view reduced to outH x outW pixels, for views with more cells than pixels:
-   * each pixel the mean of the finite cells it covers, or NaN if any is NaN, else +Inf / -Inf if
-   * any (the payload's own block rule), so that no NaN or Inf cell vanishes from the picture.
+   * each pixel the mean of the finite cells it covers ('mean'), or the one of largest |x|
+   * ('absmax': where means of zero-mean values wash out to 0), or NaN if any is NaN, else +Inf /
+   * -Inf if any (the payload's own block rule), so that no NaN or Inf cell vanishes from the picture.
    * @param {Float32Array} values @param {Uint8Array} mask @param {number} width cells per slice row
    * @param {{ r0: number, r1: number, c0: number, c1: number }} view @param {number} outW @param {number} outH
+   * @param {'mean' | 'absmax'} [rule]
    * @returns {{ values: Float32Array, mask: Uint8Array }}
    */
-  function reduceCells(values, mask, width, view, outW, outH) {
+  function reduceCells(values, mask, width, view, outW, outH, rule = 'mean') {
     const rows = view.r1 - view.r0;
     const cols = view.c1 - view.c0;
     const ov = new Float32Array(outW * outH);
@@ -190,17 +187,41 @@
             const i = r * width + c;
             const m = mask[i];
             if (m === MASK.finite) {
-              sum += values[i];
+              if (rule === 'mean') sum += values[i];
+              else if (!n || Math.abs(values[i]) > Math.abs(sum)) sum = values[i];
               n++;
             } else if (m === MASK.nan || code === 0 || (m === MASK.posinf && code === MASK.neginf)) code = m;
           }
         }
         const o = oy * outW + ox;
         om[o] = code;
-        ov[o] = n ? sum / n : 0;
+        ov[o] = n ? (rule === 'mean' ? sum / n : sum) : 0;
       }
     }
     return { values: ov, mask: om };
+  }
+
+  /**
+   * The range colours are fitted to: the finite values of these cells (of the view, when given)
+   * from the 0.5th to the 99.5th percentile (nearest rank), so that a few outliers do not flatten
+   * the rest; up to 100 values that is their min and max. From a strided sample past 2^16 values.
+   * @param {Float32Array} values @param {Uint8Array} mask
+   * @param {{ width: number, view: { r0: number, r1: number, c0: number, c1: number } }} [within]
+   * @returns {{ lo: number, hi: number, min: number, max: number } | null} null: no finite value
+   */
+  function robustRange(values, mask, within) {
+    const rows = within ? within.view.r1 - within.view.r0 : 1;
+    const cols = within ? within.view.c1 - within.view.c0 : values.length;
+    const stride = Math.max(1, Math.floor((rows * cols) / 65536));
+    const picked = [];
+    for (let k = 0; k < rows * cols; k += stride) {
+      const i = within ? (within.view.r0 + Math.floor(k / cols)) * within.width + within.view.c0 + (k % cols) : k;
+      if (mask[i] === MASK.finite) picked.push(values[i]);
+    }
+    if (!picked.length) return null;
+    const sorted = Float64Array.from(picked).sort();
+    const at = (/** @type {number} */ q) => sorted[Math.round(q * (sorted.length - 1))];
+    return { lo: at(0.005), hi: at(0.995), min: sorted[0], max: sorted[sorted.length - 1] };
   }
 
   /** @param {number} axis @param {number} rank */
@@ -252,109 +273,6 @@
   }
 
   /**
-   * "[2, 3]" for one element, "[0, 4:8, 12:16]" for a block.
-   * @param {[number, number][]} ranges
-   */
-  function formatIndex(ranges) {
-    return '[' + ranges.map(([a, b]) => (b - a > 1 ? `${a}:${b}` : `${a}`)).join(', ') + ']';
-  }
-
-  /**
-   * A cell's value as the dtype shows it: exact ints, True/False, float32 to 7 significant digits.
-   * @param {number} v @param {number} maskCode @param {string} dtype @param {boolean} [isMean]
-   */
-  function formatValue(v, maskCode, dtype, isMean = false) {
-    if (maskCode === MASK.nan) return 'nan';
-    if (maskCode === MASK.posinf) return '+inf';
-    if (maskCode === MASK.neginf) return '-inf';
-    if (!isMean && dtype === 'bool') return v ? 'True' : 'False';
-    if (!isMean && /^u?int/.test(dtype)) return String(Math.round(v));
-    return formatNumber(v, 7);
-  }
-
-  /** @param {number} v @param {number} [digits] significant digits */
-  function formatNumber(v, digits = 4) {
-    if (Number.isNaN(v)) return 'nan';
-    if (!Number.isFinite(v)) return v > 0 ? '+inf' : '-inf';
-    if (v === 0) return '0';
-    const a = Math.abs(v);
-    if (a >= 1e-4 && a < 1e6) return trimZeros(v.toPrecision(digits));
-    return trimExponent(v.toExponential(Math.max(digits - 1, 1)));
-  }
-
-  /** @param {string} s */
-  function trimZeros(s) {
-    return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
-  }
-
-  /** @param {string} s */
-  function trimExponent(s) {
-    const [m, e] = s.split('e');
-    return `${trimZeros(m)}e${e}`;
-  }
-
-  /**
-   * Round tick positions inside [lo, hi]: multiples of 1, 2 or 5 x 10^k, about `target` of them.
-   * @param {number} lo @param {number} hi @param {number} [target]
-   * @returns {{ ticks: number[], step: number }}
-   */
-  function niceTicks(lo, hi, target = 5) {
-    if (!Number.isFinite(lo) || !Number.isFinite(hi)) return { ticks: [], step: 0 };
-    if (hi < lo) [lo, hi] = [hi, lo];
-    if (hi === lo) return { ticks: [lo], step: 0 };
-    const raw = (hi - lo) / Math.max(target, 1);
-    const mag = Math.pow(10, Math.floor(Math.log10(raw)));
-    const f = raw / mag;
-    const step = (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
-    const ticks = [];
-    const eps = step * 1e-9;
-    for (let k = Math.ceil((lo - eps) / step); k * step <= hi + eps; k++) {
-      const t = k * step;
-      ticks.push(Math.abs(t) < eps ? 0 : t);
-    }
-    return { ticks, step };
-  }
-
-  /**
-   * A tick label with just the digits its step needs.
-   * @param {number} v @param {number} step
-   */
-  function formatTick(v, step) {
-    if (v === 0) return '0';
-    const a = Math.abs(v);
-    if (a >= 1e5 || a < 1e-3) return trimExponent(v.toExponential(2));
-    const decimals = step > 0 ? Math.max(0, -Math.floor(Math.log10(step) + 1e-9)) : 3;
-    return v.toFixed(Math.min(decimals, 10));
-  }
-
-  /**
-   * A count on an axis: 950, 20k, 1.5M (counts are whole numbers).
-   * @param {number} n
-   */
-  function formatCount(n) {
-    const a = Math.abs(n);
-    if (a < 1e4) return String(Math.round(n));
-    if (a < 1e6) return `${trimZeros((n / 1e3).toPrecision(3))}k`;
-    if (a < 1e9) return `${trimZeros((n / 1e6).toPrecision(3))}M`;
-    return `${trimZeros((n / 1e9).toPrecision(3))}G`;
-  }
-
-  /** An exact count with thousands separators: 2,097,152. @param {number} n */
-  function formatInt(n) {
-    return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  }
-
-  /**
-   * Bar heights in pixels, linear or log (log10(1 + count)) against the tallest bar.
-   * @param {number[]} counts @param {boolean} log @param {number} maxPx
-   */
-  function barHeights(counts, log, maxPx) {
-    const f = log ? (/** @type {number} */ c) => Math.log10(1 + c) : (/** @type {number} */ c) => c;
-    const top = Math.max(0, ...counts.map(f));
-    return counts.map((c) => (top > 0 ? (f(c) / top) * maxPx : 0));
-  }
-
-  /**
    * The part of the slice a client-side zoom window of cells covers, as a payload `region`
    * (rows and columns of the 2-D slice, half-open), for refetching it at full resolution.
    * @param {Slice} slice @param {{ r0: number, r1: number, c0: number, c1: number }} view cells
@@ -394,17 +312,12 @@
     cellColour,
     cellPixels,
     reduceCells,
+    robustRange,
     shownAxes,
     cellRanges,
-    formatIndex,
-    formatValue,
-    formatNumber,
-    niceTicks,
-    formatTick,
-    formatCount,
-    formatInt,
-    barHeights,
     viewToRegion,
     isWholeRegion,
+    // viewerFormat.js's, here too: the page and the tests read them as core's
+    ...format,
   };
 });

@@ -25,7 +25,7 @@ function encodeCells(flat) {
  * @param {number[][]} grid the cells sent (height x width)
  * @param {{ dtype?: string, shape?: number[], axes?: (number|null)[], index?: (number|null)[],
  *   rows?: number, cols?: number, region?: number[][], step?: number[], signed?: boolean,
- *   part?: string | null, image?: any, stats?: any, bins?: number, summary?: string }} [o]
+ *   part?: string | null, image?: any, filters?: any, stats?: any, bins?: number, summary?: string }} [o]
  */
 function payloadOf(grid, o = {}) {
   const height = grid.length;
@@ -88,6 +88,36 @@ function payloadOf(grid, o = {}) {
       signed: o.signed ?? (min < 0 && max > 0),
     },
     image: o.image ?? null,
+    filters: o.filters ?? null,
+  };
+}
+
+/**
+ * The payload's `filters` of a conv kernel given as kernel[y][x][i][o] (HWIO), all of it sent:
+ * tiles in [i][o][y][x] order, as viewer/filters.py sends them.
+ * @param {number[][][][]} kernel
+ */
+function filtersOf(kernel) {
+  const h = kernel.length;
+  const w = kernel[0].length;
+  const inputs = kernel[0][0].length;
+  const outputs = kernel[0][0][0].length;
+  const flat = [];
+  for (let i = 0; i < inputs; i++) for (let o = 0; o < outputs; o++) for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) flat.push(kernel[y][x][i][o]);
+  const finite = flat.filter(Number.isFinite);
+  const min = Math.min(...finite);
+  const max = Math.max(...finite);
+  return {
+    layout: 'HWIO',
+    tile: [h, w],
+    in_channels: inputs,
+    out_channels: outputs,
+    in_shown: inputs,
+    out_shown: outputs,
+    ...encodeCells(flat),
+    min,
+    max,
+    signed: min < 0 && max > 0,
   };
 }
 
@@ -118,4 +148,4 @@ function matrixWithSpecials() {
   return payloadOf(grid);
 }
 
-module.exports = { encodeCells, payloadOf, payloadMessage, matrixWithSpecials };
+module.exports = { encodeCells, payloadOf, payloadMessage, matrixWithSpecials, filtersOf };

@@ -2,7 +2,7 @@
 'use strict';
 /**
  * The viewer page in a real headless Chromium (Debian's /usr/bin/chromium, driven by
- * puppeteer-core): the page is the HTML of src/viewerHtml.js over the real media/viewer files,
+ * puppeteer-core): the page is the HTML of src/viewer/html.js over the real media/viewer files,
  * loaded from file://. The one stand-in is the webview host: `acquireVsCodeApi`, injected before
  * the page's scripts, records what the page posts and what it keeps with setState. Every request
  * the page makes is recorded; anything but file:, data: and blob: is aborted.
@@ -13,7 +13,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const puppeteer = require('puppeteer-core');
-const { viewerHtml } = require('../../src/viewerHtml.js');
+const { viewerHtml } = require('../../src/viewer/html.js');
 
 const EXT_ROOT = path.resolve(__dirname, '..', '..');
 const MEDIA = path.join(EXT_ROOT, 'media', 'viewer');

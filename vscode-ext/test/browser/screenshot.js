@@ -109,7 +109,6 @@ async function main() {
       if (tab !== 'heatmap') await v.page.click(`#tab-${tab}`);
     }
     if (tab === 'heatmap') {
-      const layout = JSON.parse(await v.page.$eval('#heatmap', (e) => /** @type {HTMLElement} */ (e).dataset.layout || '{}'));
       const box = await v.page.$eval('#heatmap', (e) => e.getBoundingClientRect().toJSON());
       await v.page.mouse.move(box.x + box.width * 0.55, box.y + box.height * 0.41);
     }

@@ -9,6 +9,7 @@ const assert = require('node:assert/strict');
 const { test, before, after } = require('node:test');
 const core = require('../../media/viewer/viewerCore.js');
 const { launch, openViewer, NONCE, CSP_SOURCE } = require('./harness.js');
+const { PAGE_SCRIPTS } = require('../../src/viewer/html.js');
 const { payloadOf, payloadMessage, matrixWithSpecials } = require('./fixtures.js');
 
 /** @type {import('puppeteer-core').Browser} */
@@ -72,8 +73,8 @@ test('the page carries the strict CSP, which is enforced, and it makes no networ
   const csp = await v.page.$eval('meta[http-equiv="Content-Security-Policy"]', (e) => e.getAttribute('content'));
   assert.equal(csp, `default-src 'none'; img-src ${CSP_SOURCE} data: blob:; style-src ${CSP_SOURCE}; script-src 'nonce-${NONCE}'`);
   const scripts = await v.page.$$eval('script', (els) => els.map((e) => /** @type {HTMLScriptElement} */ (e).nonce && e.getAttribute('src')));
-  assert.equal(scripts.length, 2);
-  assert.ok(scripts.every((s) => typeof s === 'string' && s.startsWith('file:')), 'both scripts are files with the nonce');
+  assert.equal(scripts.length, PAGE_SCRIPTS.length);
+  assert.ok(scripts.every((s) => typeof s === 'string' && s.startsWith('file:')), 'every script is a file with the nonce');
 
   await v.send(payloadMessage(matrixWithSpecials()));
   await v.page.click('#tab-histogram');
@@ -372,7 +373,7 @@ test('the histogram: summary figures, bars, and the log toggle changes bar heigh
   await v.page.close();
 });
 
-test('pin, save, compare and refresh post their messages', async () => {
+test('pin, save, compare (with the slice shown) and refresh post their messages', async () => {
   const v = await openViewer(browser);
   const request = { axes: [0, 1], index: [null, null], region: [[0, 2], [0, 3]], part: null };
   await v.send(payloadMessage(matrixWithSpecials(), { request }));
@@ -384,7 +385,8 @@ test('pin, save, compare and refresh post their messages', async () => {
   await v.page.click('#save');
   assert.deepEqual(await lastPosted(v), { type: 'saveNpy' });
   await v.page.click('#compare');
-  assert.deepEqual(await lastPosted(v), { type: 'compare' });
+  // Compare keeps the slice shown: the other value opens with this request.
+  assert.deepEqual(await lastPosted(v), { type: 'compare', request });
   await v.page.click('#refresh');
   assert.deepEqual(await lastPosted(v), { type: 'request', ...request });
   // A payload says whether the view is pinned.

@@ -13,7 +13,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { after } = require('node:test');
 const { DebugClient } = require('@vscode/debugadapter-testsupport');
-const { resolveConfiguration } = require('../../src/pythonPath');
+const { resolveConfiguration } = require('../../src/launch/pythonPath');
 
 const EXT_ROOT = path.resolve(__dirname, '..', '..');
 const REPO_ROOT = path.resolve(EXT_ROOT, '..');

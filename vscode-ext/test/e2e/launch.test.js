@@ -8,7 +8,7 @@
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const { test } = require('node:test');
-const { getTemplate } = require('../../src/templates');
+const { getTemplate } = require('../../src/launch/templates');
 const h = require('./harness');
 
 const PROGRAM = path.join(h.FIXTURES, 'tf_program.py');

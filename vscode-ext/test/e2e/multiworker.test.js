@@ -11,7 +11,7 @@
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const { test } = require('node:test');
-const { getTemplate } = require('../../src/templates');
+const { getTemplate } = require('../../src/launch/templates');
 const h = require('./harness');
 
 const PROGRAM = path.join(h.FIXTURES, 'multi_worker.py');

@@ -10,7 +10,7 @@
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const { test, before } = require('node:test');
-const { getTemplate } = require('../../src/templates');
+const { getTemplate } = require('../../src/launch/templates');
 const h = require('./harness');
 const envs = require('./envs');
 

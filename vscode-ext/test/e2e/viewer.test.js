@@ -11,11 +11,11 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { test } = require('node:test');
-const { getTemplate } = require('../../src/templates');
-const { MENU_CONTEXT } = require('../../src/viewerTypes');
-const { ViewerSessions } = require('../../src/viewerSessions');
-const { targetOf, viewPayloadExpression, saveNpyExpression } = require('../../src/viewerExpression');
-const { decodePayload, decodeSaveResult, ViewerError } = require('../../src/viewerResult');
+const { getTemplate } = require('../../src/launch/templates');
+const { MENU_CONTEXT } = require('../../src/viewer/types');
+const { ViewerSessions } = require('../../src/viewer/sessions');
+const { targetOf, viewPayloadExpression, saveNpyExpression } = require('../../src/viewer/expression');
+const { decodePayload, decodeSaveResult, ViewerError } = require('../../src/viewer/result');
 const h = require('./harness');
 const envs = require('./envs');
 const { viewerWithStandIn } = require('../unit/vscodeStandIn');
@@ -49,7 +49,7 @@ function trackThrough(s, sessions, { id = 'viewer-e2e', name = 'Python Debugger:
     tracker.onWillReceiveMessage({ type: 'request', command, arguments: args });
     return doSend(command, args, cb);
   };
-  return { debugSession, state: /** @type {import('../../src/viewerSessions').SessionState} */ (sessions.get(id)) };
+  return { debugSession, state: /** @type {import('../../src/viewer/sessions').SessionState} */ (sessions.get(id)) };
 }
 
 /** The slice's cells as numbers (float32 little-endian, row-major). @param {any} payload */
@@ -104,7 +104,7 @@ test('View Tensor end to end from the .vsix alone: rows tagged, payloads of a te
     /**
      * What the command does for a Variables row: the menu argument → expression → evaluate in the
      * frame → payload.
-     * @param {any} row @param {import('../../src/viewerExpression').ViewRequest} [request]
+     * @param {any} row @param {import('../../src/viewer/expression').ViewRequest} [request]
      */
     const view = async (row, request) => {
       const target = targetOf({ sessionId: debugSession.id, container: { name: 'Locals', variablesReference: 1, expensive: false }, variable: row });

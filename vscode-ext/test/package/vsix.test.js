@@ -9,6 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const { test } = require('node:test');
+const { PAGE_SCRIPTS } = require('../../src/viewer/html.js');
 
 const EXT_ROOT = path.resolve(__dirname, '..', '..');
 const VSIX = path.join(EXT_ROOT, 'tf-debug-repr.vsix');
@@ -57,7 +58,7 @@ test('the .vsix exists and carries the extension, its dependency and the bundled
   for (const required of [
     'extension/package.json',
     'extension/src/extension.js',
-    'extension/src/templates.js',
+    'extension/src/launch/templates.js',
     'extension/media/icon.png',
     'extension/README.md',
     'extension/CHANGELOG.md',
@@ -68,6 +69,8 @@ test('the .vsix exists and carries the extension, its dependency and the bundled
     'extension/python/lib/tf_debug_repr/__init__.py',
     // the module the plugin imports, in a subpackage: the bundle carries every one
     'extension/python/lib/tf_debug_repr/hosts/pydevd/adapter.py',
+    // the viewer contract the notebook's colours are read from
+    'extension/python/lib/tf_debug_repr/viewer/contract.json',
   ]) {
     // vsce stores README/CHANGELOG under lower-case names.
     assert.ok(names.some((n) => n.toLowerCase() === required.toLowerCase()), `${required} in the vsix`);
@@ -118,19 +121,19 @@ test('the .vsix carries every module the extension requires and the viewer page 
     return seen;
   };
   const modules = [...walk('src/extension.js', new Set())];
-  assert.ok(modules.includes('src/viewerPanels.js') && modules.includes('src/viewerHtml.js'), modules.join(', '));
+  assert.ok(modules.includes('src/viewer/panels.js') && modules.includes('src/viewer/html.js'), modules.join(', '));
   for (const rel of modules) assert.ok(zip.get(`extension/${rel}`), `${rel} in the vsix`);
   const { PAGE_SCRIPT, PAGE_STYLE } = readPageNames();
-  for (const file of [PAGE_SCRIPT, PAGE_STYLE, 'viewerCore.js']) {
+  for (const file of [PAGE_SCRIPT, PAGE_STYLE, ...PAGE_SCRIPTS]) {
     const entry = zip.get(`extension/media/viewer/${file}`);
     assert.ok(entry, `media/viewer/${file} in the vsix`);
     assert.ok(entry().equals(fs.readFileSync(path.join(EXT_ROOT, 'media', 'viewer', file))), `media/viewer/${file} as in the repository`);
   }
 });
 
-/** The page's file names as viewerPanels.js names them (read from the source: it needs `vscode`). */
+/** The page's file names as src/viewer/panels.js names them (read from the source: it needs `vscode`). */
 function readPageNames() {
-  const text = fs.readFileSync(path.join(EXT_ROOT, 'src', 'viewerPanels.js'), 'utf8');
+  const text = fs.readFileSync(path.join(EXT_ROOT, 'src', 'viewer', 'panels.js'), 'utf8');
   const get = (/** @type {string} */ name) => /** @type {string} */ (new RegExp(`const ${name} = '([^']+)'`).exec(text)?.[1]);
   return { PAGE_SCRIPT: get('PAGE_SCRIPT'), PAGE_STYLE: get('PAGE_STYLE') };
 }

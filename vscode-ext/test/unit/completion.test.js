@@ -2,8 +2,8 @@
 'use strict';
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
-const c = require('../../src/completion');
-const { getTemplate, getTemplates } = require('../../src/templates');
+const c = require('../../src/launch/completion');
+const { getTemplate, getTemplates } = require('../../src/launch/templates');
 
 /**
  * The text a snippet inserts, with tab stops replaced by their defaults (as VS Code does).

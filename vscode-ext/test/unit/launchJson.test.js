@@ -2,8 +2,8 @@
 'use strict';
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
-const { addTemplates, parseLaunchJson, minimalEdit } = require('../../src/launchJson');
-const { getTemplate, getTemplates } = require('../../src/templates');
+const { addTemplates, parseLaunchJson, minimalEdit } = require('../../src/launch/launchJson');
+const { getTemplate, getTemplates } = require('../../src/launch/templates');
 
 const EXISTING = `{
   // Use IntelliSense to learn about possible attributes.

@@ -182,7 +182,7 @@ function evalWhen(when, context) {
 
 const VIEW = 'tfDebugRepr.viewTensor';
 const VIEW_BESIDE = 'tfDebugRepr.viewTensorBeside';
-const { MENU_CONTEXT, VIEWABLE_TYPES, tagVariables } = require('../../src/viewerTypes');
+const { MENU_CONTEXT, VIEWABLE_TYPES, tagVariables } = require('../../src/viewer/types');
 
 test('every menu entry names a contributed command', () => {
   const contributed = pkg.contributes.commands.map((/** @type {any} */ c) => c.command);
@@ -203,7 +203,7 @@ test('View Tensor: Variables pane rows the tracker tags, and only those', () => 
     // VS Code's key: debugProtocolVariableMenuContext = the row's __vscodeVariableMenuContext.
     for (const type of VIEWABLE_TYPES) assert.ok(evalWhen(e.when, { debugProtocolVariableMenuContext: row(type) }), `${e.command} on ${type}`);
     assert.ok(evalWhen(e.when, { debugProtocolVariableMenuContext: row('Variable', "float32[2, 3] x∈[-1, 1] Variable 'dense/kernel'") }));
-    for (const type of ['int', 'list', 'str', 'TensorShape', 'Dense', 'GradientTape', 'KerasTensor', 'RaggedTensor']) {
+    for (const type of ['int', 'list', 'str', 'TensorShape', 'Dense', 'GradientTape', 'KerasTensor', 'ShouldUseWrapper']) {
       assert.ok(!evalWhen(e.when, { debugProtocolVariableMenuContext: row(type) }), `${e.command} not on ${type}`);
     }
     assert.ok(!evalWhen(e.when, { debugProtocolVariableMenuContext: row('Variable', 'x + y') }), 'a sympy-like Variable is not a tensor');
@@ -265,7 +265,7 @@ test('engines.vscode covers the API the viewer uses (debug.activeStackItem: 1.90
   assert.ok(minor >= 90);
   const typesMinor = Number(/1\.(\d+)/.exec(pkg.devDependencies['@types/vscode'])?.[1]);
   assert.ok(typesMinor <= minor, '@types/vscode no newer than engines.vscode (vsce refuses otherwise)');
-  assert.match(fs.readFileSync(path.join(EXT_ROOT, 'src', 'viewerPanels.js'), 'utf8'), /vscode\.debug\.activeStackItem/);
+  assert.match(fs.readFileSync(path.join(EXT_ROOT, 'src', 'viewer', 'panels.js'), 'utf8'), /vscode\.debug\.activeStackItem/);
 });
 
 test('the key that signs what viewer pages keep is made once and kept in globalState', () => {

@@ -2,7 +2,7 @@
 'use strict';
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
-const p = require('../../src/pythonPath');
+const p = require('../../src/launch/pythonPath');
 
 const POSIX_DIR = '/home/u/.vscode/extensions/tf-debug-repr-0.1.0/python';
 const WIN_DIR = 'C:\\Users\\u\\.vscode\\extensions\\tf-debug-repr-0.1.0\\python';

@@ -5,8 +5,8 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { test } = require('node:test');
-const { parseLaunchJson } = require('../../src/launchJson');
-const { getTemplate } = require('../../src/templates');
+const { parseLaunchJson } = require('../../src/launch/launchJson');
+const { getTemplate } = require('../../src/launch/templates');
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const read = (/** @type {string} */ f) => parseLaunchJson(fs.readFileSync(path.join(REPO, '.vscode', f), 'utf8'));

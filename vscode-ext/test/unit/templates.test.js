@@ -2,7 +2,7 @@
 'use strict';
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
-const t = require('../../src/templates');
+const t = require('../../src/launch/templates');
 
 test('every template: debugpy configurations with unique names, a label and a description', () => {
   const templates = t.getTemplates();

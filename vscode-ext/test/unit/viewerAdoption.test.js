@@ -3,7 +3,7 @@
 /** Which session takes up a view whose session has gone (viewerAdoption). */
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
-const { adopts, configurationName, pausedSessionFor } = require('../../src/viewerAdoption');
+const { adopts, configurationName, pausedSessionFor } = require('../../src/viewer/adoption');
 
 test("a session's name: its launch configuration's, else its own", () => {
   assert.equal(configurationName({ id: '1', name: 'Python: train (2)', configuration: { name: 'Python: train' } }), 'Python: train');

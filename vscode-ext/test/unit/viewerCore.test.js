@@ -145,3 +145,26 @@ test('counts: compact on axes, exact with separators in the figures', () => {
   assert.deepEqual([0, 950, 9999, 20000, 100000, 1500000, 2e9].map(core.formatCount), ['0', '950', '9999', '20k', '100k', '1.5M', '2G']);
   assert.deepEqual([0, 999, 1011, 2097152].map(core.formatInt), ['0', '999', '1,011', '2,097,152']);
 });
+
+test('robustRange: the 0.5th to 99.5th percentile of the finite cells (of a view), min and max of up to 100', () => {
+  const values = Float32Array.from({ length: 400 }, (_, i) => (i === 7 ? 1000 : i / 400));
+  const mask = new Uint8Array(400);
+  mask[3] = core.MASK.nan;
+  const r = /** @type {NonNullable<ReturnType<typeof core.robustRange>>} */ (core.robustRange(values, mask));
+  assert.equal(r.max, 1000);
+  assert.ok(r.hi < 1, 'the outlier is left out');
+  const small = core.robustRange(Float32Array.from([5, -2, 9]), new Uint8Array(3));
+  assert.deepEqual(small, { lo: -2, hi: 9, min: -2, max: 9 });
+  // a 2 x 2 view of a 4-wide slice
+  const view = core.robustRange(Float32Array.from([1, 2, 3, 4, 5, 6, 7, 8]), new Uint8Array(8), { width: 4, view: { r0: 0, r1: 2, c0: 1, c1: 3 } });
+  assert.deepEqual(view, { lo: 2, hi: 7, min: 2, max: 7 });
+  assert.equal(core.robustRange(Float32Array.from([0]), Uint8Array.from([core.MASK.nan])), null);
+});
+
+test("reduceCells 'absmax': each pixel the cell of largest |x|, sign kept; NaN still wins", () => {
+  const values = Float32Array.from([1, -3, 2, 0.5]);
+  const r = core.reduceCells(values, new Uint8Array(4), 4, { r0: 0, r1: 1, c0: 0, c1: 4 }, 2, 1, 'absmax');
+  assert.deepEqual([...r.values], [-3, 2]);
+  const nan = core.reduceCells(values, Uint8Array.from([0, 1, 0, 0]), 4, { r0: 0, r1: 1, c0: 0, c1: 4 }, 2, 1, 'absmax');
+  assert.deepEqual([...nan.mask], [core.MASK.nan, 0]);
+});

@@ -10,7 +10,7 @@ const cp = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { test } = require('node:test');
-const x = require('../../src/viewerExpression');
+const x = require('../../src/viewer/expression');
 
 const P = "__import__('tf_debug_repr')";
 

@@ -181,7 +181,7 @@ test('an answer that arrives after the program resumed is shown, then marked sta
   assert.deepEqual(p.posted.at(-2).request.axes, [0, 1]);
 });
 
-test('compare opens the gradient (or what the user types) beside; saveNpy asks where and reports', async () => {
+test('compare opens the gradient (or what the user types) beside; copy writes the clipboard; saveNpy asks where and reports', async () => {
   const w = world();
   w.stop(1);
   await w.viewer.open({ expression: 'model.w', state: w.state });
@@ -193,6 +193,10 @@ test('compare opens the gradient (or what the user types) beside; saveNpy asks w
   assert.equal(w.panels.length, 2);
   assert.equal(w.panels[1].viewColumn, 3, 'compared: in the group next to the view');
   assert.equal(w.panels[1].title, '∇ model.w');
+  await p.onMessage({ type: 'copy', text: '1\t2\n', format: 'tsv' });
+  assert.deepEqual(w.ui.clipboard, ['1\t2\n'], "the Table's block goes to VS Code's clipboard");
+  await p.onMessage(/** @type {any} */ ({ type: 'copy', text: 42 }));
+  assert.equal(w.ui.clipboard.length, 1, 'only text');
   w.ui.inputAnswers.push(undefined); // cancelled: nothing opens
   await p.onMessage({ type: 'compare' });
   assert.equal(w.panels.length, 2);
@@ -566,4 +570,24 @@ test('View Tensor on an expression a view of an ended session shows: that view, 
   assert.equal(w.panels[0].posted.at(-1).payload.from, 's2');
   assert.equal([...w.viewer.panels][0].state, next.state);
   assert.equal(w.panels[1].posted.at(-1).type, 'stale', 'the view of b is left as it was');
+});
+
+test("compare opens next to the comparing view (not the last one) and shows the slice it shows", async () => {
+  const w = world();
+  w.stop(1);
+  await w.viewer.open({ expression: 'model.w', state: w.state });
+  const a = w.panels[0];
+  await a.onMessage({ type: 'request', axes: [1, 0], index: [null, null], region: [[0, 2], [0, 1]], part: null });
+  await w.viewer.open({ expression: 'other', state: w.state, beside: true });
+  assert.deepEqual(w.panels.map((/** @type {any} */ p) => p.viewColumn), [2, 3], 'the last view is in group 3');
+  w.ui.inputAnswers.push('grad_w');
+  await a.onMessage({ type: 'compare', request: { axes: [1, 0], index: [null, null], region: [[0, 2], [0, 1]], part: null } });
+  const compared = w.panels[2];
+  assert.equal(compared.title, 'grad_w');
+  assert.equal(compared.viewColumn, 3, "next to the comparing view's group, not the last view's");
+  assert.match(evaluations(w.requests).at(-1)?.[0], /view_payload\(\(grad_w\), axes=\[1, 0\], index=\[None, None\], region=\[\[0, 2\], \[0, 1\]\], part=None\)/);
+  // A request the page garbled: the comparing view's own is kept.
+  w.ui.inputAnswers.push('grad_v');
+  await a.onMessage(/** @type {any} */ ({ type: 'compare', request: { axes: 'rows' } }));
+  assert.match(evaluations(w.requests).at(-1)?.[0], /view_payload\(\(grad_v\), axes=\[1, 0\]/);
 });

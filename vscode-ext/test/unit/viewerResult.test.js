@@ -8,7 +8,7 @@
  */
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
-const r = require('../../src/viewerResult');
+const r = require('../../src/viewer/result');
 
 /** An evaluate body as debugpy sends a returned str: its repr. @param {object} payload */
 function answer(payload) {

@@ -3,7 +3,7 @@
 /** What a viewer page keeps for a window reload, and what the extension accepts back (viewerSavedState). */
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
-const { savedView, restoredView, MAX_EXPRESSION } = require('../../src/viewerSavedState');
+const { savedView, restoredView, MAX_EXPRESSION } = require('../../src/viewer/savedState');
 
 const KEY = 'k'.repeat(44);
 

@@ -3,8 +3,8 @@
 /** The per-session state the viewer learns from DAP traffic, driven with DAP messages. */
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
-const { ViewerSessions } = require('../../src/viewerSessions');
-const { MENU_CONTEXT } = require('../../src/viewerTypes');
+const { ViewerSessions } = require('../../src/viewer/sessions');
+const { MENU_CONTEXT } = require('../../src/viewer/types');
 
 function fakeSession(id = 's1') {
   /** @type {{ command: string, args: any }[]} */
@@ -31,7 +31,7 @@ function setup() {
   sessions.on('stopped', (s, t) => events.push(`stopped ${s.session.id} ${t}`));
   sessions.on('resumed', (s) => events.push(`resumed ${s.session.id}`));
   sessions.on('ended', (s) => events.push(`ended ${s.session.id}`));
-  const state = /** @type {import('../../src/viewerSessions').SessionState} */ (sessions.get('s1'));
+  const state = /** @type {import('../../src/viewer/sessions').SessionState} */ (sessions.get('s1'));
   return { sessions, session, tracker, events, state };
 }
 

@@ -3,7 +3,7 @@
 /** Which DAP rows the tracker tags for "View Tensor" (type strings as a real debugpy session reports them). */
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
-const { MENU_CONTEXT, VIEWABLE_TYPES, WATCH_TYPE_PATTERN, menuContextFor, tagVariables } = require('../../src/viewerTypes');
+const { MENU_CONTEXT, VIEWABLE_TYPES, WATCH_TYPE_PATTERN, menuContextFor, tagVariables } = require('../../src/viewer/types');
 
 /** Rows as debugpy 1.8.22 with the plugin answered `variables` for test/fixtures/viewer_program.py. */
 const SEEN = [

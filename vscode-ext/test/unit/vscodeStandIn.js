@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 /**
- * A recording stand-in for the `vscode` module, enough for the tensor viewer (src/viewerPanels.js):
+ * A recording stand-in for the `vscode` module, enough for the tensor viewer (src/viewer/panels.js):
  * webview panels that record what is posted to them and hand page messages in, the serializer
  * registry, input boxes and messages. No VS Code runs in CI; the debug sessions given to the viewer
  * are either duck-typed fakes (test/unit/viewerPanels.test.js) or a real debugpy adapter
@@ -18,7 +18,7 @@ function viewerWithStandIn() {
   const panels = [];
   /** @type {{ [viewType: string]: any }} */
   const serializers = {};
-  const ui = { inputs: /** @type {any[]} */ ([]), inputAnswers: /** @type {(string | undefined)[]} */ ([]), saveAnswer: /** @type {any} */ (undefined), infos: /** @type {string[]} */ ([]), errors: /** @type {string[]} */ ([]) };
+  const ui = { inputs: /** @type {any[]} */ ([]), inputAnswers: /** @type {(string | undefined)[]} */ ([]), saveAnswer: /** @type {any} */ (undefined), infos: /** @type {string[]} */ ([]), errors: /** @type {string[]} */ ([]), clipboard: /** @type {string[]} */ ([]) };
   const vscode = {
     ViewColumn: { Active: -1, Beside: -2 },
     Uri: {
@@ -62,6 +62,7 @@ function viewerWithStandIn() {
       showWarningMessage: (/** @type {string} */ m) => (ui.errors.push(m), Promise.resolve(undefined)),
     },
     commands: { registerCommand: () => ({ dispose() {} }) },
+    env: { clipboard: { writeText: async (/** @type {string} */ t) => void ui.clipboard.push(t) } },
   };
   const load = /** @type {any} */ (Module)._load;
   /** @type {any} */ (Module)._load = function (/** @type {string} */ request, /** @type {any[]} */ ...rest) {
@@ -70,11 +71,11 @@ function viewerWithStandIn() {
   let mods;
   try {
     for (const key of Object.keys(require.cache)) if (key.startsWith(SRC + path.sep)) delete require.cache[key];
-    mods = { ...require('../../src/viewerPanels'), ...require('../../src/viewerSessions'), ...require('../../src/notify') };
+    mods = { ...require('../../src/viewer/panels'), ...require('../../src/viewer/sessions'), ...require('../../src/notify') };
   } finally {
     /** @type {any} */ (Module)._load = load;
   }
-  return { vscode, panels, serializers, ui, mods: /** @type {typeof import('../../src/viewerPanels') & typeof import('../../src/viewerSessions') & typeof import('../../src/notify')} */ (mods) };
+  return { vscode, panels, serializers, ui, mods: /** @type {typeof import('../../src/viewer/panels') & typeof import('../../src/viewer/sessions') & typeof import('../../src/notify')} */ (mods) };
 }
 
 module.exports = { viewerWithStandIn };

@@ -9,32 +9,23 @@ from __future__ import annotations
 
 import numpy as np
 
-# viridis at 0, 1/8, ..., 1 (matplotlib's table, sampled)
-VIRIDIS = np.array(
-    [
-        (68, 1, 84),
-        (72, 40, 120),
-        (62, 74, 137),
-        (49, 104, 142),
-        (38, 130, 142),
-        (31, 158, 137),
-        (53, 183, 121),
-        (109, 205, 89),
-        (253, 231, 37),
-    ],
-    np.float64,
-)
-# ColorBrewer RdBu, reversed: negative blue, zero near white, positive red
-DIVERGING = np.array(
-    [(33, 102, 172), (103, 169, 207), (247, 247, 247), (239, 138, 98), (178, 24, 43)],
-    np.float64,
-)
+from ...viewer import contract
 
-NAN_COLOUR = (255, 0, 255)  # magenta
-POSINF_COLOUR = (0, 255, 0)  # lime, as the VS Code viewer page (docs/tensor-viewer.md, 4)
-NEGINF_COLOUR = (0, 255, 255)  # cyan, as the page
+# The page's own stops (viewer/contract.json), so a value gets the same colour in the
+# notebook and in VS Code (tests/unit/test_viewer_contract.py paints both).
+VIRIDIS = np.array(contract.colour_stops("viridis"), np.float64)
+# ColorBrewer RdBu, reversed: negative blue, zero near white, positive red
+DIVERGING = np.array(contract.colour_stops("diverging"), np.float64)
+
+NAN_COLOUR = contract.special_colour("nan")  # magenta
+POSINF_COLOUR = contract.special_colour("posinf")  # lime
+NEGINF_COLOUR = contract.special_colour("neginf")  # cyan
 # mask codes of the payload (docs/tensor-viewer.md): 0 finite, 1 NaN, 2 +Inf, 3 -Inf
-MASK_COLOURS = {1: NAN_COLOUR, 2: POSINF_COLOUR, 3: NEGINF_COLOUR}
+MASK_COLOURS = {
+    contract.mask_code("nan"): NAN_COLOUR,
+    contract.mask_code("posinf"): POSINF_COLOUR,
+    contract.mask_code("neginf"): NEGINF_COLOUR,
+}
 MASK_LEGEND = (("NaN", NAN_COLOUR), ("+Inf", POSINF_COLOUR), ("-Inf", NEGINF_COLOUR))
 
 
@@ -44,8 +35,9 @@ def sample(anchors: np.ndarray, t: np.ndarray) -> np.ndarray:
     position = t * (len(anchors) - 1)
     low = np.minimum(position.astype(np.int64), len(anchors) - 2)
     frac = (position - low)[..., None]
-    rgb = anchors[low] * (1.0 - frac) + anchors[low + 1] * frac
-    return np.rint(rgb).astype(np.uint8)
+    rgb = anchors[low] + (anchors[low + 1] - anchors[low]) * frac
+    # halves round up, as the page's Math.round does (np.rint would round them to even)
+    return np.floor(rgb + 0.5).astype(np.uint8)
 
 
 def scale_of(low: float, high: float, signed: bool) -> tuple[np.ndarray, float, float]:

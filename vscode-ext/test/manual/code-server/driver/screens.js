@@ -10,11 +10,9 @@ const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
 );
 const { url, ws, raw, out, logs } = args;
-const only = (args.only || '').split(',').filter(Boolean); // e.g. --only stock,plugin
 const PROGRAM = 'train_digits.py';
 const SCALE = Number(args.scale || 2);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const wanted = (name) => only.length === 0 || only.includes(name);
 
 async function main() {
   fs.mkdirSync(raw, { recursive: true });

@@ -11,7 +11,7 @@
  * own choosing; the request's numbers are checked as every request from the page is.
  */
 const crypto = require('node:crypto');
-const { checkRequest, titleFor } = require('./viewerExpression');
+const { checkRequest, titleFor } = require('./expression');
 
 /** Longest expression a saved view may hold (what a user types or a Watch row holds is far shorter). */
 const MAX_EXPRESSION = 10_000;
@@ -20,7 +20,7 @@ const MAX_EXPRESSION = 10_000;
  * @typedef {{ expression: string, title: string, session: string | null, sig: string }} SavedView
  *   what the extension sends the page (in `payload` and `waiting` messages) to keep as `view`
  * @typedef {{ expression: string, title: string, origin: string | undefined,
- *   request: import('./viewerExpression').ViewRequest, pinned: boolean }} RestoredView
+ *   request: import('./expression').ViewRequest, pinned: boolean }} RestoredView
  */
 
 /** @param {string} key @param {string} expression @param {string | null} session */

@@ -3,34 +3,36 @@
 /**
  * "View Tensor": the commands, and one webview panel per view. A panel fetches its payload
  * through the paused debugpy session's `evaluate` (docs/tensor-viewer.md) and speaks the page's
- * message protocol (§3): request, pin, saveNpy, compare. The pure parts live in viewerTypes
- * (which rows), viewerExpression (what to evaluate), viewerResult (what came back),
- * viewerSessions (which session is paused where), viewerAdoption (which session a view whose
- * session ended, or a view restored after a window reload, takes up) and viewerSavedState (what
+ * message protocol (§3): request, pin, saveNpy, compare. The pure parts live in types.js
+ * (which rows), expression.js (what to evaluate), result.js (what came back),
+ * sessions.js (which session is paused where), adoption.js (which session a view whose
+ * session ended, or a view restored after a window reload, takes up) and savedState.js (what
  * the page keeps so a reload can rebuild the view).
  */
 const crypto = require('node:crypto');
 const vscode = require('vscode');
-const { viewerHtml } = require('./viewerHtml');
-const { ViewerError, decodePayload, decodeSaveResult, describeRequestError } = require('./viewerResult');
-const { checkRequest, expressionAt, gradientOfExpression, isDefaultRequest, npyFileName, saveNpyExpression, targetOf, titleFor, viewPayloadExpression } = require('./viewerExpression');
-const { adopts, configurationName, pausedSessionFor } = require('./viewerAdoption');
-const { restoredView, savedView } = require('./viewerSavedState');
-const { showError, showInfo } = require('./notify');
+const { viewerHtml } = require('./html');
+const { ViewerError, decodePayload, decodeSaveResult, describeRequestError } = require('./result');
+const { checkRequest, expressionAt, gradientOfExpression, isDefaultRequest, npyFileName, saveNpyExpression, targetOf, titleFor, viewPayloadExpression } = require('./expression');
+const { adopts, configurationName, pausedSessionFor } = require('./adoption');
+const { restoredView, savedView } = require('./savedState');
+const { showError, showInfo } = require('../notify');
 
 const VIEW_TYPE = 'tfDebugRepr.tensorViewer';
 const COMMAND_VIEW = 'tfDebugRepr.viewTensor';
 const COMMAND_VIEW_BESIDE = 'tfDebugRepr.viewTensorBeside';
+/** The most text a page may put on the clipboard (about 50 MB: a 2048×2048 slice as CSV). */
+const MAX_COPY_CHARS = 50_000_000;
 /** The page (branch `webview`): media/viewer/, its script and style. */
 const PAGE_DIR = ['media', 'viewer'];
 const PAGE_SCRIPT = 'viewer.js';
 const PAGE_STYLE = 'viewer.css';
 
 /**
- * @typedef {import('./viewerSessions').SessionState} SessionState
- * @typedef {import('./viewerSessions').ViewerSessions} ViewerSessions
+ * @typedef {import('./sessions').SessionState} SessionState
+ * @typedef {import('./sessions').ViewerSessions} ViewerSessions
  * @typedef {{ frameId: number, threadId: number, generation: number }} FrameRef
- * @typedef {import('./viewerExpression').ViewRequest} ViewRequest
+ * @typedef {import('./expression').ViewRequest} ViewRequest
  */
 
 /** The message a caught error becomes. @param {unknown} e @param {SessionState | undefined} state */
@@ -68,15 +70,15 @@ class ViewerPanel {
     this.broken = undefined;
     /** @type {ViewRequest} */
     this.request = request;
-    /** Latest payload and error messages, sent again when the page reloads (hidden → shown). @type {any} */
+    /** Latest payload and error messages, sent again when the page reloads (hidden → shown). @type {import('../../media/viewer/protocol').ToPagePayload | undefined} */
     this.lastPayload = undefined;
-    /** @type {any} */
+    /** @type {import('../../media/viewer/protocol').ToPageError | undefined} */
     this.lastError = undefined;
-    /** @type {any} */
+    /** @type {import('../../media/viewer/protocol').ToPageStale | undefined} */
     this.stale = undefined;
     /** @type {'running' | 'ended' | undefined} */
     this.staleWhy = undefined;
-    /** @type {any} */
+    /** @type {import('../../media/viewer/protocol').ToPageWaiting | undefined} */
     this.lastWaiting = undefined;
     this.seq = 0;
     const options = { enableScripts: true, retainContextWhenHidden: false, localResourceRoots: [viewer.pageRoot] };
@@ -108,7 +110,7 @@ class ViewerPanel {
     });
   }
 
-  /** @param {any} message */
+  /** A message to the page: one of the contract's (media/viewer/protocol.js). @param {import('../../media/viewer/protocol').ToPage | undefined} message */
   post(message) {
     void this.panel.webview.postMessage(message);
   }
@@ -123,7 +125,7 @@ class ViewerPanel {
     return this.state ? configurationName(this.state.session) : this.origin;
   }
 
-  /** Whether the next stop of some session should take this view up (viewerAdoption). */
+  /** Whether the next stop of some session should take this view up (adoption.js). */
   get adoptable() {
     return !this.broken && this.orphan && (this.pinned || this.waiting);
   }
@@ -225,7 +227,7 @@ class ViewerPanel {
     this.post(this.lastWaiting);
   }
 
-  /** What a restored view without a session says. */
+  /** What a restored view without a session says. @returns {import('../../media/viewer/protocol').ToPageWaiting} */
   waitingMessage() {
     return {
       type: 'waiting',
@@ -238,7 +240,7 @@ class ViewerPanel {
     };
   }
 
-  /** @param {any} m a message from the page */
+  /** @param {import('../../media/viewer/protocol').ToExtension | undefined} m a message from the page (checked: it comes from a webview) */
   async onMessage(m) {
     if (this.broken) {
       // A view that could not be restored evaluates nothing, anywhere: it only says why.
@@ -270,7 +272,11 @@ class ViewerPanel {
       case 'saveNpy':
         return this.saveNpy();
       case 'compare':
-        return this.compare();
+        return this.compare(m.request);
+      case 'copy':
+        // The Table's block as text: through VS Code's clipboard (a webview's own may be denied).
+        if (typeof m.text === 'string' && m.text.length <= MAX_COPY_CHARS) await vscode.env.clipboard.writeText(m.text);
+        return;
       default:
     }
   }
@@ -346,7 +352,12 @@ class ViewerPanel {
     }
   }
 
-  async compare() {
+  /**
+   * "Compare…": another expression, opened in the group next to this view's (not the last view's),
+   * showing the slice this one shows (a request that does not fit it falls back to its default).
+   * @param {unknown} request the page's current request
+   */
+  async compare(request) {
     const expression = await vscode.window.showInputBox({
       title: `Compare ${this.title} with…`,
       prompt: 'An expression to view beside this one (in the same frame)',
@@ -358,14 +369,20 @@ class ViewerPanel {
       showError('Compare: no paused Python debug session (debugpy) to evaluate in.');
       return;
     }
-    await this.viewer.open({ expression, state, frame: this.frame, beside: true });
+    let kept;
+    try {
+      kept = checkRequest(/** @type {ViewRequest} */ (request ?? this.request));
+    } catch {
+      kept = checkRequest(this.request);
+    }
+    await this.viewer.open({ expression, state, frame: this.frame, beside: true, request: kept, from: this });
   }
 }
 
 class TensorViewer {
   /**
    * @param {vscode.Uri} extensionUri @param {ViewerSessions} sessions
-   * @param {string} key signs what pages keep to be restored (viewerSavedState); kept in globalState
+   * @param {string} key signs what pages keep to be restored (savedState.js); kept in globalState
    */
   constructor(extensionUri, sessions, key) {
     this.pageRoot = vscode.Uri.joinPath(extensionUri, ...PAGE_DIR);
@@ -397,7 +414,7 @@ class TensorViewer {
 
   /**
    * A stop of `state`: its own views refresh (the pinned ones), and views without a running
-   * session are adopted by it where viewerAdoption's rule says so.
+   * session are adopted by it where adoption.js's rule says so.
    * @param {SessionState} state @param {number} threadId
    */
   stopped(state, threadId) {
@@ -410,7 +427,7 @@ class TensorViewer {
     }
   }
 
-  /** A paused debugpy session for a view without one (viewerAdoption.pausedSessionFor). @param {string | undefined} origin */
+  /** A paused debugpy session for a view without one (adoption.js pausedSessionFor). @param {string | undefined} origin */
   pausedSessionFor(origin) {
     return pausedSessionFor(origin, this.sessions.states.values(), vscode.debug.activeDebugSession?.id);
   }
@@ -463,25 +480,25 @@ class TensorViewer {
 
   /**
    * Where a new view goes. Views share one editor group, beside the source (which stays in
-   * sight while stepping); "beside" puts the new view in the group next to the last view's, so
-   * a weight and its gradient sit side by side.
-   * @param {boolean} beside
+   * sight while stepping); "beside" puts the new view in the group next to the last view's (or
+   * next to `from`'s, the view comparing), so a weight and its gradient sit side by side.
+   * @param {boolean} beside @param {ViewerPanel} [from]
    * @returns {vscode.ViewColumn}
    */
-  columnFor(beside) {
-    const last = this.lastPanel?.panel.viewColumn;
+  columnFor(beside, from) {
+    const last = from?.panel.viewColumn ?? this.lastPanel?.panel.viewColumn;
     if (last === undefined) return vscode.ViewColumn.Beside;
     return beside ? /** @type {vscode.ViewColumn} */ (Math.min(last + 1, 9)) : last;
   }
 
   /**
    * Shows a view: the panel already showing this expression of this session (not for beside),
-   * else a new one.
-   * @param {{ expression: string, state: SessionState, frame?: FrameRef, beside?: boolean }} o
+   * else a new one; `request`: the slice to show first (Compare keeps the comparing view's).
+   * @param {{ expression: string, state: SessionState, frame?: FrameRef, beside?: boolean, request?: ViewRequest, from?: ViewerPanel }} o
    */
   async open(o) {
     const beside = !!o.beside;
-    const column = this.columnFor(beside);
+    const column = this.columnFor(beside, o.from);
     // The same expression of the same session already on view: that panel (for beside, only when
     // it already sits in the group it would open in); else one that lost its session, which this
     // session then takes up.
@@ -492,13 +509,13 @@ class TensorViewer {
       this.lastPanel = same;
       if (same.state !== o.state) same.adopt(o.state);
       same.frame = undefined; // the frame the user has selected now
-      await same.fetch();
+      await same.fetch(o.request ?? same.request);
       return same;
     }
-    const panel = new ViewerPanel(this, { ...o, column });
+    const panel = new ViewerPanel(this, { expression: o.expression, state: o.state, frame: o.frame, column, request: o.request });
     this.panels.add(panel);
     this.lastPanel = panel;
-    await panel.fetch({}, o.frame && o.frame.generation === o.state.generation ? o.frame : undefined);
+    await panel.fetch(o.request ?? {}, o.frame && o.frame.generation === o.state.generation ? o.frame : undefined);
     return panel;
   }
 }

@@ -14,24 +14,50 @@ function escapeAttr(s) {
 }
 
 /**
- * viewerCore.js beside viewer.js: the script's URI with its last path segment replaced.
- * @param {string} scriptUri
+ * The page's scripts, in load order, as paths relative to media/viewer/ (classic scripts: each
+ * later one uses the globals of those before it). viewer.js is `scriptUri`; the others lie beside it.
  */
-function siblingCoreUri(scriptUri) {
-  return scriptUri.replace(/[^/?#]*(?=[?#]|$)/, 'viewerCore.js');
+const PAGE_SCRIPTS = Object.freeze([
+  'viewerContract.js',
+  'viewerFormat.js',
+  'viewerCore.js',
+  'page/dom.js',
+  'page/state.js',
+  'page/slices.js',
+  'page/heatmap.js',
+  'page/heatmapInput.js',
+  'page/image.js',
+  'page/histogram.js',
+  'page/table.js',
+  'page/filters.js',
+  'page/header.js',
+  'page/messages.js',
+  'viewer.js',
+]);
+
+/**
+ * A file beside the page's script: the script's URI with its last path segment replaced.
+ * @param {string} scriptUri @param {string} name
+ */
+function siblingUri(scriptUri, name) {
+  return scriptUri.replace(/[^/?#]*(?=[?#]|$)/, name);
 }
 
 /**
  * @param {{ scriptUri: UriLike, styleUri: UriLike, cspSource: string, nonce: string, coreUri?: UriLike }} opts
  *   scriptUri: media/viewer/viewer.js as the webview sees it; styleUri: media/viewer/viewer.css;
  *   cspSource: webview.cspSource; nonce: fresh per page (letters and digits); coreUri: viewerCore.js
- *   (default: beside scriptUri).
+ *   (default: beside scriptUri, as every other script of PAGE_SCRIPTS).
  * @returns {string}
  */
 function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
   if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(nonce)) throw new Error('viewerHtml: the nonce must be 16+ letters or digits');
-  const script = escapeAttr(String(scriptUri));
-  const core = escapeAttr(coreUri ? String(coreUri) : siblingCoreUri(String(scriptUri)));
+  const main = String(scriptUri);
+  const scripts = PAGE_SCRIPTS.map((name) => {
+    if (name === 'viewer.js') return main;
+    if (name === 'viewerCore.js' && coreUri) return String(coreUri);
+    return siblingUri(main, name);
+  }).map((uri) => `<script nonce="${nonce}" src="${escapeAttr(uri)}"></script>`);
   const style = escapeAttr(String(styleUri));
   const csp = [
     "default-src 'none'",
@@ -57,10 +83,12 @@ function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
   <div id="summary" class="summary"></div>
 </header>
 <div class="toolbar" role="toolbar" aria-label="Viewer actions">
-  <div class="tabs" role="tablist">
-    <button type="button" role="tab" id="tab-heatmap" data-tab="heatmap" aria-selected="true">Heatmap</button>
-    <button type="button" role="tab" id="tab-image" data-tab="image" aria-selected="false" hidden>Image</button>
-    <button type="button" role="tab" id="tab-histogram" data-tab="histogram" aria-selected="false">Histogram</button>
+  <div class="tabs" role="tablist" aria-label="Views of the value">
+    <button type="button" role="tab" id="tab-heatmap" data-tab="heatmap" aria-selected="true" aria-controls="panel-heatmap">Heatmap</button>
+    <button type="button" role="tab" id="tab-table" data-tab="table" aria-selected="false" aria-controls="panel-table" tabindex="-1">Table</button>
+    <button type="button" role="tab" id="tab-filters" data-tab="filters" aria-selected="false" aria-controls="panel-filters" tabindex="-1" hidden>Filters</button>
+    <button type="button" role="tab" id="tab-image" data-tab="image" aria-selected="false" aria-controls="panel-image" tabindex="-1" hidden>Image</button>
+    <button type="button" role="tab" id="tab-histogram" data-tab="histogram" aria-selected="false" aria-controls="panel-histogram" tabindex="-1">Histogram</button>
   </div>
   <span class="spacer"></span>
   <button type="button" id="pin" aria-pressed="false" title="Refresh this view at every stop of the session">Pin</button>
@@ -78,6 +106,10 @@ function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
         <option value="sequential">sequential</option>
         <option value="diverging">diverging</option>
       </select></label>
+      <label title="Fitted: colours span 99% of the cells shown (outliers take the end colours). Full: the slice's whole range.">Range <select id="range">
+        <option value="fit">fitted</option>
+        <option value="full">full</option>
+      </select></label>
       <button type="button" id="reset-zoom" title="Show the whole slice (Escape). Wheel or drag on the picture to zoom; Shift+drag or arrow keys to pan">Reset zoom</button>
       <span id="zoom-info" class="muted"></span>
     </div>
@@ -88,9 +120,39 @@ function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
     <div id="legend" class="legend"></div>
     <div id="hover" class="hover-line muted" aria-live="polite">Hover a cell (or focus the heatmap and use the arrow keys) for its index and value; wheel or drag to zoom.</div>
   </section>
+  <section id="panel-table" class="panel" role="tabpanel" aria-labelledby="tab-table" hidden>
+    <div class="view-tools">
+      <label>Numbers <select id="table-format">
+        <option value="auto">auto</option>
+        <option value="fixed">0.0000</option>
+        <option value="sci">1.234e+5</option>
+      </select></label>
+      <span class="pager">
+        <button type="button" id="table-up" title="Previous rows" aria-label="Previous rows">▲</button>
+        <button type="button" id="table-down" title="Next rows" aria-label="Next rows">▼</button>
+        <button type="button" id="table-left" title="Previous columns" aria-label="Previous columns">◀</button>
+        <button type="button" id="table-right" title="Next columns" aria-label="Next columns">▶</button>
+      </span>
+      <button type="button" id="copy-tsv" title="Copy the selected block (drag over cells; else this page) as tab-separated text">Copy</button>
+      <button type="button" id="copy-csv" title="Copy the selected block (else this page) as CSV">Copy CSV</button>
+      <button type="button" id="table-exact" title="Fetch this page's cells at full resolution" hidden>Exact values</button>
+      <span id="table-info" class="muted"></span>
+    </div>
+    <div id="table-box" class="table-box"><table id="table" class="cells" aria-label="values of the slice"></table></div>
+    <div id="table-note" class="hover-line muted" aria-live="polite"></div>
+  </section>
+  <section id="panel-filters" class="panel" role="tabpanel" aria-labelledby="tab-filters" hidden>
+    <div class="view-tools">
+      <label id="filter-in-label">Input channel <select id="filter-in"></select></label>
+      <span id="filters-info" class="muted"></span>
+    </div>
+    <div class="figure"><canvas id="filters" aria-label="the kernel's filters, one tile per output channel"></canvas></div>
+    <div id="filters-hover" class="hover-line muted" aria-live="polite"></div>
+  </section>
   <section id="panel-image" class="panel" role="tabpanel" aria-labelledby="tab-image" hidden>
     <div class="figure"><canvas id="image" aria-label="image"></canvas></div>
     <div id="image-info" class="hover-line muted"></div>
+    <div id="image-hover" class="hover-line muted" aria-live="polite"></div>
   </section>
   <section id="panel-histogram" class="panel" role="tabpanel" aria-labelledby="tab-histogram" hidden>
     <div class="view-tools">
@@ -105,11 +167,10 @@ function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
   <div id="overlay" class="overlay"><span class="spinner"></span><span>Loading…</span></div>
   <div id="tooltip" class="tooltip" hidden></div>
 </main>
-<script nonce="${nonce}" src="${core}"></script>
-<script nonce="${nonce}" src="${script}"></script>
+${scripts.join('\n')}
 </body>
 </html>
 `;
 }
 
-module.exports = { viewerHtml };
+module.exports = { viewerHtml, PAGE_SCRIPTS };

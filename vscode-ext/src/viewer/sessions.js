@@ -6,8 +6,8 @@
  * same tracker tags TF rows of `variables` responses for the Variables pane's menu.
  * Nothing here imports `vscode`: the sessions are duck-typed, so node tests drive it directly.
  */
-const { tagVariables } = require('./viewerTypes');
-const { ViewerError } = require('./viewerResult');
+const { tagVariables } = require('./types');
+const { ViewerError } = require('./result');
 
 /** Requests after which the program runs again (its frames and variables are gone). */
 const RESUMING = new Set(['continue', 'next', 'stepIn', 'stepOut', 'stepBack', 'reverseContinue', 'goto', 'restartFrame', 'restart']);

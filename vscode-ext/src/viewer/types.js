@@ -12,42 +12,34 @@
  * numpy arrays.
  */
 
+const contract = require('../../media/viewer/viewerContract.js');
+
 /** The value of debugProtocolVariableMenuContext on rows "View Tensor" applies to. */
 const MENU_CONTEXT = 'tfDebugRepr.tensor';
 
 /**
- * Class names that are always array-like TF or numpy values.
- * EagerTensor: tf.constant and every eager op result. ResourceVariable / UninitializedVariable:
- * tf.Variable. MirroredVariable / SyncOnReadVariable / DistributedVariable: tf.distribute.
- * PerReplica: a value per replica (strategy.run's result). AutoCastVariable: tf-keras mixed
- * precision. IndexedSlices: sparse gradients (embeddings). SymbolicTensor: a tensor inside a
- * tf.function trace, which has no values there; its view says how to get them (eager mode).
- * GradientInfo: the plugin's "∇ gradient" child. TensorArray: an eager one is viewed as its elements
- * stacked (one being traced, or with unwritten elements, says why not). ndarray: numpy arrays (each
- * variable's "numpy" child).
+ * Class names that are always array-like TF or numpy values, from the viewer contract
+ * (src/tf_debug_repr/viewer/contract.json, where each is named with its kind and checked against
+ * the plugin's catalog). EagerTensor: tf.constant and every eager op result. ResourceVariable /
+ * UninitializedVariable: tf.Variable. MirroredVariable / SyncOnReadVariable / DistributedVariable:
+ * tf.distribute. PerReplica: a value per replica (strategy.run's result). AutoCastVariable:
+ * tf-keras mixed precision. IndexedSlices: sparse gradients (embeddings). SparseTensor and
+ * RaggedTensor: the values they hold. SymbolicTensor / KerasTensor: a tensor inside a trace or a
+ * functional model, which has no values there; its view says how to get them. GradientInfo: the
+ * plugin's "∇ gradient" child. TensorArray: an eager one is viewed as its elements stacked.
+ * ndarray: numpy arrays (each variable's "numpy" child).
  */
-const VIEWABLE_TYPES = Object.freeze([
-  'EagerTensor',
-  'ResourceVariable',
-  'UninitializedVariable',
-  'MirroredVariable',
-  'SyncOnReadVariable',
-  'DistributedVariable',
-  'PerReplica',
-  'AutoCastVariable',
-  'IndexedSlices',
-  'SymbolicTensor',
-  'GradientInfo',
-  'TensorArray',
-  'ndarray',
-]);
+const VIEWABLE_TYPES = contract.viewableTypes;
 
 /**
  * Keras 3's variable class is plainly `Variable`, a name other libraries use too: it counts
  * only when its value reads like a variable's (the plugin's summary "float32[2, 3] x∈[…] … Variable
  * 'dense/kernel'", which names the variable last, or Keras's own repr "<Variable path=dense/kernel, …>").
+ * @type {Readonly<Record<string, RegExp>>}
  */
-const AMBIGUOUS_TYPES = Object.freeze({ Variable: /^<?Variable[ ']| Variable '/ });
+const AMBIGUOUS_TYPES = Object.freeze(
+  Object.fromEntries(Object.entries(contract.ambiguousTypes).map(([name, pattern]) => [name, new RegExp(/** @type {string} */ (pattern))])),
+);
 
 /** The Watch pane's when-clause regex (a when-clause cannot look at the value). */
 const WATCH_TYPE_PATTERN = `^(${[...VIEWABLE_TYPES, ...Object.keys(AMBIGUOUS_TYPES)].join('|')})$`;
