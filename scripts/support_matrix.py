@@ -210,13 +210,14 @@ def session(python: Path, cell: Cell, work: Path) -> dict:
         result["values"] = values
         checks = {
             "core": values.get("features", "").startswith("float32[2, 2] x∈[0, 3]")
-            and values.get("scale", "").startswith("Variable 'scale' trainable float32[2]"),
+            and values.get("scale", "").startswith("float32[2] x∈[1, 2]")
+            and "Variable 'scale'" in values.get("scale", ""),
             "gradients": "∇‖g‖=" in values.get("kernel", "")
             and "Adam iteration" in values.get("kernel", ""),
             # the Keras views, not tf.Module's ("2 variables") nor the stock repr
-            "keras": values.get("model", "").startswith(
-                "Sequential 'sequential', 1 layers, 6 params"
-            )
+            "keras": values.get("model", "").startswith("6 params")
+            and ", 1 layer, " in values.get("model", "")
+            and values.get("model", "").endswith(", Sequential 'sequential'")
             and values.get("optimizer", "").startswith("Adam '")
             and " lr=" in values.get("optimizer", "")
             and values.get("metric", "").startswith("Mean 'loss_mean' result=")

@@ -58,7 +58,7 @@ def test_gradients_history_tape_model_and_identical_weights(debug_session):
             s.evaluate(f"float({NP}.linalg.norm(grads[{i}].numpy().astype('float64')))")["result"]
         )
         assert shown_norm == pytest.approx(program_norm, rel=1e-6)
-        assert "last 1 gradients" in parts["‖g‖ history"].value
+        assert "last 1 gradient " in parts["‖g‖ history"].value
         assert parts["tape call"].value == "1" and parts["iteration"].value == "0"
         it = s.evaluate(f"{parts['iteration'].evaluate_name} == int(optimizer.iterations) - 1")
         assert it["result"] == "True"

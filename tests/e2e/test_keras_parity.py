@@ -21,7 +21,7 @@ def test_keras_objects_and_gradient_labels_read_alike(debug_session):
 
     model = values["model"]
     assert re.match(
-        r"9 params(?: → \[[^\]]*\])?, 1 layers, ∇‖g‖=[0-9.e-]+@Adam iteration 1, "
+        r"9 params(?: → \[[^\]]*\])?, 1 layer, ∇‖g‖=[0-9.e-]+@Adam iteration 1, "
         r"Sequential 'sequential'$",
         model.value,
     ), model.value

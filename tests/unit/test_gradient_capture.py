@@ -189,7 +189,7 @@ def test_looking_at_a_tape_never_uses_it():
     assert tape_views.tape_summary(tape).startswith("stopped (can still compute gradients)")
     assert float(tape.gradient(loss, v)) == 4.0  # the program's one call still works
     # What it computed first, then that its one call is used up.
-    assert tape_views.tape_summary(tape).startswith("1 gradients of loss, used up, watches 1")
+    assert tape_views.tape_summary(tape).startswith("1 gradient of loss, used up, watches 1")
 
 
 def test_module_tree_counts_parameters():
@@ -308,7 +308,7 @@ def test_one_persistent_tape_keeps_each_target_apart():
     assert shown["loss_a"].gradient is ga and shown["loss_b"].gradient is gb
     assert shown["loss_a"].summary().startswith(f"∇ of loss_a, {labels[-1]} ‖g‖=4.472")
     # A persistent tape answers several calls: the summary says which of its own.
-    assert tape_views.tape_summary(tape).startswith("1 gradients of loss_b (call #4), stopped")
+    assert tape_views.tape_summary(tape).startswith("1 gradient of loss_b (call #4), stopped")
 
 
 def test_gradient_table_rows_are_named_by_weight_path():

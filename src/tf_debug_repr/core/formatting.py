@@ -271,3 +271,8 @@ BIG_BYTES = 1 << 20
 def big_bytes_text(n: int) -> str:
     """``3.81 MiB`` for ``n`` of at least ``BIG_BYTES``, else empty."""
     return bytes_text(n) if n >= BIG_BYTES else ""
+
+
+def counted(count: int, noun: str) -> str:
+    """``1 layer``, ``5 layers``: a count and its noun (a plural in s)."""
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")

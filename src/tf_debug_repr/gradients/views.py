@@ -72,7 +72,7 @@ class NormHistory(Node):
         values = [n for _, _, n in recent]
         bad = sum(1 for v in values if not _finite(v))
         text = (
-            f"{fmt.sparkline(values)} last {len(recent)} gradients "
+            f"{fmt.sparkline(values)} last {fmt.counted(len(recent), 'gradient')} "
             f"{fmt.number(values[0])} → {fmt.number(values[-1])}"
         )
         finite = [v for v in values if _finite(v)]

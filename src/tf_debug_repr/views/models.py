@@ -137,7 +137,7 @@ def layer_summary(layer: Any) -> str:
         return f"not built yet (no weights), {name}"
     text = fmt.join([_params_text(weights), _output_text(layer, subs)])
     if subs:
-        text += f", {len(subs)} layers"
+        text += f", {fmt.counted(len(subs), 'layer')}"
     elif weights:
         text += ": " + " ".join(
             f"{variable_views.weight_name(w)}{fmt.shape_text(w.shape)}" for w in weights[:4]

@@ -64,7 +64,7 @@ def tape_summary(tape: Any) -> str:
     parts = []
     if info is not None and info.calls:
         nones = sum(1 for row in info.last if _is_none(row))
-        computed = f"{len(info.last)} gradients of {info.target}"
+        computed = f"{fmt.counted(len(info.last), 'gradient')} of {info.target}"
         if nones:
             computed += f" ({nones} None)"
         if persistent:  # several calls possible: say which one returned these
