@@ -172,3 +172,17 @@ def test_only_hosts_pydevd_reaches_pydevd():
         if pattern.search(line)
     ]
     assert found == []
+
+
+def test_every_patch_goes_through_patch_once():
+    """One way to wrap someone else's code (``core/patching.patch_once``): no module sets
+    ``__wrapped__`` or the mark by hand."""
+    pattern = re.compile(r"""(\.__wrapped__\s*=|\._tf_debug_repr\s*=)""")
+    found = [
+        f"{module}:{n}"
+        for module, path in _modules().items()
+        if module != "core.patching"
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert found == []

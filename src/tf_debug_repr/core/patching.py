@@ -7,6 +7,7 @@ attribute alone, and tools that unwrap (``inspect.unwrap``) still find the origi
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -25,7 +26,7 @@ def patch_once(owner: Any, name: str, wrap: Callable[[Any], Any]) -> bool:
     if is_patched(original):
         return False
     wrapper = wrap(original)
-    wrapper.__wrapped__ = original
+    functools.update_wrapper(wrapper, original)  # its name and doc, and ``__wrapped__``
     setattr(wrapper, MARK, True)
     setattr(owner, name, wrapper)
     return True

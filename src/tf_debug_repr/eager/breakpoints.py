@@ -28,12 +28,12 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from ..core.patching import patch_once
 from ..hosts.pydevd import client as debugger_client
 
 ENV = "TF_DEBUG_REPR_EAGER"
 # Frames of these are never where a user's breakpoint is: skipped when recording a trace.
 _LIBRARY = re.compile(r"[/\\](tensorflow|keras|tf_keras|tf_debug_repr)[/\\]|__autograph_generated")
-_MARK = "_tf_debug_repr"
 
 
 def mode() -> str:
@@ -341,37 +341,32 @@ def install(tf: Any = None) -> bool:
     from tensorflow.python.eager.polymorphic_function import polymorphic_function
     from tensorflow.python.framework import func_graph
 
-    cls = polymorphic_function.Function
-    original_call = cls.__call__
-    original_trace = func_graph.func_graph_from_py_func
-    if getattr(original_call, _MARK, False):
-        _installed = True
-        return True
+    def wrap_call(original_call: Any) -> Any:
+        def __call__(self, *args, **kwds):
+            try:
+                where = _eagerly(self)
+            except Exception as exc:  # never in the way of the program: run it compiled
+                _report(exc)
+                where = None
+            if where is not None:
+                return _run_as_python(self, where, args, kwds)
+            if getattr(_local, "outer", None) is not None:
+                return original_call(self, *args, **kwds)
+            _local.outer = self  # a trace in this call is this function's
+            try:
+                return original_call(self, *args, **kwds)
+            finally:
+                _local.outer = None
 
-    def __call__(self, *args, **kwds):
-        try:
-            where = _eagerly(self)
-        except Exception as exc:  # never in the way of the program: run it compiled
-            _report(exc)
-            where = None
-        if where is not None:
-            return _run_as_python(self, where, args, kwds)
-        if getattr(_local, "outer", None) is not None:
-            return original_call(self, *args, **kwds)
-        _local.outer = self  # a trace in this call is this function's
-        try:
-            return original_call(self, *args, **kwds)
-        finally:
-            _local.outer = None
+        return __call__
 
-    def func_graph_from_py_func(*args, **kwargs):
-        return _traced(original_trace, args, kwargs)
+    def wrap_trace(original_trace: Any) -> Any:
+        def func_graph_from_py_func(*args, **kwargs):
+            return _traced(original_trace, args, kwargs)
 
-    for wrapper, original in ((__call__, original_call), (func_graph_from_py_func, original_trace)):
-        wrapper.__wrapped__ = original  # type: ignore[attr-defined]
-        wrapper.__doc__ = original.__doc__
-        setattr(wrapper, _MARK, True)
-    cls.__call__ = __call__
-    func_graph.func_graph_from_py_func = func_graph_from_py_func
+        return func_graph_from_py_func
+
+    patch_once(polymorphic_function.Function, "__call__", wrap_call)
+    patch_once(func_graph, "func_graph_from_py_func", wrap_trace)
     _installed = True
     return True

@@ -21,7 +21,9 @@ from __future__ import annotations
 import sys
 import threading
 from types import ModuleType
+from typing import Any
 
+from ..core.patching import MARK, is_patched, patch_once
 from .breakpoints import ENV, mode  # the one reading of TF_DEBUG_REPR_EAGER
 
 __all__ = ["ENV", "apply", "requested"]
@@ -64,7 +66,7 @@ def _trace_inside_graphs() -> None:
 
         cls = polymorphic_function.Function
         current = cls.__dict__.get("_run_functions_eagerly")
-        if not isinstance(current, property) or getattr(current.fget, "_tf_debug_repr", False):
+        if not isinstance(current, property) or is_patched(current.fget):
             return
 
         def _run_functions_eagerly(self: object) -> bool:
@@ -76,7 +78,9 @@ def _trace_inside_graphs() -> None:
                 and type(self).__name__ != "RestoredFunction"
             )
 
-        _run_functions_eagerly._tf_debug_repr = True  # type: ignore[attr-defined]
+        # A property replaced whole (patch_once wraps plain attributes): marked as its
+        # wrappers are, so a second install finds it.
+        setattr(_run_functions_eagerly, MARK, True)
         cls._run_functions_eagerly = property(_run_functions_eagerly)
     except Exception as exc:  # another TF layout: functions still run eagerly
         sys.stderr.write(f"tf-debug-repr: tf.functions in tf.data traces not kept: {exc}\n")
@@ -89,21 +93,18 @@ def _trace_py_function_threads() -> None:
         return
     from tensorflow.python.ops import script_ops
 
-    cls = script_ops.FuncRegistry
-    if getattr(cls.__call__, "_tf_debug_repr", False):
-        return
-    original = cls.__call__
     announced = threading.local()
 
-    def __call__(self, token, device, args):  # C++ looks this up on the type per call
-        if not getattr(announced, "done", False):
-            announced.done = True
-            try:
-                debugpy.debug_this_thread()
-            except Exception:
-                pass
-        return original(self, token, device, args)
+    def wrap(original: Any) -> Any:
+        def __call__(self, token, device, args):  # C++ looks this up on the type per call
+            if not getattr(announced, "done", False):
+                announced.done = True
+                try:
+                    debugpy.debug_this_thread()
+                except Exception:
+                    pass
+            return original(self, token, device, args)
 
-    __call__._tf_debug_repr = True  # type: ignore[attr-defined]
-    __call__.__wrapped__ = original  # type: ignore[attr-defined]
-    cls.__call__ = __call__
+        return __call__
+
+    patch_once(script_ops.FuncRegistry, "__call__", wrap)

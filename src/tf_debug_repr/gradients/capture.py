@@ -27,10 +27,12 @@ import os
 import re
 import sys
 import weakref
+from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
 from ..core import notebook_cells
+from ..core.patching import patch_once
 from . import compiled as compiled_capture
 from . import none_reasons
 from .figures import Figures, figures_of, nbytes, norm_of
@@ -771,30 +773,27 @@ def install_tape_hooks(tf: Any) -> bool:
     from tensorflow.python.eager import backprop
 
     cls = backprop.GradientTape
-    if getattr(cls.gradient, "_tf_debug_repr", False):
-        return True
-    original_gradient = cls.gradient
-    original_watch = cls.watch
 
-    def gradient(self, target, sources, *args, **kwargs):
-        result = original_gradient(self, target, sources, *args, **kwargs)
-        if _enabled:
-            _guarded("gradient", on_tape_gradient, self, target, sources, result)
-        return result
+    def wrap_gradient(original: Callable[..., Any]) -> Callable[..., Any]:
+        def gradient(self, target, sources, *args, **kwargs):
+            result = original(self, target, sources, *args, **kwargs)
+            if _enabled:
+                _guarded("gradient", on_tape_gradient, self, target, sources, result)
+            return result
 
-    def watch(self, tensor):
-        result = original_watch(self, tensor)
-        if _enabled:
-            _guarded("watch", on_watch, self, tensor)
-        return result
+        return gradient
 
-    for wrapper, original in ((gradient, original_gradient), (watch, original_watch)):
-        wrapper.__wrapped__ = original  # type: ignore[union-attr]
-        wrapper.__doc__ = original.__doc__
-        wrapper.__name__ = original.__name__
-        wrapper._tf_debug_repr = True  # type: ignore[union-attr]
-    cls.gradient = gradient
-    cls.watch = watch
+    def wrap_watch(original: Callable[..., Any]) -> Callable[..., Any]:
+        def watch(self, tensor):
+            result = original(self, tensor)
+            if _enabled:
+                _guarded("watch", on_watch, self, tensor)
+            return result
+
+        return watch
+
+    patch_once(cls, "gradient", wrap_gradient)
+    patch_once(cls, "watch", wrap_watch)
     return True
 
 
@@ -815,33 +814,32 @@ def install_keras_hooks(keras: Any) -> bool:
     cls = getattr(base_optimizer, "BaseOptimizer", None)
     if cls is None:
         return _install_keras2_hooks(root)
-    if getattr(cls.apply, "_tf_debug_repr", False):
-        return True
-    original_apply = cls.apply
 
-    def apply(self, grads, trainable_variables=None):
-        iteration = _guarded("iteration", iteration_before, self) if _enabled else None
-        keep_values = None
-        if _enabled and not _executing_eagerly():
-            keep_values = _guarded(
-                "compiled step",
-                compiled_capture.capture,
-                self,
-                grads,
-                trainable_variables,
-                _budget_bytes,
-            )
-        result = original_apply(self, grads, trainable_variables)
-        if keep_values is not None:
-            _guarded("compiled step", keep_values)
-        if _enabled:
-            _guarded("optimizer", on_optimizer_apply, self, grads, trainable_variables, iteration)
-        return result
+    def wrap(original_apply: Callable[..., Any]) -> Callable[..., Any]:
+        def apply(self, grads, trainable_variables=None):
+            iteration = _guarded("iteration", iteration_before, self) if _enabled else None
+            keep_values = None
+            if _enabled and not _executing_eagerly():
+                keep_values = _guarded(
+                    "compiled step",
+                    compiled_capture.capture,
+                    self,
+                    grads,
+                    trainable_variables,
+                    _budget_bytes,
+                )
+            result = original_apply(self, grads, trainable_variables)
+            if keep_values is not None:
+                _guarded("compiled step", keep_values)
+            if _enabled:
+                _guarded(
+                    "optimizer", on_optimizer_apply, self, grads, trainable_variables, iteration
+                )
+            return result
 
-    apply.__wrapped__ = original_apply  # type: ignore[attr-defined]
-    apply.__doc__ = original_apply.__doc__
-    apply._tf_debug_repr = True  # type: ignore[attr-defined]
-    cls.apply = apply
+        return apply
+
+    patch_once(cls, "apply", wrap)
     return True
 
 
@@ -875,29 +873,33 @@ def _install_keras2_hooks(root: str) -> bool:
 def _wrap_apply_gradients(cls: type) -> None:
     """Keras 2's ``apply_gradients(grads_and_vars, ...)``: the same records and labels
     (``Adam iteration N``) as Keras 3's ``apply``, in eager and in compiled steps."""
-    original = cls.__dict__.get("apply_gradients")
-    if original is None or getattr(original, "_tf_debug_repr", False):
+    if "apply_gradients" not in cls.__dict__:  # inherited: wrapped where it is defined
         return
 
-    def apply_gradients(self, grads_and_vars, *args, **kwargs):
-        if not _enabled:
-            return original(self, grads_and_vars, *args, **kwargs)
-        pairs = list(grads_and_vars)  # often a zip: read once, handed on as a list
-        grads = [grad for grad, _ in pairs]
-        variables = [var for _, var in pairs]
-        iteration = _guarded("iteration", iteration_before, self)
-        keep_values = None
-        if not _executing_eagerly():  # fit, a tf.function step: as Keras 3's apply does
-            keep_values = _guarded(
-                "compiled step", compiled_capture.capture, self, grads, variables, _budget_bytes
-            )
-        result = original(self, pairs, *args, **kwargs)
-        if keep_values is not None:
-            _guarded("compiled step", keep_values)
-        _guarded("optimizer", on_optimizer_apply, self, grads, variables, iteration)
-        return result
+    def wrap(original: Callable[..., Any]) -> Callable[..., Any]:
+        def apply_gradients(self, grads_and_vars, *args, **kwargs):
+            if not _enabled:
+                return original(self, grads_and_vars, *args, **kwargs)
+            pairs = list(grads_and_vars)  # often a zip: read once, handed on as a list
+            grads = [grad for grad, _ in pairs]
+            variables = [var for _, var in pairs]
+            iteration = _guarded("iteration", iteration_before, self)
+            keep_values = None
+            if not _executing_eagerly():  # fit, a tf.function step: as Keras 3's apply does
+                keep_values = _guarded(
+                    "compiled step",
+                    compiled_capture.capture,
+                    self,
+                    grads,
+                    variables,
+                    _budget_bytes,
+                )
+            result = original(self, pairs, *args, **kwargs)
+            if keep_values is not None:
+                _guarded("compiled step", keep_values)
+            _guarded("optimizer", on_optimizer_apply, self, grads, variables, iteration)
+            return result
 
-    apply_gradients.__wrapped__ = original  # type: ignore[attr-defined]
-    apply_gradients.__doc__ = original.__doc__
-    apply_gradients._tf_debug_repr = True  # type: ignore[attr-defined]
-    cls.apply_gradients = apply_gradients  # type: ignore[attr-defined]
+        return apply_gradients
+
+    patch_once(cls, "apply_gradients", wrap)
