@@ -249,3 +249,22 @@ def test_an_image_batch_writes_no_tf_error_line_into_the_cell(kernel):
     assert "4 images (NHWC, uint8)" in data["text/html"]
     assert picture_of(data).shape[0] > 16
     assert not [s for s in streams if "DT_UINT8" in s or "E0000" in s], streams
+
+
+def test_the_plugins_own_answers_print_their_summary_and_rows(kernel):
+    """``tf_debug_repr.gradient_info(w)`` as a cell's result: the gradient's line and its
+    rows, not ``<GradientInfo object at 0x…>``."""
+    run_cell(kernel, "import tensorflow as tf\nimport tf_debug_repr\n%load_ext tf_debug_repr")
+    run_cell(kernel, "tf_debug_repr.set_gradient_capture(True)")
+    run_cell(
+        kernel,
+        "w = tf.Variable([1.0, 2.0])\n"
+        "with tf.GradientTape() as tape:\n"
+        "    loss = tf.reduce_sum(w * w)\n"
+        "grad = tape.gradient(loss, w)",
+    )
+    text = run_cell(kernel, "tf_debug_repr.gradient_info(w)")["text/plain"]
+    lines = text.splitlines()
+    assert lines[0].startswith("∇ call #1 at cell [3], line 4 ‖g‖=4.472"), text
+    assert "  target: loss at cell [3], line 4 (GradientTape.gradient)" in lines, text
+    assert "object at 0x" not in text

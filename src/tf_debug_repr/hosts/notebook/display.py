@@ -95,7 +95,12 @@ def _printers() -> dict[str, dict[tuple[str, str], Any]]:
     values = set(formatted_types())
     html_printers = {key: html_of for key in values}
     html_printers.update({key: owner_html for key in owners.formatted_types()})
-    return {"text/plain": {key: plain_printer for key in values}, "text/html": html_printers}
+    plain = {key: plain_printer for key in values}
+    # The plugin's own answers (gradient_info(x), memory(), a gradient table): their
+    # summary and rows, not "<GradientInfo object at 0x…>". IPython looks names up along
+    # the MRO, so the base class covers every node.
+    plain[NODE] = node_printer
+    return {"text/plain": plain, "text/html": html_printers}
 
 
 def register(ip: Any) -> None:
@@ -151,6 +156,40 @@ def plain_text(obj: Any) -> str:
     from ... import views
 
     return views.console_text(obj)
+
+
+NODE = ("tf_debug_repr.core.view_model", "Node")
+NODE_ROWS = 40  # rows printed under a node's summary
+
+
+def node_text(node: Any) -> str:
+    """A plugin node as the Debug Console would give it, then its rows, one a line."""
+    from ... import views
+
+    lines = [views.console_text(node).splitlines()[0]]
+    rows = views.children(node)
+    for child in rows[:NODE_ROWS]:
+        if child.compute is not None:  # computed when asked for (a host copy): not here
+            lines.append(f"  {child.name}: …")
+            continue
+        value = child.value
+        text = getattr(value, "text", None)
+        if not isinstance(text, str):
+            text = views.summary(value) or _safe_repr(value)
+        first = text.splitlines()[0] if text else ""
+        lines.append(f"  {child.name}: {first}")
+    if len(rows) > NODE_ROWS:
+        lines.append(f"  … {len(rows) - NODE_ROWS} more rows")
+    return "\n".join(lines)
+
+
+def node_printer(obj: Any, p: Any, cycle: bool) -> None:
+    try:
+        with budget.exact():
+            text = node_text(obj)
+    except Exception:
+        text = _safe_repr(obj)
+    p.text(text)
 
 
 def plain_printer(obj: Any, p: Any, cycle: bool) -> None:
