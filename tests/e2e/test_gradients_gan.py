@@ -59,6 +59,7 @@ def test_generator_and_discriminator_read_their_own_optimizer(debug_session):
             assert history == [f"#{n + 1} {adam} iteration {n}" for n in range(step, -1, -1)]
         count = s.evaluate("len(generator.trainable_weights)")["result"]
         tape = s.evaluate("gen_tape")["result"]
-        assert tape.endswith(f"call #1 returned {count} gradients of g_loss"), tape
+        # what the tape computed first (issue 17's sidebar line)
+        assert tape.startswith(f"{count} gradients of g_loss, used up"), tape
         if step == 0:
             s.resume_to_next_stop()

@@ -89,10 +89,11 @@ def test_optimizer_slots_are_grouped_by_weight(s):
     ]
     kernel = s.child_map(by_weight["sequential/hidden/kernel"])
     assert list(kernel) == ["momentum", "velocity", "weight"]
-    assert kernel["momentum"].value.startswith(
-        "Variable 'adam/sequential_hidden_kernel_momentum' frozen float32[4, 8]"
+    assert kernel["momentum"].value.startswith("float32[4, 8] ")
+    assert kernel["momentum"].value.endswith(
+        "Variable 'adam/sequential_hidden_kernel_momentum' non-trainable"
     )
-    assert kernel["weight"].value.startswith("Variable 'sequential/hidden/kernel' trainable")
+    assert kernel["weight"].value.endswith("Variable 'sequential/hidden/kernel'")
     # The slot's expression is the very variable the optimizer holds.
     same = s.evaluate(f"{kernel['velocity'].evaluate_name} is optimizer.variables[2]")
     assert same["result"] == "True"
@@ -121,7 +122,8 @@ def test_metrics_show_result_and_state(s):
     )
     children = s.child_map(local["mean_loss"])
     assert list(children)[:3] == ["result", "total", "count"]
-    assert children["count"].value.startswith("Variable 'mean_loss/count' frozen 2.0 float32")
+    assert children["count"].value.startswith("2.0 float32 ")
+    assert children["count"].value.endswith("Variable 'mean_loss/count' non-trainable")
     assert assert_expressions_evaluate(s, local["mean_loss"]) == 5
     accuracy = real_float(s, "accuracy.result()")
     assert local["accuracy"].value.startswith(

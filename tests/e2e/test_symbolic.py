@@ -60,7 +60,9 @@ def test_traced_tensors_show_static_facts_and_add_no_ops(s):
         "symbolic float32[2, 2] 'x:0' ← Placeholder in FuncGraph 'traced'"
     )
     children = s.child_map(y)
-    assert children["hint"].value.startswith("no value while tracing: set TF_DEBUG_REPR_EAGER=1")
+    assert children["hint"].value.startswith(
+        "no value while tracing: put TF_DEBUG_REPR_EAGER=1 in the launch configuration's env"
+    )
     assert children["op"].value == "Mul" and children["op"].evaluate_name == "y.op.type"
     assert children["shape"].value == "[2, 2]"
     assert (
