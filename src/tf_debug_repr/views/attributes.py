@@ -24,9 +24,9 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import expressions
+from ..core import bounded, expressions
 from ..core.guards import harmless
-from ..core.view_model import FACADE, Child, Expression, Node, Note, call
+from ..core.view_model import FACADE, Child, Expression, Node, Note, call, error_note
 
 _MISSING: Any = object()
 _RAISED_CHARS = 200
@@ -87,15 +87,34 @@ def _is_code(static: Any) -> bool:
         return False
 
 
-def _read(obj: Any, name: str) -> Any:
+def _read(obj: Any, name: str, instance: dict) -> Any:
+    if _plain_read(obj, name, instance):  # no code of the program runs: read it here
+        return instance[name]
     try:
-        # Keras 2 warns on reading deprecated properties (``Model.state_updates``): the
-        # debugger's look must not print into the program's output.
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return getattr(obj, name)
+        return bounded.call(_getattr, obj, name, what=f"reading .{name}")
+    except bounded.TimedOut as exc:  # a property that hangs: that one row says so
+        return error_note(exc)
     except Exception as exc:  # a property that raises: that one row says so
         return raised_note(exc)
+
+
+def _getattr(obj: Any, name: str) -> Any:
+    # Keras 2 warns on reading deprecated properties (``Model.state_updates``): the
+    # debugger's look must not print into the program's output.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with harmless():
+            return getattr(obj, name)
+
+
+def _plain_read(obj: Any, name: str, instance: dict) -> bool:
+    """Is ``obj.name`` the instance's own value, read without running the program's code
+    (no ``__getattribute__`` of its own, no data descriptor on the class)?"""
+    cls = type(obj)
+    if name not in instance or cls.__getattribute__ is not object.__getattribute__:
+        return False
+    static = _static(cls, name)
+    return static is _MISSING or not hasattr(type(static), "__set__")
 
 
 def read_attributes(obj: Any, skip: Collection[str] = ()) -> list[Attribute]:
@@ -123,7 +142,7 @@ def _attribute(obj: Any, cls: type, instance: dict, name: str) -> Attribute | No
     method = _is_code(_static(cls, name))
     if method and name not in instance:
         return None
-    value = _read(obj, name)
+    value = _read(obj, name, instance)
     if _is_code(value) and (method or name not in instance):
         # a method: bound on the instance (Keras wraps ``build`` so), or read through a
         # class-level descriptor

@@ -18,10 +18,10 @@ from enum import Enum
 from itertools import islice
 from typing import Any
 
-from ..core import additions, wiring
+from ..core import additions, bounded, wiring
 from ..core import formatting as fmt
 from ..core.additions import Slot
-from ..core.guards import harmless
+from ..core.guards import harmless, remote_device
 from ..core.tf_types import kind_of, kind_of_type
 from ..core.view_model import Child, Node, Note, error_note, unique_names
 
@@ -160,8 +160,19 @@ def handles(type_object: type) -> bool:
     return kind_of_type(type_object) is not None and "tensorflow" in sys.modules
 
 
+def _read(obj: Any, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)``, bounded in time when ``obj`` lives on a remote worker (a dead one
+    never answers; stock debugpy's repr gives up at once)."""
+    device = remote_device(obj)
+    return fn(*args) if device is None else bounded.on_device(device, fn, *args)
+
+
 def summary(obj: Any) -> str:
     """The one-line value shown in the Variables and Watch panes and in hovers."""
+    return _read(obj, _summary, obj)
+
+
+def _summary(obj: Any) -> str:
     if isinstance(obj, Note):
         return str(obj)
     if isinstance(obj, Node):
@@ -175,7 +186,7 @@ def children(obj: Any) -> list[Child]:
     if isinstance(obj, Node):
         return unique_names(obj.children())
     found = row_of(obj)
-    return [] if found is None else unique_names(found.children(obj))
+    return [] if found is None else unique_names(_read(obj, found.children, obj))
 
 
 def values_of(obj: Any) -> Any:
@@ -194,14 +205,17 @@ def _brief(obj: Any, depth: int) -> str:
     kind = kind_of(obj)
     found = row(kind)
     if found is not None and found.brief is not None:
-        return found.brief(obj)
+        return _read(obj, found.brief, obj)
     if kind is not None:
         return summary(obj)
     if type(obj) in _BRACKETS and depth > 0:
         inner = _container_summary(obj, depth - 1)
         if inner is not None:
             return inner
-    text = repr(obj)
+    try:
+        text = bounded.repr_of(obj)  # a class of the program's: its __repr__ is its code
+    except bounded.TimedOut:
+        return f"{type(obj).__name__} (repr timed out)"
     return text if len(text) <= 60 else text[:59] + "…"
 
 
@@ -249,7 +263,7 @@ def _container_summary(obj: Any, depth: int) -> str | None:
             break
         if isinstance(obj, dict):
             key, value = item
-            part = f"{key!r}: {_brief(value, depth)}"
+            part = f"{_brief(key, 0)}: {_brief(value, depth)}"
         else:
             part = _brief(item, depth)
         parts.append(part)
@@ -273,8 +287,7 @@ def console_text(obj: Any) -> str:
     if printed is None:
         return line
     tensor, printer = printed
-    with harmless():
-        return f"{line}\n{printer.console_values(tensor)}"
+    return f"{line}\n{_read(obj, _printed_values, printer.console_values, tensor)}"
 
 
 def clipboard_text(obj: Any) -> str:
@@ -283,13 +296,17 @@ def clipboard_text(obj: Any) -> str:
     if printed is None:
         return summary(obj)
     tensor, printer = printed
+    return _read(obj, _printed_values, printer.clipboard_values, tensor)
+
+
+def _printed_values(printer: Callable[[Any], str], tensor: Any) -> str:
     with harmless():
-        return printer.clipboard_values(tensor)
+        return printer(tensor)
 
 
 def _printed(obj: Any) -> tuple[Any, Any] | None:
     """The value's values (an eager tensor) and the row that prints them, if any."""
-    tensor = values_of(obj)
+    tensor = _read(obj, values_of, obj)
     printer = row_of(tensor) if tensor is not None else None
     if printer is None or printer.console_values is None or printer.clipboard_values is None:
         return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core import bounded
 from ..core import formatting as fmt
 from ..core.guards import harmless
 from ..core.tf_types import Kind, kind_of
@@ -19,6 +20,11 @@ LISTED = 100
 
 
 def _result(metric: Any) -> Any:
+    """``metric.result()``: the metric's own code (a custom metric's may hang), bounded."""
+    return bounded.call(_harmless_result, metric, what=f"{type(metric).__name__}.result()")
+
+
+def _harmless_result(metric: Any) -> Any:
     with harmless():
         return metric.result()
 
@@ -30,7 +36,7 @@ def _result_text(result: Any) -> str:
         return tensor_views.summary(result)
     if isinstance(result, dict):
         return "{" + ", ".join(f"{k}: {_result_text(v)}" for k, v in result.items()) + "}"
-    return repr(result)
+    return bounded.repr_of(result)
 
 
 def metric_summary(metric: Any) -> str:
@@ -68,9 +74,10 @@ def _fn_name(loss: Any) -> str | None:
 
 
 def _config(loss: Any) -> dict:
-    """The loss's config; empty where it has none (Keras's CompileLoss raises)."""
+    """The loss's config; empty where it has none (Keras's CompileLoss raises) or where
+    its ``get_config`` (the program's code, for a custom loss) does not return in time."""
     try:
-        config = loss.get_config()
+        config = bounded.call(loss.get_config, what=f"{type(loss).__name__}.get_config()")
     except Exception:
         return {}
     return config if isinstance(config, dict) else {}
@@ -78,7 +85,11 @@ def _config(loss: Any) -> dict:
 
 def loss_summary(loss: Any) -> str:
     config = _config(loss)
-    extra = [f"{k}={v!r}" for k, v in config.items() if k not in ("name", "reduction", "dtype")]
+    extra = [
+        f"{k}={bounded.repr_of(v)}"
+        for k, v in config.items()
+        if type(k) is str and k not in ("name", "reduction", "dtype")
+    ]
     fn = _fn_name(loss)
     if fn and fn != loss.name:
         extra.insert(0, f"fn={fn}")
@@ -98,5 +109,5 @@ def loss_children(loss: Any) -> list[Child]:
     kwargs = getattr(loss, "_fn_kwargs", None)
     if isinstance(kwargs, dict) and kwargs:
         rows.append(Child("fn kwargs", dict(kwargs), "._fn_kwargs"))
-    rows.append(lazy("config", loss.get_config, call("{}.get_config()")))
+    rows.append(lazy("config", lambda: _config(loss), call("{}.get_config()")))
     return rows

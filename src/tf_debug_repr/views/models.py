@@ -14,8 +14,9 @@ import dataclasses
 import math
 from typing import Any
 
-from ..core import expressions
+from ..core import bounded, expressions
 from ..core import formatting as fmt
+from ..core.guards import harmless
 from ..core.tf_types import Kind, kind_of
 from ..core.view_model import Child, Expression, Node, Note, call, error_note
 from ..gradients import capture
@@ -58,10 +59,34 @@ def _global_norm(variables: list) -> str:
 
 
 def _sublayers(layer: Any) -> tuple[list, str]:
-    """Direct sublayers and the attribute that lists them."""
-    if hasattr(layer, "layers") and isinstance(getattr(type(layer), "layers", None), property):
-        return list(layer.layers), ".layers"
+    """Direct sublayers and the attribute that lists them. ``layers`` is a property, which
+    a model of the program's may override (its code): read bounded."""
+    if isinstance(getattr(type(layer), "layers", None), property):
+        try:
+            found = bounded.call(_listed, layer, "layers", what="reading .layers")
+            return found, ".layers"
+        except bounded.TimedOut:
+            raise
+        except Exception:  # a property that raises: Keras's own list
+            pass
+    return _own_sublayers(layer)
+
+
+def _own_sublayers(layer: Any) -> tuple[list, str]:
     return list(getattr(layer, "_layers", []) or []), "._layers"
+
+
+def _sublayers_or_hang(layer: Any) -> tuple[list, str, Note | None]:
+    """``_sublayers``, or Keras's own list and the note saying ``layers`` hung."""
+    try:
+        return (*_sublayers(layer), None)
+    except bounded.TimedOut as exc:
+        return (*_own_sublayers(layer), error_note(exc))
+
+
+def _listed(obj: Any, name: str) -> list:
+    with harmless():
+        return list(getattr(obj, name))
 
 
 def _title(obj: Any) -> str:
@@ -103,7 +128,7 @@ def _state_text(layer: Any) -> str:
 
 def layer_summary(layer: Any) -> str:
     name = _title(layer)
-    subs, _ = _sublayers(layer)
+    subs, _, hung = _sublayers_or_hang(layer)
     weights = list(layer.weights)
     untracked = _untracked_variables(layer, weights)
     state = _state_text(layer)
@@ -120,6 +145,8 @@ def layer_summary(layer: Any) -> str:
         text += f"; variables outside weights: {listed}"
     if state:
         text += f", {state}"
+    if hung is not None:
+        text += f", layers {hung}"
     return fmt.join([text, _global_norm(weights)])
 
 
@@ -137,8 +164,9 @@ def layer_children(layer: Any, extra: list[Child] | None = None) -> list[Child]:
         shown[id(value)] = name
         return f".{name}"
 
-    subs, attribute = _sublayers(layer)
-    rows = [
+    subs, attribute, hung = _sublayers_or_hang(layer)
+    rows = [] if hung is None else [Child("layers", hung)]
+    rows += [
         Child(f"{sub.name} ({type(sub).__name__})", sub, held(sub, f"{attribute}[{i}]"))
         for i, sub in enumerate(subs[:LISTED])
     ]
