@@ -6,7 +6,8 @@ The call runs on a worker thread of the plugin's own while the caller waits at m
 ``SECONDS``. Past the bound the caller gets ``TimedOut`` (its row says so) and goes on;
 the worker is left to finish, and is used again once it has. At most ``WORKERS`` workers
 exist: when every one is still inside a call that never returned, later calls are refused
-at once, so that a refresh of many rows never waits the bound more than that many times.
+at once; while one is, later calls get a shorter bound, so that a refresh of many rows
+waits about one bound however many of them hang.
 
 The workers are marked as pydevd marks its own threads (``pydev_do_not_trace``,
 ``is_pydev_daemon_thread``): the program's code run there stops at no breakpoint and the
@@ -25,7 +26,10 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 SECONDS = 1.0
-WORKERS = 3
+# While an earlier call still hangs, later ones get a quarter of the bound: a refresh of a
+# frame holding several hanging values waits about one bound, not one per value.
+HUNG_SECONDS = SECONDS / 4
+WORKERS = 8
 
 
 class TimedOut(Exception):
@@ -118,6 +122,8 @@ def call(fn: Callable[..., T], *args: Any, seconds: float | None = None, what: s
             done.set()
 
     bound = SECONDS if seconds is None else seconds
+    if _running:
+        bound = min(bound, HUNG_SECONDS)
     _running[key] = worker
     worker.submit(job)
     if not done.wait(bound):

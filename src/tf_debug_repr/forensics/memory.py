@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from types import FrameType, FunctionType, ModuleType
 from typing import Any
 
-from ..core import expressions
+from ..core import bounded, expressions
 from ..core import formatting as fmt
 from ..core.formatting import bytes_text
 from ..core.tf_types import Kind, kind_of
@@ -139,10 +139,16 @@ def _key_expression(key: Any) -> str | None:
 
 
 def _variables_of(owner: Any, attribute: str) -> list:
+    """``owner.<attribute>`` as a list: a property, which a class of the program's may
+    override (its code), read bounded; [] where it raises or hangs."""
     try:
-        return list(getattr(owner, attribute, None) or [])
+        return bounded.call(_listed, owner, attribute, what=f"reading .{attribute}")
     except Exception:
         return []
+
+
+def _listed(owner: Any, attribute: str) -> list:
+    return list(getattr(owner, attribute, None) or [])
 
 
 def _add(walk: _Walk, expression: str, value: Any) -> None:
@@ -535,7 +541,7 @@ def model_memory(obj: Any, kind: Kind | None) -> list[Child]:
     """A ``memory`` row on Keras models (layers that hold an optimizer or sublayers)."""
     if _counted(kind) is not Memory.MODEL:
         return []
-    if not hasattr(obj, "optimizer") and not getattr(obj, "layers", None):
+    if not hasattr(obj, "optimizer") and not _variables_of(obj, "layers"):
         return []
     row = model_bytes(obj)
     return [] if row is None else [Child("memory", row, call(MEMORY))]

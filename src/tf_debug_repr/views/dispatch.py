@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from itertools import islice
 from typing import Any
@@ -138,7 +138,7 @@ def note_looked_at(obj: Any) -> None:
     """Told when the user looks at a value (Watch pane, hover): features that track values."""
     for addition in additions.of(Slot.LOOKED_AT):
         try:
-            addition.function(obj)
+            _read(obj, addition.function, obj)  # a snapshot reads the value
         except Exception:  # a feature failing must not hide the value
             pass
 
@@ -186,7 +186,23 @@ def children(obj: Any) -> list[Child]:
     if isinstance(obj, Node):
         return unique_names(obj.children())
     found = row_of(obj)
-    return [] if found is None else unique_names(_read(obj, found.children, obj))
+    if found is None:
+        return []
+    device = remote_device(obj)
+    if device is None:
+        return unique_names(found.children(obj))
+    try:
+        rows = bounded.on_device(device, found.children, obj)
+    except bounded.TimedOut as exc:  # its worker does not answer: say so, and where
+        return [Child("value", error_note(exc)), Child("device", Note(device))]
+    # each child computed when shown reads the remote value again: bounded the same way
+    return unique_names([_on_device(device, row) for row in rows])
+
+
+def _on_device(device: str, row: Child) -> Child:
+    if row.compute is None:
+        return row
+    return replace(row, compute=lambda: bounded.on_device(device, row.resolve))
 
 
 def values_of(obj: Any) -> Any:

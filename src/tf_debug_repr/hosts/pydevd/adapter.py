@@ -15,6 +15,7 @@ from typing import Any
 
 from ...activation import startup as activation
 from ...core import expressions
+from ...core.bounded import TimedOut
 from ...core.view_model import SHORT_TEXT_DTYPES, Child, Expression, Note, Scalar, error_note
 from . import client as debugger_client
 
@@ -152,7 +153,8 @@ def _summary(obj: Any, context: str | None) -> str:
     except Exception as exc:
         _debug(f"summary of {type(obj).__name__} failed: {exc!r}")
         try:
-            shape = getattr(obj, "shape", None)
+            # a remote tensor's shape waits on its worker: not read where it timed out
+            shape = None if isinstance(exc, TimedOut) else getattr(obj, "shape", None)
             dtype = getattr(getattr(obj, "dtype", None), "name", None)
             head = f"{type(obj).__name__} {dtype or ''}{list(shape) if shape is not None else ''}".strip()
         except Exception:
