@@ -59,11 +59,16 @@ def test_the_same_hung_call_is_not_started_again_and_workers_run_out():
     with pytest.raises(bounded.TimedOut, match="not called again"):
         bounded.call(hang, obj, seconds=0.1, what="a")
     assert time.perf_counter() - start < 0.05  # refused at once
-    for n in range(bounded.WORKERS - 1):
+    # while one hangs, later calls get the shorter bound
+    start = time.perf_counter()
+    with pytest.raises(bounded.TimedOut, match=f"within {bounded.HUNG_SECONDS:g} s"):
+        bounded.call(hang, object(), what="b")
+    assert time.perf_counter() - start < bounded.SECONDS
+    for n in range(bounded.WORKERS - 2):
         with pytest.raises(bounded.TimedOut, match="did not return"):
-            bounded.call(hang, object(), seconds=0.1, what=f"b{n}")
-    with pytest.raises(bounded.TimedOut, match="not called, 3 earlier calls"):
-        bounded.call(len, [], what="c")
+            bounded.call(hang, object(), seconds=0.1, what=f"c{n}")
+    with pytest.raises(bounded.TimedOut, match=f"not called, {bounded.WORKERS} earlier calls"):
+        bounded.call(len, [], what="d")
     RELEASE.set()
     deadline = time.monotonic() + 5
     while bounded._running and time.monotonic() < deadline:

@@ -18,6 +18,7 @@ saying so, never an error for the whole expansion.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import warnings
 from collections.abc import Callable, Collection
@@ -26,6 +27,7 @@ from typing import Any
 
 from ..core import bounded, expressions
 from ..core.guards import harmless
+from ..core.tf_types import Kind, kind_of
 from ..core.view_model import FACADE, Child, Expression, Node, Note, call, error_note
 
 _MISSING: Any = object()
@@ -259,3 +261,33 @@ def _owner_expression(name: str) -> Expression:
 def own_values(obj: Any) -> list[tuple[str, Any]]:
     """The instance's own attributes, read without running any of its code (no properties)."""
     return list(_instance_dict(obj).items())
+
+
+def distinct(rows: list[Child], attribute_rows: list[Child]) -> list[Child]:
+    """``rows + attribute_rows``, every name once (PyCharm looks rows up by name): an
+    attribute keeps its name, and a structured row of the same name (a Normalization's
+    weight ``mean`` beside its attribute ``mean``) is named by its path or its role."""
+    taken = {row.name for row in attribute_rows}
+    return [_renamed(row) if row.name in taken else row for row in rows] + attribute_rows
+
+
+def _renamed(row: Child) -> Child:
+    value = row.value
+    if kind_of(value) in _VARIABLE_KINDS:
+        path = getattr(value, "path", None)
+        if isinstance(path, str) and path and path != row.name:
+            return dataclasses.replace(row, name=path)
+    return dataclasses.replace(row, name=f"{row.name} (view)")
+
+
+_VARIABLE_KINDS = (Kind.VARIABLE, Kind.KERAS_VARIABLE, Kind.MIRRORED, Kind.SYNC_ON_READ)
+
+
+def with_attributes(
+    obj: Any, rows: list[Child], covered: Collection[str] = (), shown: dict[int, str] | None = None
+) -> list[Child]:
+    """A view's structured ``rows``, then every attribute of ``obj`` they do not show, as
+    for layers: what an object shown by its facts (an optimizer, a metric, a loss) holds
+    besides them stays reachable, as stock debugpy showed it."""
+    attributes = read_attributes(obj)
+    return distinct(rows, attribute_rows(obj, attributes, covered, shown))

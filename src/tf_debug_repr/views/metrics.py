@@ -13,6 +13,7 @@ from ..core import formatting as fmt
 from ..core.guards import harmless
 from ..core.tf_types import Kind, kind_of
 from ..core.view_model import Child, Note, call, error_note, lazy
+from . import attributes
 from . import tensors as tensor_views
 from . import variables as variable_views
 
@@ -62,7 +63,9 @@ def metric_children(metric: Any) -> list[Child]:
     dtype = getattr(metric, "dtype", None)
     if dtype is not None:
         rows.append(Child("dtype", Note(str(getattr(dtype, "name", dtype))), ".dtype"))
-    return rows
+    # a state variable held as an attribute (Mean's total) is its row already
+    shown = {id(v): variable_views.weight_name(v) for v in variables[:LISTED]}
+    return attributes.with_attributes(metric, rows, {"variables", "name", "dtype"}, shown)
 
 
 # --------------------------------------------------------------------------- losses
@@ -109,5 +112,9 @@ def loss_children(loss: Any) -> list[Child]:
     kwargs = getattr(loss, "_fn_kwargs", None)
     if isinstance(kwargs, dict) and kwargs:
         rows.append(Child("fn kwargs", dict(kwargs), "._fn_kwargs"))
-    rows.append(lazy("config", lambda: _config(loss), call("{}.get_config()")))
-    return rows
+    get_config = loss.get_config
+    what = f"{type(loss).__name__}.get_config()"
+    rows.append(
+        lazy("config", lambda: bounded.call(get_config, what=what), call("{}.get_config()"))
+    )
+    return attributes.with_attributes(loss, rows, {"name", "reduction", "fn", "_fn_kwargs"})

@@ -10,7 +10,6 @@ or modules is decided by ``tf_types`` (the one table of kinds).
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from typing import Any
 
@@ -195,28 +194,13 @@ def layer_children(layer: Any, extra: list[Child] | None = None) -> list[Child]:
     rows.append(Child("trainable", bool(layer.trainable), ".trainable"))
     rows.extend(extra or [])
     covered = _LAYER_COVERED if len(subs) <= LISTED else _LAYER_COVERED - {"layers"}
-    return _distinct(rows, attribute_views.attribute_rows(layer, attributes, covered, shown))
+    return attribute_views.distinct(
+        rows, attribute_views.attribute_rows(layer, attributes, covered, shown)
+    )
 
 
 # Attributes a layer's structured rows show as a whole: its sublayers, weights, trainable.
 _LAYER_COVERED = frozenset({"layers", "weights", "trainable"})
-
-
-def _distinct(rows: list[Child], attribute_rows: list[Child]) -> list[Child]:
-    """``rows + attribute_rows``, every name once (PyCharm looks rows up by name): an
-    attribute keeps its name, and a structured row of the same name (a Normalization's
-    weight ``mean`` beside its attribute ``mean``) is named by its path or its role."""
-    taken = {row.name for row in attribute_rows}
-    return [_renamed(row) if row.name in taken else row for row in rows] + attribute_rows
-
-
-def _renamed(row: Child) -> Child:
-    value = row.value
-    if kind_of(value) in _VARIABLE_KINDS:
-        path = getattr(value, "path", None)
-        if isinstance(path, str) and path and path != row.name:
-            return dataclasses.replace(row, name=path)
-    return dataclasses.replace(row, name=f"{row.name} (view)")
 
 
 # --------------------------------------------------------------------------- tf.Module
@@ -319,7 +303,9 @@ def module_children(module: Any) -> list[Child]:
         )
     shown = {id(value): name for name, value, _ in members}
     covered = {"variables"} if plain else set()
-    return _distinct(rows, attribute_views.attribute_rows(module, attributes, covered, shown))
+    return attribute_views.distinct(
+        rows, attribute_views.attribute_rows(module, attributes, covered, shown)
+    )
 
 
 # --------------------------------------------------------------------------- nodes

@@ -25,6 +25,7 @@ from ..core import formatting as fmt
 from ..core.guards import harmless
 from ..core.tf_types import Kind, kind_of
 from ..core.view_model import FACADE, Child, Node, Note, call, lazy, scalar_leaf
+from . import attributes
 
 MODULE = FACADE  # expressions name the stable facade, never this module's path
 CLIPPING = ("clipnorm", "clipvalue", "global_clipnorm")
@@ -202,7 +203,8 @@ def optimizer_children(opt: Any) -> list[Child]:
         rows.append(Child("slots", Note("none yet: created at the first apply_gradients (build)")))
     expression = call("{}.variables()") if _is_legacy(opt) else ".variables"
     rows.append(Child("variables", _weights(_variables(opt)), expression))
-    return rows
+    covered = {row.name for row in rows} | {"lr"}  # Keras 2's alias of learning_rate
+    return attributes.with_attributes(opt, rows, covered)
 
 
 def _weights(variables: list) -> Any:
