@@ -23,6 +23,7 @@ from .dispatch import (
     summary,
     values_of,
 )
+from .mappings import presented
 
 __all__ = [
     "Kind",
@@ -36,6 +37,7 @@ __all__ = [
     "handles",
     "kind_of",
     "note_looked_at",
+    "presented",
     "summary",
     "values_of",
 ]

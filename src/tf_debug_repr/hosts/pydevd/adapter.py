@@ -129,7 +129,9 @@ def _content(child: Child) -> tuple[str, Any, Expression]:
     # The last net: whatever a view wrote, nothing that does more than read reaches pydevd.
     expression = expressions.checked(expression)
     try:
-        return child.name, for_pydevd(value), expression
+        # a dict with keys of the program's classes: pydevd would write their reprs into
+        # its children's expressions
+        return child.name, for_pydevd(_views().presented(value)), expression
     except Exception as exc:
         _debug(f"child {child.name} failed: {exc!r}")
         return child.name, _NoteLeaf(str(error_note(exc))), expression
