@@ -26,24 +26,27 @@ class Thing:
 
 
 def test_plain_dicts_are_left_to_pydevd():
-    for value in ({"a": 1, 2: 3, 1.5: 4, None: 5, b"b": 6}, [1], "x"):
+    keyed_by_objects = {Thing(): 1, (1, "x"): 2}  # Keras's dicts keyed by layers
+    for value in ({"a": 1, 2: 3, 1.5: 4, None: 5, b"b": 6}, keyed_by_objects, [1], "x"):
         assert views.presented(value) is value
 
 
 def test_a_dict_with_a_str_subclass_key_is_shown_with_quoted_keys():
     CALLED.clear()
-    data = {Key("k"): 1, "it's": 2, Thing(): 3, True: 4}
+    data = {Key("k"): 1, "it's": 2, Thing(): 3, True: 4, (1, Key("t")): 5}
     shown = views.presented(data)
     assert isinstance(shown, KeyedDict)
-    assert views.summary(shown) == "dict of 4 items: keys 'k', \"it's\", <Thing key 2>, True"
+    assert views.summary(shown) == "dict of 5 items: keys 'k', \"it's\", <Thing key 2>, True, …"
     rows = views.children(shown)
     assert [(r.name, r.expression) for r in rows] == [
         ("'k'", "['k']"),
         ('"it\'s"', '["it\'s"]'),
         ("<Thing key 2>", None),
         ("True", "[True]"),
+        ("<tuple key 4>", None),
     ]
     for row in rows:  # each expression reaches its value
         if row.expression is not None:
             assert eval("d" + row.expression, {"d": data}) == row.resolve()
     assert not CALLED  # no key's own code ran
+    assert isinstance(views.presented({(1, Key("t")): 1}), KeyedDict)  # inside a tuple

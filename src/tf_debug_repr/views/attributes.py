@@ -137,6 +137,12 @@ def read_attributes(obj: Any, skip: Collection[str] = ()) -> list[Attribute]:
                 attribute = _attribute(obj, cls, instance, name)
                 if attribute is not None:
                     found[name] = attribute
+        # A property read later may have set an attribute read earlier (Keras's
+        # ``jit_compile`` sets ``_jit_compile``): the instance's own values as they are now.
+        instance = _instance_dict(obj)
+        for name in found:
+            if _plain_read(obj, name, instance):
+                found[name] = Attribute(name, instance[name])
     return sorted(found.values(), key=lambda a: a.name)  # dir's order
 
 

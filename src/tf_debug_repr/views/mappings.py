@@ -23,13 +23,22 @@ _PLAIN_KEYS = (str, int, float, bool, bytes, type(None))
 
 
 def needs_view(value: Any) -> bool:
-    """Is ``value`` a dict that pydevd would expand with a key's own code in an expression?"""
+    """Is ``value`` a dict that pydevd would expand with a key's own code in an expression:
+    a key of a subclass of ``str``, ``int``, … (its ``__repr__`` can pass for a literal), or
+    a tuple holding one? Keys of other classes (Keras's dicts keyed by layers) stay
+    pydevd's: their reprs are no expression pydevd could evaluate anyway."""
     if not isinstance(value, dict):
         return False
     try:
-        return any(type(key) not in _PLAIN_KEYS for key in islice(value, LISTED + 1))
+        return any(_disguised(key) for key in islice(value, LISTED + 1))
     except Exception:  # a dict subclass whose iteration fails: pydevd's own view
         return False
+
+
+def _disguised(key: Any) -> bool:
+    if type(key) is tuple:
+        return any(_disguised(part) for part in key)
+    return isinstance(key, _PLAIN_KEYS) and type(key) not in _PLAIN_KEYS
 
 
 def _key_text(key: Any, index: int) -> str:

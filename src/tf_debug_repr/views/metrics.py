@@ -86,6 +86,19 @@ def _config(loss: Any) -> dict:
     return config if isinstance(config, dict) else {}
 
 
+def _config_row(loss: Any) -> Child:
+    """``get_config()``, or a line saying it raises (Keras's CompileLoss has none): an
+    expression that raises is no row's expression."""
+    what = f"{type(loss).__name__}.get_config()"
+    try:
+        config = bounded.call(loss.get_config, what=what)
+    except bounded.TimedOut as exc:
+        return Child("config", error_note(exc))
+    except Exception as exc:
+        return Child("config", Note(f"none: {what} raises {type(exc).__name__}"))
+    return Child("config", config, call("{}.get_config()"))
+
+
 def loss_summary(loss: Any) -> str:
     config = _config(loss)
     extra = [
@@ -112,9 +125,5 @@ def loss_children(loss: Any) -> list[Child]:
     kwargs = getattr(loss, "_fn_kwargs", None)
     if isinstance(kwargs, dict) and kwargs:
         rows.append(Child("fn kwargs", dict(kwargs), "._fn_kwargs"))
-    get_config = loss.get_config
-    what = f"{type(loss).__name__}.get_config()"
-    rows.append(
-        lazy("config", lambda: bounded.call(get_config, what=what), call("{}.get_config()"))
-    )
-    return attributes.with_attributes(loss, rows, {"name", "reduction", "fn", "_fn_kwargs"})
+    rows.append(_config_row(loss))
+    return attributes.with_attributes(loss, rows, {"name", "reduction", "fn"})
