@@ -64,11 +64,46 @@ CONTAINERS = {
 }
 # A property that makes a new object at each read: its text differs by the address only.
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+# Tensors, variables and their facts: shown by their values (elements, statistics).
+VALUES = {
+    "EagerTensor",
+    "SymbolicTensor",
+    "Tensor",
+    "KerasTensor",
+    "ResourceVariable",
+    "UninitializedVariable",
+    "Variable",
+    "KerasVariable",
+    "AutoCastVariable",
+    "MirroredVariable",
+    "IndexedSlices",
+    "SparseTensor",
+    "RaggedTensor",
+    "TensorShape",
+    "DType",
+}
 # Attributes a structured row shows as a whole (sublayers, weights, a module's variables).
 COVERED = {"layers", "weights", "trainable", "variables"}
 
 
-def _walk(s: Stopped, rows: list[Variable], path: str, depth: int, state: dict) -> None:
+HANDLES = "__import__('tf_debug_repr.views', fromlist=['_']).handles(type({}))"
+
+
+def _presented(s: Stopped, row: Variable) -> bool:
+    """Does the plugin present this row's value (or is it a container whose items may be
+    the plugin's)? Other objects' rows are stock debugpy's own (a distribution strategy's
+    properties that raise, numpy's bit generator): not this project's to judge."""
+    if row.type in CONTAINERS or not row.evaluate_name:
+        return True
+    try:
+        return s.evaluate(HANDLES.format(row.evaluate_name))["result"] == "True"
+    except DapError:
+        return True
+
+
+def _walk(
+    s: Stopped, rows: list[Variable], path: str, depth: int, state: dict, ours: bool = True
+) -> None:
     for row in rows:
         if row.name in GROUPS:
             continue
@@ -76,6 +111,8 @@ def _walk(s: Stopped, rows: list[Variable], path: str, depth: int, state: dict) 
         where = f"{path}/{row.name}"
         if "<error" in row.value:
             state["problems"].append(f"{where}: shows {row.value[:200]!r}")
+        if not ours:  # a stock object's row: stock's expression
+            continue
         if row.evaluate_name and row.evaluate_name not in state["evaluated"]:
             state["evaluated"].add(row.evaluate_name)
             try:
@@ -99,7 +136,10 @@ def _walk(s: Stopped, rows: list[Variable], path: str, depth: int, state: dict) 
         state["expanded"].add(key)
         # private attributes: their own rows only (TF's and Keras's internals below them)
         below = 1 if row.name == "private attributes" else depth - 1
-        _walk(s, s.children(row), where, below, state)
+        if _presented(s, row):
+            _walk(s, s.children(row), where, below, state)
+        else:  # a stock object: its rows are looked at, not descended into
+            _walk(s, s.children(row), where, 0, state, ours=False)
 
 
 def _names(s: Stopped, rows: list[Variable], private: bool) -> tuple[set[str], set[str]]:
@@ -137,10 +177,13 @@ def _children_of(s: Stopped, expression: str) -> list[Variable] | None:
 
 def _objects(s: Stopped) -> dict[str, list[Variable]]:
     """Each local and each object a local holds as a public attribute (two levels), by its
-    expression, with stock's or the plugin's rows for it."""
+    expression, with stock's or the plugin's rows for it. Tensors and variables are shown
+    by their values, not by stock's ``dir()`` of them (issue 15 is about objects)."""
     found: dict[str, list[Variable]] = {}
     for name, local in s.locals().items():
-        if local.type in STOCK_TYPES | CONTAINERS or not local.reference or name.startswith("_"):
+        if local.type in STOCK_TYPES | CONTAINERS | VALUES or not local.reference:
+            continue
+        if name.startswith("_"):
             continue
         rows = s.children(local)
         found[name] = rows
@@ -148,9 +191,10 @@ def _objects(s: Stopped) -> dict[str, list[Variable]]:
             attribute = row.evaluate_name or ""
             if (
                 row.reference
-                and row.type not in STOCK_TYPES | CONTAINERS | CODE_TYPES
-                and attribute == f"{name}.{row.name}"
-                and not row.name.startswith("_")
+                and row.type not in STOCK_TYPES | CONTAINERS | CODE_TYPES | VALUES
+                and attribute.startswith(f"{name}.")
+                and attribute[len(name) + 1 :].isidentifier()
+                and not attribute[len(name) + 1 :].startswith("_")
             ):
                 inner = _children_of(s, attribute)
                 if inner is not None:

@@ -147,11 +147,14 @@ def read_attributes(obj: Any, skip: Collection[str] = ()) -> list[Attribute]:
 
 
 def _attribute(obj: Any, cls: type, instance: dict, name: str) -> Attribute | None:
-    method = _is_code(_static(cls, name))
+    static = _static(cls, name)
+    if kind_of(static) in _FUNCTIONS:  # a tf.function on the class: a value of its own
+        return Attribute(name, _read(obj, name, instance))
+    method = _is_code(static)
     if method and name not in instance:
         return None
     value = _read(obj, name, instance)
-    if _is_code(value) and (method or name not in instance):
+    if _is_code(value) and (method or name not in instance) and kind_of(value) not in _FUNCTIONS:
         # a method: bound on the instance (Keras wraps ``build`` so), or read through a
         # class-level descriptor
         return None
@@ -286,6 +289,7 @@ def _renamed(row: Child) -> Child:
     return dataclasses.replace(row, name=f"{row.name} (view)")
 
 
+_FUNCTIONS = (Kind.FUNCTION, Kind.CONCRETE_FUNCTION)
 _VARIABLE_KINDS = (Kind.VARIABLE, Kind.KERAS_VARIABLE, Kind.MIRRORED, Kind.SYNC_ON_READ)
 
 
