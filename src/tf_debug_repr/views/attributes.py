@@ -194,7 +194,7 @@ def attribute_rows(
     rows = [_row(a, expression(a.name)) for a in kept if a.public]
     private = [a for a in kept if not a.public]
     if private:
-        node = PrivateAttributes(owner, private)
+        node = PrivateAttributes(owner, private, {a.name for a in attributes})
         rows.append(Child("private attributes", node, call(PRIVATE + "({})")))
     return rows
 
@@ -231,10 +231,26 @@ _NAMES_LISTED = 4
 class PrivateAttributes(Node):
     """An object's ``_x`` attributes, as read when its parent was expanded."""
 
-    def __init__(self, owner: Any, attributes: list[Attribute]) -> None:
+    def __init__(self, owner: Any, given: list[Attribute], seen: Collection[str] = ()) -> None:
         self.owner = owner
-        # special ones last: pydevd groups them anyway, and their names say little
-        self.attributes = sorted(attributes, key=lambda a: a.special)
+        self.given = given
+        self.seen = frozenset(seen) | {a.name for a in given}  # every name the parent read
+        self._found: list[Attribute] | None = None
+
+    @property
+    def attributes(self) -> list[Attribute]:
+        """The parent's private attributes, and any the instance got since (a sibling row
+        computed after the parent's read may set one: a loaded SavedModel object's), read
+        from its ``__dict__`` (no code runs) when first shown; special ones last (pydevd
+        groups them anyway, and their names say little)."""
+        if self._found is None:
+            added = [
+                Attribute(name, value)
+                for name, value in own_values(self.owner)
+                if isinstance(name, str) and name.startswith("_") and name not in self.seen
+            ]
+            self._found = sorted(self.given + added, key=lambda a: a.special)
+        return self._found
 
     def summary(self) -> str:
         names = [a.name for a in self.attributes[:_NAMES_LISTED]]

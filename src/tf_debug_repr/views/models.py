@@ -97,6 +97,13 @@ def _title(obj: Any) -> str:
         return type(obj).__name__
 
 
+def _weights(layer: Any) -> list:
+    """``layer.weights`` that are variables: Keras 2's lookup layers list their table's
+    handler (``VocabWeightHandler``: no name, no shape) among them; the ``weights``
+    attribute row still shows the whole list."""
+    return [w for w in layer.weights if hasattr(w, "shape") and hasattr(w, "name")]
+
+
 def _untracked_variables(layer: Any, weights: list) -> list[tuple[str, Any]]:
     """Variables the layer holds in attributes that are not among its weights: raw
     ``tf.Variable``s in a Keras 3 layer (TF's guide ``MyDense``), which Keras neither
@@ -128,7 +135,7 @@ def _state_text(layer: Any) -> str:
 def layer_summary(layer: Any) -> str:
     name = _title(layer)
     subs, _, hung = _sublayers_or_hang(layer)
-    weights = list(layer.weights)
+    weights = _weights(layer)
     untracked = _untracked_variables(layer, weights)
     state = _state_text(layer)
     if not getattr(layer, "built", True) and not (weights or untracked or state):
@@ -169,7 +176,7 @@ def layer_children(layer: Any, extra: list[Child] | None = None) -> list[Child]:
         Child(f"{sub.name} ({type(sub).__name__})", sub, held(sub, f"{attribute}[{i}]"))
         for i, sub in enumerate(subs[:LISTED])
     ]
-    weights = list(layer.weights)
+    weights = _weights(layer)
     nested = {id(w) for sub in subs for w in sub.weights}
     for k, weight in enumerate(weights):
         if id(weight) not in nested:
@@ -194,6 +201,8 @@ def layer_children(layer: Any, extra: list[Child] | None = None) -> list[Child]:
     rows.append(Child("trainable", bool(layer.trainable), ".trainable"))
     rows.extend(extra or [])
     covered = _LAYER_COVERED if len(subs) <= LISTED else _LAYER_COVERED - {"layers"}
+    if len(weights) != len(layer.weights):  # a handler left out: the attribute shows it
+        covered = covered - {"weights"}
     return attribute_views.distinct(
         rows, attribute_views.attribute_rows(layer, attributes, covered, shown)
     )
