@@ -104,29 +104,16 @@ def _presented(s: Stopped, row: Variable) -> bool:
 def _walk(
     s: Stopped, rows: list[Variable], path: str, depth: int, state: dict, ours: bool = True
 ) -> None:
+    """Check each row of a level, then expand them, as a person reads a level before
+    opening its rows (opening one may change another: a loaded SavedModel object gets an
+    attribute when one of its functions is looked into)."""
+    for row in rows:
+        _check(s, row, path, state, ours)
     for row in rows:
         if row.name in GROUPS:
             continue
-        state["checked"] += 1
         where = f"{path}/{row.name}"
-        if "<error" in row.value:
-            state["problems"].append(f"{where}: shows {row.value[:200]!r}")
-        if not ours:  # a stock object's row: stock's expression
-            continue
-        if row.evaluate_name and row.evaluate_name not in state["evaluated"]:
-            state["evaluated"].add(row.evaluate_name)
-            try:
-                result = s.evaluate(row.evaluate_name)["result"]
-            except DapError as exc:
-                state["problems"].append(f"{where}: {row.evaluate_name!r} fails: {exc}")
-            else:
-                fresh = ADDRESS.sub("", result) == ADDRESS.sub("", row.value)
-                if not (same_value(row, result) or fresh or same_count(s, row)):
-                    state["problems"].append(
-                        f"{where}: {row.evaluate_name!r} gives {result[:160]!r}, "
-                        f"the row shows {row.value[:160]!r}"
-                    )
-        if not row.reference or depth <= 0 or row.type in STOCK_TYPES:
+        if not row.reference or depth <= 0 or row.type in STOCK_TYPES or not ours:
             continue
         # The same object met again (a weight under its layer, the model's list, the
         # optimizer's table): its rows were walked the first time.
@@ -140,6 +127,29 @@ def _walk(
             _walk(s, s.children(row), where, below, state)
         else:  # a stock object: its rows are looked at, not descended into
             _walk(s, s.children(row), where, 0, state, ours=False)
+
+
+def _check(s: Stopped, row: Variable, path: str, state: dict, ours: bool) -> None:
+    if row.name in GROUPS:
+        return
+    state["checked"] += 1
+    where = f"{path}/{row.name}"
+    if "<error" in row.value:
+        state["problems"].append(f"{where}: shows {row.value[:200]!r}")
+    if not ours or not row.evaluate_name or row.evaluate_name in state["evaluated"]:
+        return  # a stock object's row: stock's expression
+    state["evaluated"].add(row.evaluate_name)
+    try:
+        result = s.evaluate(row.evaluate_name)["result"]
+    except DapError as exc:
+        state["problems"].append(f"{where}: {row.evaluate_name!r} fails: {exc}")
+        return
+    fresh = ADDRESS.sub("", result) == ADDRESS.sub("", row.value)
+    if not (same_value(row, result) or fresh or same_count(s, row)):
+        state["problems"].append(
+            f"{where}: {row.evaluate_name!r} gives {result[:160]!r}, "
+            f"the row shows {row.value[:160]!r}"
+        )
 
 
 def _names(s: Stopped, rows: list[Variable], private: bool) -> tuple[set[str], set[str]]:
