@@ -192,7 +192,8 @@ def attribute_rows(
     shown = shown or {}
     kept = [a for a in attributes if a.name not in covered and shown.get(id(a.value)) != a.name]
     rows = [_row(a, expression(a.name)) for a in kept if a.public]
-    private = [a for a in kept if not a.public]
+    # every private one, as the row's expression (``private_attributes(x)``) lists them
+    private = [a for a in attributes if not a.public]
     if private:
         node = PrivateAttributes(owner, private, {a.name for a in attributes})
         rows.append(Child("private attributes", node, call(PRIVATE + "({})")))
