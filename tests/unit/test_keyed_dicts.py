@@ -6,7 +6,7 @@ by the plugin's view, each key quoted from an exact copy."""
 from __future__ import annotations
 
 from tf_debug_repr import views
-from tf_debug_repr.views.mappings import KeyedDict
+from tf_debug_repr.core.mappings import KeyedDict
 
 CALLED = []
 

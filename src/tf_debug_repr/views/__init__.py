@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.mappings import presented
 from ..core.tf_types import Kind, kind_of
 from .dispatch import (
     Row,
@@ -23,7 +24,6 @@ from .dispatch import (
     summary,
     values_of,
 )
-from .mappings import presented
 
 __all__ = [
     "Kind",

@@ -13,9 +13,9 @@ from __future__ import annotations
 from itertools import islice
 from typing import Any
 
-from ..core import expressions
-from ..core import formatting as fmt
-from ..core.view_model import Child, Node
+from . import expressions
+from . import formatting as fmt
+from .view_model import Child, Node
 
 # pydevd lists the first 300 items of a dict; a key past them is never written.
 LISTED = 300
