@@ -79,10 +79,12 @@ echo "== pytest"
 PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "$@"
 
 # Keras 2 (issue 15): the core, gradient and Keras tests again, on each Keras 2. Only in a
-# full run (no pytest arguments). About 3.5 minutes for both.
+# full run (no pytest arguments). About 3.5 minutes for both, and about 4.5 minutes each
+# for issue 15's walk of keras-io's programs (test_keras_io_walk.py).
 if [ $# -eq 0 ]; then
   KERAS2_TESTS=(tests/e2e/test_keras_parity.py tests/e2e/test_tensors.py
-    tests/e2e/test_gradients_loop.py tests/e2e/test_gradients_reasons.py)
+    tests/e2e/test_gradients_loop.py tests/e2e/test_gradients_reasons.py
+    tests/e2e/test_keras_io_walk.py)
   if [ -f "$KERAS2/.ready" ]; then
     echo "== pytest: Keras 2 (TF 2.15)"
     PATH="$PWD/$KERAS2/bin:$PATH" "$KERAS2/bin/python" -m pytest -p no:cacheprovider "${KERAS2_TESTS[@]}"

@@ -67,8 +67,9 @@ def private_attributes(obj: Any) -> Any:
     return attribute_views.private_attributes(obj)
 
 
-def vocabulary_head(layer: Any) -> list:
-    """The first entries of a lookup layer's vocabulary, as plain Python values."""
+def vocabulary_head(layer: Any) -> Any:
+    """The first entries of a lookup layer's vocabulary, as plain Python values (or a line
+    saying why not)."""
     from .views import preprocessing as preprocessing_views
 
     return preprocessing_views.vocabulary_head(layer)

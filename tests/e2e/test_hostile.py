@@ -55,6 +55,8 @@ def test_adding_every_row_to_watch_never_runs_the_programs_text(s, marker):
         rows += walk(s, local[name], 3, seen)
     names = [r.evaluate_name for r in rows if r.evaluate_name]
     assert len(names) > 50, len(names)
+    # the dict attribute with a hostile key is the plugin's view, its key quoted
+    assert "layer.options['o']" in names, [n for n in names if "options" in n]
     for expression in names:
         s.evaluate(expression, "watch")
         assert not marker.exists(), f"{expression!r} ran the marker"

@@ -35,6 +35,8 @@ layer = keras.layers.Dense(2, name="d'q\"x")
 layer.build((None, 3))
 for name in NAMES:
     object.__setattr__(layer, name, tf.Variable([1.0]))
+# a dict attribute the plugin shows: pydevd would write the key's repr into expressions
+object.__setattr__(layer, "options", {Key("o"): tf.Variable([3.0]), "plain": 1})
 
 
 class Schedule(keras.optimizers.schedules.LearningRateSchedule):

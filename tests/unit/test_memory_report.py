@@ -82,3 +82,50 @@ def test_a_mirrored_variable_counts_each_replica_on_its_device():
         timeout=120,
     ).stdout
     assert "[('w.values[0]', 4000, 'CPU:0'), ('w.values[1]', 4000, 'CPU:1')]" in out, out
+
+
+def test_a_module_holding_a_keras_model_counts_its_weights():
+    keras = pytest.importorskip("keras")
+
+    class Holder(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.net = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4)])
+            self.scale = tf.Variable(1.0)
+
+    def frame():
+        holder = Holder()
+        return tf_debug_repr.memory(), holder
+
+    report, holder = frame()
+    found = {f.expression: f.nbytes for f in report.found}
+    assert sum(found.values()) == (3 * 4 + 4 + 1) * 4, found
+    for expression in found:  # each expression names the very variable counted
+        value = eval(expression, {"holder": holder})
+        assert value.shape.num_elements() * 4 == found[expression], expression
+
+
+def test_memory_in_watch_before_any_tensor_leaves_tf_config_working():
+    # A fresh process: TF imported, its runtime not started; memory() is evaluated (as
+    # the Watch pane would), then the program configures its devices. That raised
+    # ("cannot be modified after being initialized") when memory() listed logical devices.
+    import subprocess
+    import sys
+
+    program = (
+        "import tensorflow as tf, tf_debug_repr\n"
+        "report = tf_debug_repr.memory()\n"
+        "assert 'host' in report.console_text(), report.console_text()\n"
+        "cpu = tf.config.list_physical_devices('CPU')[0]\n"
+        "tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)\n"
+        "print(len(tf.config.list_logical_devices('CPU')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"TF_CPP_MIN_LOG_LEVEL": "2", "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().endswith("2")

@@ -15,7 +15,7 @@ import pytest
 import tensorflow as tf
 
 from tf_debug_repr import views
-from tf_debug_repr.core.view_model import Note
+from tf_debug_repr.core.view_model import Node, Note
 from tf_debug_repr.views.models import Weights
 
 
@@ -204,6 +204,24 @@ def test_lookup_layers_show_their_vocabulary():
     assert "vocabulary 4: -1 3 5 7, IntegerLookup" in views.summary(integers)
 
 
+def test_a_big_vocabulary_is_not_exported(monkeypatch):
+    # get_vocabulary() exports and sorts the whole table each time it is called: past
+    # the limit (lowered here, not to adapt 200,000 words) the row says so instead.
+    from tf_debug_repr.views import preprocessing
+
+    lookup = keras.layers.StringLookup(vocabulary=[f"w{i}" for i in range(50)])
+    monkeypatch.setattr(preprocessing, "VOCABULARY_LIMIT", 40)
+    monkeypatch.setattr(preprocessing, "SUMMARY_VOCABULARY_LIMIT", 40)
+    exported = []
+    monkeypatch.setattr(lookup, "get_vocabulary", lambda: exported.append(1) or ["?"])
+    assert views.summary(lookup).endswith("vocabulary 51")
+    head = rows_of(lookup)["vocabulary[:20]"].resolve()
+    assert str(head).startswith("not read: 51 entries, and get_vocabulary() exports")
+    assert not exported
+    code = resolve_expression(rows_of(lookup)["vocabulary[:20]"].expression, "x")
+    assert eval(code, {"x": lookup}) == head
+
+
 def test_normalization_shows_mean_and_variance():
     adapted = keras.layers.Normalization()
     adapted.adapt(np.array([[1.0, 2.0], [3.0, 6.0]]))
@@ -277,3 +295,37 @@ def test_module_holding_a_keras_model_counts_its_parameters():
     every = eval(resolve_expression(rows["all variables"].expression, "m"), frame)
     assert len(every) == 3 and rows["all variables"].resolve().summary().startswith("3 ")
     assert rows["variables"].resolve() == holder.variables  # tf.Module's own list, still there
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: keras.optimizers.Adam(1e-3, clipnorm=1.0),
+        lambda: keras.metrics.Mean(name="m"),
+        lambda: keras.losses.BinaryCrossentropy(from_logits=True),
+    ],
+    ids=["optimizer", "metric", "loss"],
+)
+def test_optimizers_metrics_and_losses_keep_every_public_attribute(make):
+    obj = make()
+    rows = rows_of(obj)
+    expressions = {resolve_expression(r.expression, "x") for r in rows.values() if r.expression}
+    public = [
+        name
+        for name in dir(obj)
+        if not name.startswith("_") and not inspect.isroutine(getattr(type(obj), name, None))
+    ]
+    public = [name for name in public if not inspect.ismethod(getattr(obj, name))]
+    missing = [
+        name
+        for name in public
+        if name not in rows and not any(f"x.{name}" in e for e in expressions)
+    ]
+    assert not missing, missing
+    assert "private attributes" in rows
+    for name, row in rows.items():  # what a public attribute row shows is that attribute
+        if name in public and row.expression == f".{name}":
+            value = row.resolve()
+            if isinstance(value, (Node, Note)):  # a structured row's view of it
+                continue
+            assert value is getattr(obj, name) or value == getattr(obj, name), name

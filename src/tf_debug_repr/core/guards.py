@@ -48,6 +48,18 @@ def building_graph() -> bool:
         return False
 
 
+def remote_device(obj: Any) -> str | None:
+    """The device of a value that lives in another process (``/job:worker/…``), else None.
+    Reading such a value waits on the network, forever if its worker is gone. Reads only
+    names the handle already has (a Keras 3 variable's through its ``tf.Variable``)."""
+    device = getattr(obj, "device", None)
+    if device is None and hasattr(obj, "_value") and not hasattr(obj, "read_value"):
+        device = getattr(obj._value, "device", None)
+    if not isinstance(device, str) or "/job:" not in device:
+        return None
+    return None if "/job:localhost/" in device else device
+
+
 def is_on_host(tensor: Any) -> bool:
     device = getattr(tensor, "device", "") or ""
     return "GPU" not in device and "TPU" not in device

@@ -137,6 +137,10 @@ FACADE = "__import__('tf_debug_repr._expr', fromlist=['_'])"
 
 
 def error_note(exc: BaseException) -> Note:
+    from .bounded import TimedOut
+
+    if isinstance(exc, TimedOut):  # not an error of the value: the program's code hung
+        return Note(f"<timed out: {' '.join(str(exc).split())[:300]}>")
     text = f"{type(exc).__name__}: {exc}".strip()
     text = " ".join(text.split())
     if len(text) > 200:

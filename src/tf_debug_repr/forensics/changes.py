@@ -190,17 +190,21 @@ def weight_changes(layer: Any, looked: bool) -> WeightChanges | None:
     # Weights with a snapshot first: their changes are computed before new snapshots
     # (weights first looked at now) take the budget. Rows are read after every weight was
     # seen, so that the row's expression, evaluated later at this stop, gives the same.
-    for var in sorted(weights, key=lambda v: not snapshots.tracked(v)):
+    # Keras 2's lookup layers list their table's handler among weights: no values to track
+    variables = [w for w in weights if hasattr(w, "shape") and hasattr(w, "dtype")]
+    for var in sorted(variables, key=lambda v: not snapshots.tracked(v)):
         snapshots.observe(var, looked)
     rows = []
     for index, var in enumerate(weights):
+        if not (hasattr(var, "shape") and hasattr(var, "dtype")):
+            continue
         change = snapshots.change_of(var)
         if change is None and not snapshots.tracked(var):
             continue
         rows.append((index, var, change))
     if not any(c is not None for _, _, c in rows):
         return None
-    return WeightChanges(rows, untracked=len(weights) - len(rows))
+    return WeightChanges(rows, untracked=len(variables) - len(rows))
 
 
 # --------------------------------------------------------------------------- watched tensors

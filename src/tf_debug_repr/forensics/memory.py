@@ -21,12 +21,13 @@ from dataclasses import dataclass, field
 from types import FrameType, FunctionType, ModuleType
 from typing import Any
 
-from ..core import expressions
+from ..core import bounded, expressions
 from ..core import formatting as fmt
 from ..core.formatting import bytes_text
 from ..core.tf_types import Kind, kind_of
-from ..core.view_model import Child, Node, Note, call
+from ..core.view_model import FACADE, Child, Node, Note, call
 from ..views import dispatch
+from ..views import models as model_views
 from ..views import variables as variable_views
 from ..views.dispatch import Memory
 
@@ -139,10 +140,16 @@ def _key_expression(key: Any) -> str | None:
 
 
 def _variables_of(owner: Any, attribute: str) -> list:
+    """``owner.<attribute>`` as a list: a property, which a class of the program's may
+    override (its code), read bounded; [] where it raises or hangs."""
     try:
-        return list(getattr(owner, attribute, None) or [])
+        return bounded.call(_listed, owner, attribute, what=f"reading .{attribute}")
     except Exception:
         return []
+
+
+def _listed(owner: Any, attribute: str) -> list:
+    return list(getattr(owner, attribute, None) or [])
 
 
 def _add(walk: _Walk, expression: str, value: Any) -> None:
@@ -206,6 +213,8 @@ def _visit_owner(walk: _Walk, expression: str, owner: Any, counted: Memory) -> N
     weights = _variables_of(owner, attribute)
     for i, var in enumerate(weights):
         _add(walk, f"{expression}.{attribute}[{i}]", var)
+    if kind_of(owner) is Kind.TF_MODULE:  # Keras 3 weights, which tf.Module does not collect
+        _add_module_weights(walk, expression, owner, len(weights))
     if counted is not Memory.MODEL:
         return
     optimizer = getattr(owner, "optimizer", None)
@@ -233,6 +242,20 @@ def _visit_owner(walk: _Walk, expression: str, owner: Any, counted: Memory) -> N
             slot_count=len(slots),
         )
     )
+
+
+def _add_module_weights(walk: _Walk, expression: str, module: Any, known: int) -> None:
+    """The variables ``module_variables`` adds after ``module.variables`` (Keras 3 layers'
+    weights and variables a module holds), each by its index in that list."""
+    try:
+        every = bounded.call(model_views.module_variables, module, what="the module's variables")
+    except Exception:
+        return
+    for i, var in enumerate(every[known:], start=known):
+        _add(walk, f"{_MODULE_VARIABLES}({expression})[{i}]", var)
+
+
+_MODULE_VARIABLES = f"{FACADE}.module_variables"
 
 
 def _counted(kind: Kind | None) -> Memory | None:
@@ -309,6 +332,8 @@ def device_memory() -> list[DeviceMemory]:
     the host process for CPUs, which TF does not count."""
     import tensorflow as tf
 
+    if not _runtime_started():
+        return _before_runtime(tf)
     rows: list[DeviceMemory] = []
     host_done = False
     for device in tf.config.list_logical_devices():
@@ -333,6 +358,34 @@ def device_memory() -> list[DeviceMemory]:
         except Exception as exc:  # not supported on this device type
             rows.append(DeviceMemory(name, None, None, f"not counted: {type(exc).__name__}"))
     return rows
+
+
+def _runtime_started() -> bool:
+    """Has TF's runtime started? Listing logical devices or reading their counters would
+    start it, and the program's own later ``tf.config`` calls (virtual devices, memory
+    growth) would then raise."""
+    try:
+        from tensorflow.python.eager import context
+
+        return bool(context.context()._initialized)
+    except Exception:  # another TF layout: assume it has (the old behaviour)
+        return True
+
+
+def _before_runtime(tf: Any) -> list[DeviceMemory]:
+    current, peak = _host_memory()
+    rows = [DeviceMemory("host", current, peak, "CPU: the whole process's resident memory")]
+    for device in tf.config.list_physical_devices():  # reads no runtime state
+        if device.device_type != "CPU":
+            name = device.name.replace("/physical_device:", "")
+            rows.append(DeviceMemory(name, None, None, _NOT_STARTED))
+    return rows
+
+
+_NOT_STARTED = (
+    "not read: TF's runtime has not started (reading it would start it, and the "
+    "program's later tf.config calls would fail)"
+)
 
 
 # --------------------------------------------------------------------------- the report
@@ -535,7 +588,7 @@ def model_memory(obj: Any, kind: Kind | None) -> list[Child]:
     """A ``memory`` row on Keras models (layers that hold an optimizer or sublayers)."""
     if _counted(kind) is not Memory.MODEL:
         return []
-    if not hasattr(obj, "optimizer") and not getattr(obj, "layers", None):
+    if not hasattr(obj, "optimizer") and not _variables_of(obj, "layers"):
         return []
     row = model_bytes(obj)
     return [] if row is None else [Child("memory", row, call(MEMORY))]

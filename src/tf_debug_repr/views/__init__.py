@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.mappings import presented
 from ..core.tf_types import Kind, kind_of
 from .dispatch import (
     Row,
@@ -36,6 +37,7 @@ __all__ = [
     "handles",
     "kind_of",
     "note_looked_at",
+    "presented",
     "summary",
     "values_of",
 ]

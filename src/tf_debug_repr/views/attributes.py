@@ -18,15 +18,17 @@ saying so, never an error for the whole expansion.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import warnings
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import expressions
+from ..core import bounded, expressions
 from ..core.guards import harmless
-from ..core.view_model import FACADE, Child, Expression, Node, Note, call
+from ..core.tf_types import Kind, kind_of
+from ..core.view_model import FACADE, Child, Expression, Node, Note, call, error_note
 
 _MISSING: Any = object()
 _RAISED_CHARS = 200
@@ -87,15 +89,34 @@ def _is_code(static: Any) -> bool:
         return False
 
 
-def _read(obj: Any, name: str) -> Any:
+def _read(obj: Any, name: str, instance: dict) -> Any:
+    if _plain_read(obj, name, instance):  # no code of the program runs: read it here
+        return instance[name]
     try:
-        # Keras 2 warns on reading deprecated properties (``Model.state_updates``): the
-        # debugger's look must not print into the program's output.
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return getattr(obj, name)
+        return bounded.call(_getattr, obj, name, what=f"reading .{name}")
+    except bounded.TimedOut as exc:  # a property that hangs: that one row says so
+        return error_note(exc)
     except Exception as exc:  # a property that raises: that one row says so
         return raised_note(exc)
+
+
+def _getattr(obj: Any, name: str) -> Any:
+    # Keras 2 warns on reading deprecated properties (``Model.state_updates``): the
+    # debugger's look must not print into the program's output.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with harmless():
+            return getattr(obj, name)
+
+
+def _plain_read(obj: Any, name: str, instance: dict) -> bool:
+    """Is ``obj.name`` the instance's own value, read without running the program's code
+    (no ``__getattribute__`` of its own, no data descriptor on the class)?"""
+    cls = type(obj)
+    if name not in instance or cls.__getattribute__ is not object.__getattribute__:
+        return False
+    static = _static(cls, name)
+    return static is _MISSING or not hasattr(type(static), "__set__")
 
 
 def read_attributes(obj: Any, skip: Collection[str] = ()) -> list[Attribute]:
@@ -116,15 +137,24 @@ def read_attributes(obj: Any, skip: Collection[str] = ()) -> list[Attribute]:
                 attribute = _attribute(obj, cls, instance, name)
                 if attribute is not None:
                     found[name] = attribute
+        # A property read later may have set an attribute read earlier (Keras's
+        # ``jit_compile`` sets ``_jit_compile``): the instance's own values as they are now.
+        instance = _instance_dict(obj)
+        for name in found:
+            if _plain_read(obj, name, instance):
+                found[name] = Attribute(name, instance[name])
     return sorted(found.values(), key=lambda a: a.name)  # dir's order
 
 
 def _attribute(obj: Any, cls: type, instance: dict, name: str) -> Attribute | None:
-    method = _is_code(_static(cls, name))
+    static = _static(cls, name)
+    if kind_of(static) in _FUNCTIONS:  # a tf.function on the class: a value of its own
+        return Attribute(name, _read(obj, name, instance))
+    method = _is_code(static)
     if method and name not in instance:
         return None
-    value = _read(obj, name)
-    if _is_code(value) and (method or name not in instance):
+    value = _read(obj, name, instance)
+    if _is_code(value) and (method or name not in instance) and kind_of(value) not in _FUNCTIONS:
         # a method: bound on the instance (Keras wraps ``build`` so), or read through a
         # class-level descriptor
         return None
@@ -162,9 +192,10 @@ def attribute_rows(
     shown = shown or {}
     kept = [a for a in attributes if a.name not in covered and shown.get(id(a.value)) != a.name]
     rows = [_row(a, expression(a.name)) for a in kept if a.public]
-    private = [a for a in kept if not a.public]
+    # every private one, as the row's expression (``private_attributes(x)``) lists them
+    private = [a for a in attributes if not a.public]
     if private:
-        node = PrivateAttributes(owner, private)
+        node = PrivateAttributes(owner, private, {a.name for a in attributes})
         rows.append(Child("private attributes", node, call(PRIVATE + "({})")))
     return rows
 
@@ -202,10 +233,26 @@ _NAMES_LISTED = 4
 class PrivateAttributes(Node):
     """An object's ``_x`` attributes, as read when its parent was expanded."""
 
-    def __init__(self, owner: Any, attributes: list[Attribute]) -> None:
+    def __init__(self, owner: Any, given: list[Attribute], seen: Collection[str] = ()) -> None:
         self.owner = owner
-        # special ones last: pydevd groups them anyway, and their names say little
-        self.attributes = sorted(attributes, key=lambda a: a.special)
+        self.given = given
+        self.seen = frozenset(seen) | {a.name for a in given}  # every name the parent read
+        self._found: list[Attribute] | None = None
+
+    @property
+    def attributes(self) -> list[Attribute]:
+        """The parent's private attributes, and any the instance got since (a sibling row
+        computed after the parent's read may set one: a loaded SavedModel object's), read
+        from its ``__dict__`` (no code runs) when first shown; special ones last (pydevd
+        groups them anyway, and their names say little)."""
+        if self._found is None:
+            added = [
+                Attribute(name, value)
+                for name, value in own_values(self.owner)
+                if isinstance(name, str) and name.startswith("_") and name not in self.seen
+            ]
+            self._found = sorted(self.given + added, key=lambda a: a.special)
+        return self._found
 
     def summary(self) -> str:
         names = [a.name for a in self.attributes[:_NAMES_LISTED]]
@@ -241,3 +288,34 @@ def _owner_expression(name: str) -> Expression:
 def own_values(obj: Any) -> list[tuple[str, Any]]:
     """The instance's own attributes, read without running any of its code (no properties)."""
     return list(_instance_dict(obj).items())
+
+
+def distinct(rows: list[Child], attribute_rows: list[Child]) -> list[Child]:
+    """``rows + attribute_rows``, every name once (PyCharm looks rows up by name): an
+    attribute keeps its name, and a structured row of the same name (a Normalization's
+    weight ``mean`` beside its attribute ``mean``) is named by its path or its role."""
+    taken = {row.name for row in attribute_rows}
+    return [_renamed(row) if row.name in taken else row for row in rows] + attribute_rows
+
+
+def _renamed(row: Child) -> Child:
+    value = row.value
+    if kind_of(value) in _VARIABLE_KINDS:
+        path = getattr(value, "path", None)
+        if isinstance(path, str) and path and path != row.name:
+            return dataclasses.replace(row, name=path)
+    return dataclasses.replace(row, name=f"{row.name} (view)")
+
+
+_FUNCTIONS = (Kind.FUNCTION, Kind.CONCRETE_FUNCTION)
+_VARIABLE_KINDS = (Kind.VARIABLE, Kind.KERAS_VARIABLE, Kind.MIRRORED, Kind.SYNC_ON_READ)
+
+
+def with_attributes(
+    obj: Any, rows: list[Child], covered: Collection[str] = (), shown: dict[int, str] | None = None
+) -> list[Child]:
+    """A view's structured ``rows``, then every attribute of ``obj`` they do not show, as
+    for layers: what an object shown by its facts (an optimizer, a metric, a loss) holds
+    besides them stays reachable, as stock debugpy showed it."""
+    attributes = read_attributes(obj)
+    return distinct(rows, attribute_rows(obj, attributes, covered, shown))

@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from itertools import islice
 from typing import Any
 
 import numpy as np
 
-from ..core import additions, wiring
+from ..core import additions, bounded, wiring
 from ..core import formatting as fmt
 from ..core.additions import Slot
-from ..core.guards import harmless
+from ..core.guards import harmless, remote_device
 from ..core.tf_types import kind_of, kind_of_type
 from ..core.view_model import Child, Node, Note, error_note, unique_names
 
@@ -145,7 +145,7 @@ def note_looked_at(obj: Any) -> None:
     """Told when the user looks at a value (Watch pane, hover): features that track values."""
     for addition in additions.of(Slot.LOOKED_AT):
         try:
-            addition.function(obj)
+            _read(obj, addition.function, obj)  # a snapshot reads the value
         except Exception:  # a feature failing must not hide the value
             pass
 
@@ -167,8 +167,19 @@ def handles(type_object: type) -> bool:
     return kind_of_type(type_object) is not None and "tensorflow" in sys.modules
 
 
+def _read(obj: Any, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)``, bounded in time when ``obj`` lives on a remote worker (a dead one
+    never answers; stock debugpy's repr gives up at once)."""
+    device = remote_device(obj)
+    return fn(*args) if device is None else bounded.on_device(device, fn, *args)
+
+
 def summary(obj: Any) -> str:
     """The one-line value shown in the Variables and Watch panes and in hovers."""
+    return _read(obj, _summary, obj)
+
+
+def _summary(obj: Any) -> str:
     if isinstance(obj, Note):
         return str(obj)
     if isinstance(obj, Node):
@@ -182,7 +193,23 @@ def children(obj: Any) -> list[Child]:
     if isinstance(obj, Node):
         return unique_names(obj.children())
     found = row_of(obj)
-    return [] if found is None else unique_names(found.children(obj))
+    if found is None:
+        return []
+    device = remote_device(obj)
+    if device is None:
+        return unique_names(found.children(obj))
+    try:
+        rows = bounded.on_device(device, found.children, obj)
+    except bounded.TimedOut as exc:  # its worker does not answer: say so, and where
+        return [Child("value", error_note(exc)), Child("device", Note(device))]
+    # each child computed when shown reads the remote value again: bounded the same way
+    return unique_names([_on_device(device, row) for row in rows])
+
+
+def _on_device(device: str, row: Child) -> Child:
+    if row.compute is None:
+        return row
+    return replace(row, compute=lambda: bounded.on_device(device, row.resolve))
 
 
 def values_of(obj: Any) -> Any:
@@ -201,14 +228,17 @@ def _brief(obj: Any, depth: int) -> str:
     kind = kind_of(obj)
     found = row(kind)
     if found is not None and found.brief is not None:
-        return found.brief(obj)
+        return _read(obj, found.brief, obj)
     if kind is not None:
         return summary(obj)
     if type(obj) in _BRACKETS and depth > 0:
         inner = _container_summary(obj, depth - 1)
         if inner is not None:
             return inner
-    text = repr(obj)
+    try:
+        text = bounded.repr_of(obj)  # a class of the program's: its __repr__ is its code
+    except bounded.TimedOut:
+        return f"{type(obj).__name__} (repr timed out)"
     return text if len(text) <= 60 else text[:59] + "…"
 
 
@@ -256,7 +286,7 @@ def _container_summary(obj: Any, depth: int) -> str | None:
             break
         if isinstance(obj, dict):
             key, value = item
-            part = f"{key!r}: {_brief(value, depth)}"
+            part = f"{_brief(key, 0)}: {_brief(value, depth)}"
         else:
             part = _brief(item, depth)
         parts.append(part)
@@ -306,8 +336,7 @@ def console_text(obj: Any) -> str:
     if printed is None:
         return line
     tensor, printer = printed
-    with harmless():
-        values = printer.console_values(tensor)
+    values = _read(obj, _printed_values, printer.console_values, tensor)
     # One element: the summary line is its value; printed once, not twice.
     return f"{line}\n{values}" if values else line
 
@@ -318,13 +347,17 @@ def clipboard_text(obj: Any) -> str:
     if printed is None:
         return summary(obj)
     tensor, printer = printed
+    return _read(obj, _printed_values, printer.clipboard_values, tensor)
+
+
+def _printed_values(printer: Callable[[Any], str], tensor: Any) -> str:
     with harmless():
-        return printer.clipboard_values(tensor)
+        return printer(tensor)
 
 
 def _printed(obj: Any) -> tuple[Any, Any] | None:
     """The value's values (an eager tensor) and the row that prints them, if any."""
-    tensor = values_of(obj)
+    tensor = _read(obj, values_of, obj)
     printer = row_of(tensor) if tensor is not None else None
     if printer is None or printer.console_values is None or printer.clipboard_values is None:
         return None

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core import bounded
 from ..core import formatting as fmt
 from ..core.guards import harmless
 from ..core.tf_types import Kind, kind_of
 from ..core.view_model import Child, Note, call, error_note, lazy
+from . import attributes
 from . import tensors as tensor_views
 from . import variables as variable_views
 
@@ -19,6 +21,11 @@ LISTED = 100
 
 
 def _result(metric: Any) -> Any:
+    """``metric.result()``: the metric's own code (a custom metric's may hang), bounded."""
+    return bounded.call(_harmless_result, metric, what=f"{type(metric).__name__}.result()")
+
+
+def _harmless_result(metric: Any) -> Any:
     with harmless():
         return metric.result()
 
@@ -30,7 +37,7 @@ def _result_text(result: Any) -> str:
         return tensor_views.summary(result)
     if isinstance(result, dict):
         return "{" + ", ".join(f"{k}: {_result_text(v)}" for k, v in result.items()) + "}"
-    return repr(result)
+    return bounded.repr_of(result)
 
 
 def metric_summary(metric: Any) -> str:
@@ -56,7 +63,9 @@ def metric_children(metric: Any) -> list[Child]:
     dtype = getattr(metric, "dtype", None)
     if dtype is not None:
         rows.append(Child("dtype", Note(str(getattr(dtype, "name", dtype))), ".dtype"))
-    return rows
+    # a state variable held as an attribute (Mean's total) is its row already
+    shown = {id(v): variable_views.weight_name(v) for v in variables[:LISTED]}
+    return attributes.with_attributes(metric, rows, {"variables", "name", "dtype"}, shown)
 
 
 # --------------------------------------------------------------------------- losses
@@ -68,17 +77,35 @@ def _fn_name(loss: Any) -> str | None:
 
 
 def _config(loss: Any) -> dict:
-    """The loss's config; empty where it has none (Keras's CompileLoss raises)."""
+    """The loss's config; empty where it has none (Keras's CompileLoss raises) or where
+    its ``get_config`` (the program's code, for a custom loss) does not return in time."""
     try:
-        config = loss.get_config()
+        config = bounded.call(loss.get_config, what=f"{type(loss).__name__}.get_config()")
     except Exception:
         return {}
     return config if isinstance(config, dict) else {}
 
 
+def _config_row(loss: Any) -> Child:
+    """``get_config()``, or a line saying it raises (Keras's CompileLoss has none): an
+    expression that raises is no row's expression."""
+    what = f"{type(loss).__name__}.get_config()"
+    try:
+        config = bounded.call(loss.get_config, what=what)
+    except bounded.TimedOut as exc:
+        return Child("config", error_note(exc))
+    except Exception as exc:
+        return Child("config", Note(f"none: {what} raises {type(exc).__name__}"))
+    return Child("config", config, call("{}.get_config()"))
+
+
 def loss_summary(loss: Any) -> str:
     config = _config(loss)
-    extra = [f"{k}={v!r}" for k, v in config.items() if k not in ("name", "reduction", "dtype")]
+    extra = [
+        f"{k}={bounded.repr_of(v)}"
+        for k, v in config.items()
+        if type(k) is str and k not in ("name", "reduction", "dtype")
+    ]
     fn = _fn_name(loss)
     if fn and fn != loss.name:
         extra.insert(0, f"fn={fn}")
@@ -98,5 +125,5 @@ def loss_children(loss: Any) -> list[Child]:
     kwargs = getattr(loss, "_fn_kwargs", None)
     if isinstance(kwargs, dict) and kwargs:
         rows.append(Child("fn kwargs", dict(kwargs), "._fn_kwargs"))
-    rows.append(lazy("config", loss.get_config, call("{}.get_config()")))
-    return rows
+    rows.append(_config_row(loss))
+    return attributes.with_attributes(loss, rows, {"name", "reduction", "fn"})

@@ -10,14 +10,14 @@ or modules is decided by ``tf_types`` (the one table of kinds).
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from typing import Any
 
 import numpy as np
 
-from ..core import expressions
+from ..core import bounded, expressions
 from ..core import formatting as fmt
+from ..core.guards import harmless
 from ..core.tf_types import Kind, kind_of
 from ..core.view_model import Child, Expression, Node, Note, call, error_note
 from ..gradients import capture
@@ -82,10 +82,34 @@ def _global_norm(variables: list) -> str:
 
 
 def _sublayers(layer: Any) -> tuple[list, str]:
-    """Direct sublayers and the attribute that lists them."""
-    if hasattr(layer, "layers") and isinstance(getattr(type(layer), "layers", None), property):
-        return list(layer.layers), ".layers"
+    """Direct sublayers and the attribute that lists them. ``layers`` is a property, which
+    a model of the program's may override (its code): read bounded."""
+    if isinstance(getattr(type(layer), "layers", None), property):
+        try:
+            found = bounded.call(_listed, layer, "layers", what="reading .layers")
+            return found, ".layers"
+        except bounded.TimedOut:
+            raise
+        except Exception:  # a property that raises: Keras's own list
+            pass
+    return _own_sublayers(layer)
+
+
+def _own_sublayers(layer: Any) -> tuple[list, str]:
     return list(getattr(layer, "_layers", []) or []), "._layers"
+
+
+def _sublayers_or_hang(layer: Any) -> tuple[list, str, Note | None]:
+    """``_sublayers``, or Keras's own list and the note saying ``layers`` hung."""
+    try:
+        return (*_sublayers(layer), None)
+    except bounded.TimedOut as exc:
+        return (*_own_sublayers(layer), error_note(exc))
+
+
+def _listed(obj: Any, name: str) -> list:
+    with harmless():
+        return list(getattr(obj, name))
 
 
 def _title(obj: Any) -> str:
@@ -95,6 +119,13 @@ def _title(obj: Any) -> str:
         return f"{type(obj).__name__} {obj.name!r}"
     except Exception:
         return type(obj).__name__
+
+
+def _weights(layer: Any) -> list:
+    """``layer.weights`` that are variables: Keras 2's lookup layers list their table's
+    handler (``VocabWeightHandler``: no name, no shape) among them; the ``weights``
+    attribute row still shows the whole list."""
+    return [w for w in layer.weights if hasattr(w, "shape") and hasattr(w, "name")]
 
 
 def _untracked_variables(layer: Any, weights: list) -> list[tuple[str, Any]]:
@@ -129,8 +160,8 @@ def layer_summary(layer: Any) -> str:
     """``81,937 params → [None, 28, 28, 1], 5 layers, Sequential 'generator'``: what it
     holds and returns first, its class and name (the pane's row often has them) last."""
     name = _title(layer)
-    subs, _ = _sublayers(layer)
-    weights = list(layer.weights)
+    subs, _, hung = _sublayers_or_hang(layer)
+    weights = _weights(layer)
     untracked = _untracked_variables(layer, weights)
     state = _state_text(layer)
     if not getattr(layer, "built", True) and not (weights or untracked or state):
@@ -147,6 +178,8 @@ def layer_summary(layer: Any) -> str:
         text += f"; variables outside weights: {listed}"
     if state:
         text += f", {state}"
+    if hung is not None:
+        text += f", layers {hung}"
     mark = _global_norm(weights)
     return f"{text}{', ' + mark if mark else ''}, {name}"
 
@@ -165,12 +198,13 @@ def layer_children(layer: Any, extra: list[Child] | None = None) -> list[Child]:
         shown[id(value)] = name
         return f".{name}"
 
-    subs, attribute = _sublayers(layer)
-    rows = [
+    subs, attribute, hung = _sublayers_or_hang(layer)
+    rows = [] if hung is None else [Child("layers", hung)]
+    rows += [
         Child(f"{sub.name} ({type(sub).__name__})", sub, held(sub, f"{attribute}[{i}]"))
         for i, sub in enumerate(subs[:LISTED])
     ]
-    weights = list(layer.weights)
+    weights = _weights(layer)
     nested = {id(w) for sub in subs for w in sub.weights}
     for k, weight in enumerate(weights):
         if id(weight) not in nested:
@@ -197,28 +231,15 @@ def layer_children(layer: Any, extra: list[Child] | None = None) -> list[Child]:
     rows.append(Child("trainable", bool(layer.trainable), ".trainable"))
     rows.extend(extra or [])
     covered = _LAYER_COVERED if len(subs) <= LISTED else _LAYER_COVERED - {"layers"}
-    return _distinct(rows, attribute_views.attribute_rows(layer, attributes, covered, shown))
+    if len(weights) != len(layer.weights):  # a handler left out: the attribute shows it
+        covered = covered - {"weights"}
+    return attribute_views.distinct(
+        rows, attribute_views.attribute_rows(layer, attributes, covered, shown)
+    )
 
 
 # Attributes a layer's structured rows show as a whole: its sublayers, weights, trainable.
 _LAYER_COVERED = frozenset({"layers", "weights", "trainable"})
-
-
-def _distinct(rows: list[Child], attribute_rows: list[Child]) -> list[Child]:
-    """``rows + attribute_rows``, every name once (PyCharm looks rows up by name): an
-    attribute keeps its name, and a structured row of the same name (a Normalization's
-    weight ``mean`` beside its attribute ``mean``) is named by its path or its role."""
-    taken = {row.name for row in attribute_rows}
-    return [_renamed(row) if row.name in taken else row for row in rows] + attribute_rows
-
-
-def _renamed(row: Child) -> Child:
-    value = row.value
-    if kind_of(value) in _VARIABLE_KINDS:
-        path = getattr(value, "path", None)
-        if isinstance(path, str) and path and path != row.name:
-            return dataclasses.replace(row, name=path)
-    return dataclasses.replace(row, name=f"{row.name} (view)")
 
 
 # --------------------------------------------------------------------------- tf.Module
@@ -322,7 +343,9 @@ def module_children(module: Any) -> list[Child]:
         )
     shown = {id(value): name for name, value, _ in members}
     covered = {"variables"} if plain else set()
-    return _distinct(rows, attribute_views.attribute_rows(module, attributes, covered, shown))
+    return attribute_views.distinct(
+        rows, attribute_views.attribute_rows(module, attributes, covered, shown)
+    )
 
 
 # --------------------------------------------------------------------------- nodes

@@ -20,11 +20,12 @@ from typing import Any
 
 import numpy as np
 
-from ..core import expressions
+from ..core import bounded, expressions
 from ..core import formatting as fmt
 from ..core.guards import harmless
 from ..core.tf_types import Kind, kind_of
-from ..core.view_model import FACADE, Child, Node, Note, call, scalar_leaf
+from ..core.view_model import FACADE, Child, Node, Note, call, lazy, scalar_leaf
+from . import attributes
 
 MODULE = FACADE  # expressions name the stable facade, never this module's path
 CLIPPING = ("clipnorm", "clipvalue", "global_clipnorm")
@@ -83,6 +84,11 @@ def current_learning_rate(opt: Any) -> Any:
     lr = _lr_object(base)
     if callable(lr) and kind_of(lr) is not Kind.LR_SCHEDULE:
         return None
+    # a schedule's __call__ is the program's code where the schedule is its own: bounded
+    return bounded.call(_current_rate, base, lr, what=f"the {type(lr).__name__} schedule")
+
+
+def _current_rate(base: Any, lr: Any) -> Any:
     with harmless():
         if _is_keras2(base):
             # Keras 2's property gives the schedule itself (legacy) or the rate of the
@@ -132,8 +138,11 @@ def _clipping(opt: Any) -> list[tuple[str, Any]]:
 
 
 def _lr_text(opt: Any) -> str:
-    value = current_learning_rate(opt)
     schedule = _schedule(opt)
+    try:
+        value = current_learning_rate(opt)
+    except bounded.TimedOut:  # the schedule hangs: the rest of the line still shows
+        return f"lr=<timed out> ({type(schedule).__name__})"
     text = f"lr={fmt.number(value)}" if value is not None else "lr=<callable>"
     return f"{text} ({type(schedule).__name__})" if schedule is not None else text
 
@@ -166,7 +175,7 @@ def optimizer_children(opt: Any) -> list[Child]:
             Child("dynamic_growth_steps", opt.dynamic_growth_steps, ".dynamic_growth_steps")
         )
         rows.append(Child("inner_optimizer", opt.inner_optimizer, ".inner_optimizer"))
-    rows.append(Child("learning_rate", current_learning_rate(opt), _lr_expression(opt)))
+    rows.append(lazy("learning_rate", lambda: current_learning_rate(opt), _lr_expression(opt)))
     schedule = _schedule(opt)
     if schedule is not None:
         where = "._hyper['learning_rate']" if _is_legacy(_base(opt)) else "._learning_rate"
@@ -194,7 +203,8 @@ def optimizer_children(opt: Any) -> list[Child]:
         rows.append(Child("slots", Note("none yet: created at the first apply_gradients (build)")))
     expression = call("{}.variables()") if _is_legacy(opt) else ".variables"
     rows.append(Child("variables", _weights(_variables(opt)), expression))
-    return rows
+    covered = {row.name for row in rows} | {"lr"}  # Keras 2's alias of learning_rate
+    return attributes.with_attributes(opt, rows, covered)
 
 
 def _weights(variables: list) -> Any:
@@ -314,9 +324,10 @@ def _owner(name: str, by_prefix: dict[str, Any]) -> tuple[Any, str] | None:
 
 
 def _config(obj: Any) -> dict:
-    """The schedule's config; empty where a custom schedule has none."""
+    """The schedule's config; empty where a custom schedule has none (or its
+    ``get_config`` does not return in time)."""
     try:
-        config = obj.get_config()
+        config = bounded.call(obj.get_config, what=f"{type(obj).__name__}.get_config()")
     except Exception:
         return {}
     return config if isinstance(config, dict) else {}
@@ -324,7 +335,9 @@ def _config(obj: Any) -> dict:
 
 def schedule_summary(schedule: Any) -> str:
     items = ", ".join(
-        f"{k}={v!r}" for k, v in _config(schedule).items() if k != "name" or v is not None
+        f"{_key_text(k)}={bounded.repr_of(v)}"
+        for k, v in _config(schedule).items()
+        if k != "name" or v is not None
     )
     return fmt.clip(f"{type(schedule).__name__}({items})")
 

@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from ..core import bounded
 from ..core import formatting as fmt
 from ..core.guards import harmless
-from ..core.view_model import FACADE, Child, call, lazy
+from ..core.view_model import FACADE, Child, Note, call, lazy
 
 MODULE = FACADE
 FIRST = 20  # vocabulary entries listed
@@ -23,6 +24,7 @@ SUMMARY_ENTRIES = 5
 # get_vocabulary() exports and sorts the whole table: the summary line, computed for every
 # row that shows the layer, reads the first entries only of a vocabulary up to this size.
 SUMMARY_VOCABULARY_LIMIT = 20_000
+VOCABULARY_LIMIT = 200_000  # the first entries of a bigger one are not read at all
 NORMALIZATION_VALUES = 4
 
 
@@ -37,16 +39,32 @@ def is_normalization(layer: Any) -> bool:
 
 
 def vocabulary_size(layer: Any) -> int:
+    return bounded.call(_size, layer, what=f"{type(layer).__name__}.vocabulary_size()")
+
+
+def _size(layer: Any) -> int:
     with harmless():
         return int(layer.vocabulary_size())
 
 
-def vocabulary_head(layer: Any, count: int = FIRST) -> list:
+def vocabulary_head(layer: Any, count: int = FIRST) -> list | Note:
     """The first ``count`` vocabulary entries as plain Python strings/ints (Keras gives
-    numpy scalars, whose repr would read ``np.str_('a')``)."""
+    numpy scalars, whose repr would read ``np.str_('a')``). ``get_vocabulary()`` exports and
+    sorts the whole table: above ``VOCABULARY_LIMIT`` entries it is not called (a line
+    says so), below it the call is bounded in time."""
+    size = vocabulary_size(layer)
+    if size > VOCABULARY_LIMIT:
+        return Note(
+            f"not read: {fmt.count(size)} entries, and get_vocabulary() exports and sorts "
+            "them all (ask for it in the Debug Console if you need it)"
+        )
+    entries = bounded.call(_vocabulary, layer, what=f"{type(layer).__name__}.get_vocabulary()")
+    return [entry.item() if isinstance(entry, np.generic) else entry for entry in entries[:count]]
+
+
+def _vocabulary(layer: Any) -> list:
     with harmless():
-        entries = list(layer.get_vocabulary())[:count]
-    return [entry.item() if isinstance(entry, np.generic) else entry for entry in entries]
+        return list(layer.get_vocabulary())
 
 
 def normalization_state(layer: Any) -> dict[str, Any]:
@@ -76,6 +94,7 @@ def state_text(layer: Any) -> str:
         text = f"vocabulary {fmt.count(size)}"
         if size <= SUMMARY_VOCABULARY_LIMIT:
             head = vocabulary_head(layer, SUMMARY_ENTRIES)
+            assert isinstance(head, list)  # the size is below VOCABULARY_LIMIT
             text += (
                 ": " + " ".join(repr(entry) for entry in head) + (" …" if size > len(head) else "")
             )

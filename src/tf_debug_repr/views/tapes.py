@@ -12,6 +12,7 @@ from typing import Any
 from ..core import formatting as fmt
 from ..core.view_model import FACADE, Child, Node, Note, call
 from ..gradients import capture
+from . import attributes
 
 MODULE = FACADE  # expressions name the stable facade, never this module's path
 LISTED = 100  # most rows in one group
@@ -125,7 +126,7 @@ def tape_children(tape: Any) -> list[Child]:
     problem = capture.failure_note()
     if problem:
         rows.append(Child("capture problem", Note(problem)))
-    return rows
+    return attributes.with_attributes(tape, rows)  # and what stock shows besides
 
 
 class WatchedVariables(Node):

@@ -16,6 +16,7 @@ from typing import Any
 
 from ...activation import startup as activation
 from ...core import budget, expressions
+from ...core.bounded import TimedOut
 from ...core.view_model import (
     SHORT_TEXT_DTYPES,
     Child,
@@ -180,7 +181,9 @@ def _content(child: Child) -> tuple[str, Any, Expression]:
     # The last net: whatever a view wrote, nothing that does more than read reaches pydevd.
     expression = expressions.checked(expression)
     try:
-        return child.name, for_pydevd(value), expression
+        # a dict with keys of the program's classes: pydevd would write their reprs into
+        # its children's expressions
+        return child.name, for_pydevd(_views().presented(value)), expression
     except Exception as exc:
         _debug(f"child {child.name} failed: {exc!r}")
         return child.name, _NoteLeaf(str(error_note(exc))), expression
@@ -212,7 +215,8 @@ def _summary_in(obj: Any, context: str | None) -> str:
     except Exception as exc:
         _debug(f"summary of {type(obj).__name__} failed: {exc!r}")
         try:
-            shape = getattr(obj, "shape", None)
+            # a remote tensor's shape waits on its worker: not read where it timed out
+            shape = None if isinstance(exc, TimedOut) else getattr(obj, "shape", None)
             dtype = getattr(getattr(obj, "dtype", None), "name", None)
             head = f"{type(obj).__name__} {dtype or ''}{list(shape) if shape is not None else ''}".strip()
         except Exception:

@@ -1,0 +1,173 @@
+"""Calls into the program, bounded in time: a view that runs the program's code (a metric's
+``result()``, a schedule's ``__call__``, a property, a ``__repr__``) or reads a value over
+the network (a variable on a remote worker) must never hang the debugger.
+
+The call runs on a worker thread of the plugin's own while the caller waits at most
+``SECONDS``. Past the bound the caller gets ``TimedOut`` (its row says so) and goes on;
+the worker is left to finish, and is used again once it has. At most ``WORKERS`` workers
+exist: when every one is still inside a call that never returned, later calls are refused
+at once; while one is, later calls get a shorter bound, so that a refresh of many rows
+waits about one bound however many of them hang.
+
+The workers are marked as pydevd marks its own threads (``pydev_do_not_trace``,
+``is_pydev_daemon_thread``): the program's code run there stops at no breakpoint and the
+thread is not listed in the Call Stack. Their thread-local TF state is empty: off every
+tape and outside any graph being traced, as an observer should be.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+SECONDS = 1.0
+# While an earlier call still hangs, later ones get a quarter of the bound: a refresh of a
+# frame holding several hanging values waits about one bound, not one per value.
+HUNG_SECONDS = SECONDS / 4
+WORKERS = 8
+
+
+class TimedOut(Exception):
+    """A bounded call that did not return within its bound (or was not started)."""
+
+
+class _Worker:
+    def __init__(self) -> None:
+        self.ready = threading.Condition()
+        self.job: Callable[[], None] | None = None
+        self.busy = False
+        thread = threading.Thread(target=self._run, name="tf_debug_repr bounded calls")
+        thread.daemon = True
+        thread.pydev_do_not_trace = True  # type: ignore[attr-defined]
+        thread.is_pydev_daemon_thread = True  # type: ignore[attr-defined]
+        self.thread = thread
+        thread.start()
+
+    def _run(self) -> None:
+        sys.settrace(None)  # whatever threading.settrace gave new threads
+        while True:
+            with self.ready:
+                while self.job is None:
+                    self.ready.wait()
+                job = self.job
+            try:
+                job()
+            finally:
+                with self.ready:
+                    self.job = None
+                    self.busy = False
+
+    def submit(self, job: Callable[[], None]) -> None:
+        with self.ready:
+            self.job = job
+            self.ready.notify()
+
+
+_workers: list[_Worker] = []
+_lock = threading.Lock()
+_running: dict[tuple[str, int | None], _Worker] = {}
+
+
+def _idle_worker() -> _Worker | None:
+    with _lock:
+        for worker in _workers:
+            if not worker.busy:
+                worker.busy = True
+                return worker
+        if len(_workers) >= WORKERS:
+            return None
+        worker = _Worker()
+        worker.busy = True
+        _workers.append(worker)
+        return worker
+
+
+def _on_worker() -> bool:
+    current = threading.current_thread()
+    return any(worker.thread is current for worker in _workers)
+
+
+def call(fn: Callable[..., T], *args: Any, seconds: float | None = None, what: str = "") -> T:
+    """``fn(*args)``, or ``TimedOut`` once ``seconds`` (``SECONDS``) have passed without it
+    returning. Its exceptions are raised here. Called from a worker (a bounded call inside
+    a bounded call), it runs there directly: the outer bound covers it."""
+    if _on_worker():
+        return fn(*args)
+    label = what or getattr(fn, "__qualname__", None) or "the call"
+    # The same call (what, on the same object) still running from an earlier look: not
+    # started again, or one hung property would take every worker.
+    key = (label, id(args[0]) if args else None)
+    if key in _running:
+        raise TimedOut(f"{label}: not called again, an earlier call has not returned")
+    worker = _idle_worker()
+    if worker is None:
+        raise TimedOut(
+            f"{label}: not called, {WORKERS} earlier calls into the program have not returned"
+        )
+    done = threading.Event()
+    outcome: list[Any] = []
+
+    def job() -> None:
+        try:
+            outcome.append((True, fn(*args)))
+        except BaseException as exc:  # handed to the caller, as if raised there
+            outcome.append((False, exc))
+        finally:
+            _running.pop(key, None)
+            done.set()
+
+    bound = SECONDS if seconds is None else seconds
+    if _running:
+        bound = min(bound, HUNG_SECONDS)
+    _running[key] = worker
+    worker.submit(job)
+    if not done.wait(bound):
+        raise TimedOut(f"{label} did not return within {_seconds(bound)} (it still runs)")
+    ok, value = outcome[0]
+    if not ok:
+        raise value
+    return value
+
+
+def _seconds(value: float) -> str:
+    return f"{value:g} s"
+
+
+# Devices whose reads timed out (a remote worker gone): device -> when. Reads of their
+# values are refused at once for a while, so that a refresh of many rows never waits the
+# bound once per row.
+_SILENT: dict[str, float] = {}
+SILENT_SECONDS = 30.0
+
+
+def on_device(device: str, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` reading values that live on ``device`` (a remote worker), bounded."""
+    since = _SILENT.get(device)
+    if since is not None and time.monotonic() - since < SILENT_SECONDS:
+        raise TimedOut(
+            f"not read: {device} did not answer within {_seconds(SECONDS)} "
+            f"{time.monotonic() - since:.0f} s ago"
+        )
+    try:
+        found = call(fn, *args, what=f"reading a value on {device}")
+    except TimedOut:
+        _SILENT[device] = time.monotonic()
+        raise
+    _SILENT.pop(device, None)
+    return found
+
+
+# Values whose repr is the interpreter's own (no program code runs).
+_PLAIN = (int, float, bool, complex, str, bytes, type(None))
+
+
+def repr_of(obj: Any) -> str:
+    """``repr(obj)``, bounded unless the interpreter itself writes it."""
+    if type(obj) in _PLAIN:
+        return repr(obj)
+    return call(repr, obj, what=f"repr() of a {type(obj).__name__}")
