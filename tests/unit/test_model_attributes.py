@@ -214,7 +214,7 @@ def test_a_big_vocabulary_is_not_exported(monkeypatch):
     monkeypatch.setattr(preprocessing, "SUMMARY_VOCABULARY_LIMIT", 40)
     exported = []
     monkeypatch.setattr(lookup, "get_vocabulary", lambda: exported.append(1) or ["?"])
-    assert views.summary(lookup).endswith("vocabulary 51")
+    assert views.summary(lookup).startswith("0 params, vocabulary 51, StringLookup")
     head = rows_of(lookup)["vocabulary[:20]"].resolve()
     assert str(head).startswith("not read: 51 entries, and get_vocabulary() exports")
     assert not exported
