@@ -93,6 +93,24 @@ class Kernel:
                     for name, value in content["user_expressions"].items()
                 }
 
+    def messages(self, code: str, silent: bool = False) -> list[tuple[str, dict]]:
+        """(msg_type, content) of the iopub messages ``code`` caused, up to idle."""
+        msg_id = self.client.execute(code, silent=silent, store_history=not silent)
+        found = []
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            try:
+                msg = self.client.get_iopub_msg(timeout=1)
+            except queue.Empty:
+                continue
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            kind, content = msg["msg_type"], msg["content"]
+            if kind == "status" and content["execution_state"] == "idle":
+                return found
+            found.append((kind, content))
+        raise AssertionError(f"no idle after {code!r} within {TIMEOUT} s")
+
     def debug(self, command: str, arguments: dict | None = None) -> dict:
         self.seq += 1
         request = {"type": "request", "seq": self.seq, "command": command}

@@ -42,24 +42,13 @@ img = tf.cast(tf.reshape(tf.range(8 * 8 * 3) % 256, (8, 8, 3)), tf.uint8)
 
 def run_cell(kernel: Kernel, code: str) -> dict:
     """The execute_result's mime bundle of ``code`` ({} when it has none)."""
-    msg_id = kernel.client.execute(code)
     data: dict = {}
-    deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:
-        try:
-            msg = kernel.client.get_iopub_msg(timeout=1)
-        except queue.Empty:
-            continue
-        if msg["parent_header"].get("msg_id") != msg_id:
-            continue
-        kind, content = msg["msg_type"], msg["content"]
+    for kind, content in kernel.messages(code):
         if kind == "execute_result":
             data = content["data"]
         elif kind == "error":
             raise AssertionError("\n".join(content["traceback"]))
-        elif kind == "status" and content["execution_state"] == "idle":
-            return data
-    raise AssertionError(f"no result of {code!r} within {TIMEOUT} s")
+    return data
 
 
 def picture_of(bundle: dict) -> np.ndarray:
@@ -222,22 +211,12 @@ def test_an_image_batch_writes_no_tf_error_line_into_the_cell(kernel):
     numpy instead."""
     run_cell(kernel, "import tensorflow as tf\n%load_ext tf_debug_repr")
     code = "tf.cast(tf.reshape(tf.range(4 * 16 * 16 * 3) % 256, (4, 16, 16, 3)), tf.uint8)"
-    msg_id = kernel.client.execute(code)
     streams, data = [], {}
-    deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:
-        try:
-            msg = kernel.client.get_iopub_msg(timeout=1)
-        except queue.Empty:
-            continue
-        if msg["parent_header"].get("msg_id") != msg_id:
-            continue
-        if msg["msg_type"] == "stream":
-            streams.append(msg["content"]["text"])
-        elif msg["msg_type"] == "execute_result":
-            data = msg["content"]["data"]
-        elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-            break
+    for kind, content in kernel.messages(code):
+        if kind == "stream":
+            streams.append(content["text"])
+        elif kind == "execute_result":
+            data = content["data"]
     time.sleep(1)  # fd output reaches iopub on ipykernel's own thread: let it arrive
     while True:
         try:

@@ -9,14 +9,10 @@ import ast
 import glob
 import json
 import os
-import queue
 import re
 import sys
-import time
 
 import pytest
-
-from .test_jupyter import TIMEOUT
 
 pytestmark = pytest.mark.e2e
 tf = pytest.importorskip("tensorflow")
@@ -55,24 +51,13 @@ def matrix_json(text: str) -> object:
 
 def execute(kernel, code: str, silent: bool = False) -> tuple[str | None, str | None]:
     """(the execute_result's text/plain, the error's name) of ``code``."""
-    msg_id = kernel.client.execute(code, silent=silent, store_history=False)
     result = error = None
-    deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:
-        try:
-            msg = kernel.client.get_iopub_msg(timeout=1)
-        except queue.Empty:
-            continue
-        if msg["parent_header"].get("msg_id") != msg_id:
-            continue
-        kind, content = msg["msg_type"], msg["content"]
+    for kind, content in kernel.messages(code, silent=silent):
         if kind == "execute_result":
             result = content["data"]["text/plain"]
         elif kind == "error":
             error = content["ename"]
-        elif kind == "status" and content["execution_state"] == "idle":
-            return result, error
-    raise AssertionError(f"no answer to {code!r} within {TIMEOUT} s")
+    return result, error
 
 
 def rows(kernel) -> dict[str, dict]:

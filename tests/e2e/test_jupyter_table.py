@@ -5,13 +5,9 @@ messages), with what changed since the previous cell."""
 from __future__ import annotations
 
 import html
-import queue
 import re
-import time
 
 import pytest
-
-from .test_jupyter import TIMEOUT
 
 pytestmark = pytest.mark.e2e
 tf = pytest.importorskip("tensorflow")
@@ -43,23 +39,11 @@ grads = step()
 
 def messages(kernel, code: str) -> list[tuple[str, dict]]:
     """(msg_type, content) of the iopub messages of ``code``, up to idle."""
-    msg_id = kernel.client.execute(code)
-    found = []
-    deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:
-        try:
-            msg = kernel.client.get_iopub_msg(timeout=1)
-        except queue.Empty:
-            continue
-        if msg["parent_header"].get("msg_id") != msg_id:
-            continue
-        kind, content = msg["msg_type"], msg["content"]
+    found = kernel.messages(code)
+    for kind, content in found:
         if kind == "error":
             raise AssertionError("\n".join(content["traceback"]))
-        if kind == "status" and content["execution_state"] == "idle":
-            return found
-        found.append((kind, content))
-    raise AssertionError(f"no idle after {code!r} within {TIMEOUT} s")
+    return found
 
 
 def table_rows(page: str) -> dict[str, list[str]]:
