@@ -194,9 +194,10 @@ def capture(optimizer: Any, grads: Any, variables: Any, budget: int) -> Callable
     ops: read ``iterations`` before this step counts and the gradients' squared norms.
     Returns what to call once the optimizer's ops are in: the copies of the values. They
     are not ordered after the optimizer's updates: control edges on reads of the updated
-    variables cost 2-5% of a 25M-parameter step in A/B runs, the copies alone ~2%. When
-    a traced ``tape.gradient`` of this graph kept these very tensors (``capture_tape``),
-    only the iteration is added to its site: the optimizer names its steps."""
+    variables cost 2-5% of a 25M-parameter step in A/B runs (an assignment shares the
+    gradient's buffer: no copy is made). When a traced ``tape.gradient`` of this graph kept
+    these very tensors (``capture_tape``), only the iteration is added to its site: the
+    optimizer names its steps."""
     if variables is None:  # apply(grads): the optimizer's own list
         variables = getattr(optimizer, "_trainable_variables", None)
     if not isinstance(grads, (list, tuple)) or not isinstance(variables, (list, tuple)):
@@ -232,9 +233,9 @@ def capture(optimizer: Any, grads: Any, variables: Any, budget: int) -> Callable
 def capture_tape(where: str, grads: Any, variables: Any, budget: int) -> None:
     """Inside a trace, after ``tape.gradient(target, variables)`` returned ``grads``: the
     same ops as an optimizer's (values within the budget, the norm ring), on a site of
-    this call; its steps are counted by runs (``call #5 at train.py:42``) until an optimizer of the
-    same trace applies these gradients and names them by its iterations. Several replicas:
-    left to the optimizer (a replica's gradient is not the one applied)."""
+    this call; its steps are counted by runs (``call #5 at train.py:42``) until an
+    optimizer of the same trace applies these gradients and names them by its iterations.
+    Several replicas: left to the optimizer (a replica's gradient is not the one applied)."""
     import tensorflow as tf
     from tensorflow.python.eager import record
 
