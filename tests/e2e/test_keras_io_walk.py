@@ -185,13 +185,18 @@ def _children_of(s: Stopped, expression: str) -> list[Variable] | None:
     return s.client.variables(answer["variablesReference"])
 
 
+def _is_value(row: Variable) -> bool:
+    """A tensor or variable, whatever its class is named in this TF (stock's text or ours)."""
+    return row.type in VALUES or row.value.startswith(("<tf.Variable ", "Variable '"))
+
+
 def _objects(s: Stopped) -> dict[str, list[Variable]]:
     """Each local and each object a local holds as a public attribute (two levels), by its
     expression, with stock's or the plugin's rows for it. Tensors and variables are shown
     by their values, not by stock's ``dir()`` of them (issue 15 is about objects)."""
     found: dict[str, list[Variable]] = {}
     for name, local in s.locals().items():
-        if local.type in STOCK_TYPES | CONTAINERS | VALUES or not local.reference:
+        if local.type in STOCK_TYPES | CONTAINERS or _is_value(local) or not local.reference:
             continue
         if name.startswith("_"):
             continue
@@ -201,7 +206,8 @@ def _objects(s: Stopped) -> dict[str, list[Variable]]:
             attribute = row.evaluate_name or ""
             if (
                 row.reference
-                and row.type not in STOCK_TYPES | CONTAINERS | CODE_TYPES | VALUES
+                and row.type not in STOCK_TYPES | CONTAINERS | CODE_TYPES
+                and not _is_value(row)
                 and attribute.startswith(f"{name}.")
                 and attribute[len(name) + 1 :].isidentifier()
                 and not attribute[len(name) + 1 :].startswith("_")

@@ -203,7 +203,7 @@ def optimizer_children(opt: Any) -> list[Child]:
         rows.append(Child("slots", Note("none yet: created at the first apply_gradients (build)")))
     expression = call("{}.variables()") if _is_legacy(opt) else ".variables"
     rows.append(Child("variables", _weights(_variables(opt)), expression))
-    covered = {row.name for row in rows} | {"lr"}  # Keras 2's alias of learning_rate
+    covered = {row.name for row in rows}
     return attributes.with_attributes(opt, rows, covered)
 
 
