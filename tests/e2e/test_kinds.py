@@ -124,7 +124,9 @@ def test_metrics_show_result_and_state(s):
     assert list(children)[:3] == ["result", "total", "count"]
     assert children["count"].value.startswith("2.0 float32 ")
     assert children["count"].value.endswith("Variable 'mean_loss/count' non-trainable")
-    assert assert_expressions_evaluate(s, local["mean_loss"]) == 5
+    # then the attributes stock shows (name, dtype), the private ones one expansion away
+    assert list(children)[3:] == ["name", "dtype", "private attributes"]
+    assert assert_expressions_evaluate(s, local["mean_loss"]) == 6
     accuracy = real_float(s, "accuracy.result()")
     assert local["accuracy"].value.startswith(
         f"SparseCategoricalAccuracy 'sparse_categorical_accuracy' result={accuracy:.4g}"
@@ -139,7 +141,9 @@ def test_loss_shows_name_reduction_config(s):
     )
     children = s.child_map(loss_fn)
     assert children["fn"].value == "sparse_categorical_crossentropy"
-    assert assert_expressions_evaluate(s, loss_fn) == 5
+    # the attributes stock shows after the loss's own rows
+    assert {"dtype", "from_logits", "ignore_class", "private attributes"} <= set(children)
+    assert assert_expressions_evaluate(s, loss_fn) == 9
 
 
 def test_tensor_shape_has_dims_and_rank(s):
