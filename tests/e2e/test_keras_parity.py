@@ -88,5 +88,5 @@ def test_compiled_fit_gradients_read_alike(debug_session):
     assert rows["∇ gradient"].value.startswith("∇ Adam iteration 3 ‖g‖="), rows["∇ gradient"]
     if keras_2:
         assert re.search(
-            r"∇‖g‖=[0-9.e-]+@SGD iteration 3 Variable '[^']*'$", values["legacy"].value
+            r"∇‖g‖=[0-9.e-]+@SGD iteration 3, Sequential '[^']*'$", values["legacy"].value
         ), values["legacy"].value
