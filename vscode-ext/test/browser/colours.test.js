@@ -7,19 +7,12 @@
  * fills the panel's height; the legend has rows only for what is present.
  */
 const assert = require('node:assert/strict');
-const { test, before, after } = require('node:test');
+const { test } = require('node:test');
 const core = require('../../media/viewer/viewerCore.js');
-const { launch, openViewer } = require('./harness.js');
+const { browserForFile, openViewer } = require('./harness.js');
 const { payloadOf, payloadMessage, matrixWithSpecials } = require('./fixtures.js');
 
-/** @type {import('puppeteer-core').Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
+const browser = browserForFile();
 
 /** @param {any} v */
 async function heatLayout(v) {
@@ -36,7 +29,7 @@ const VIRIDIS_TOP = [0xfd, 0xe7, 0x25];
 const VIRIDIS_BOTTOM = [0x44, 0x01, 0x54];
 
 test('an outlier does not flatten the rest: colours span 99% of the cells shown; "full" spans all', async () => {
-  const v = await openViewer(browser);
+  const v = await openViewer(browser());
   // 400 cells in [0, 1), one of them 1000
   const grid = Array.from({ length: 20 }, (_, r) => Array.from({ length: 20 }, (_, c) => (r * 20 + c) / 400));
   grid[0][5] = 1000;
@@ -60,7 +53,7 @@ test('an outlier does not flatten the rest: colours span 99% of the cells shown;
 });
 
 test('zero-mean cells many to a pixel show their largest |x|, not a blank strip of means', async () => {
-  const v = await openViewer(browser);
+  const v = await openViewer(browser());
   // 8 rows x 3000 columns of ±a (a grows by row): every block mean is 0
   const grid = Array.from({ length: 8 }, (_, r) => Array.from({ length: 3000 }, (_, c) => (c % 2 ? -1 : 1) * (r + 1)));
   await v.send(payloadMessage(payloadOf(grid)));
@@ -78,7 +71,7 @@ test('zero-mean cells many to a pixel show their largest |x|, not a blank strip 
 });
 
 test('a smooth wide slice keeps block means', async () => {
-  const v = await openViewer(browser);
+  const v = await openViewer(browser());
   const grid = Array.from({ length: 4 }, () => Array.from({ length: 3000 }, (_, c) => c / 3000));
   await v.send(payloadMessage(payloadOf(grid)));
   assert.doesNotMatch(await v.text('#zoom-info'), /largest/);
@@ -86,7 +79,7 @@ test('a smooth wide slice keeps block means', async () => {
 });
 
 test("a very wide slice fills the panel's height, not a thin strip", async () => {
-  const v = await openViewer(browser, { viewport: { width: 1000, height: 760 } });
+  const v = await openViewer(browser(), { viewport: { width: 1000, height: 760 } });
   const grid = Array.from({ length: 4 }, (_, r) => Array.from({ length: 4000 }, (_, c) => Math.sin(c / 50) + r));
   await v.send(payloadMessage(payloadOf(grid)));
   const layout = await heatLayout(v);
@@ -98,7 +91,7 @@ test("a very wide slice fills the panel's height, not a thin strip", async () =>
 });
 
 test('the legend has rows only for what is present', async () => {
-  const v = await openViewer(browser);
+  const v = await openViewer(browser());
   await v.send(payloadMessage(payloadOf([[1, 2], [3, 4]])));
   assert.deepEqual(await v.page.$$eval('#legend [data-kind]', (els) => els.map((e) => /** @type {HTMLElement} */ (e).dataset.kind)), []);
   assert.doesNotMatch(await v.text('#legend'), /in the value/);

@@ -6,19 +6,12 @@
  * gives it, hover reading [y, x, in, out] and the value.
  */
 const assert = require('node:assert/strict');
-const { test, before, after } = require('node:test');
+const { test } = require('node:test');
 const core = require('../../media/viewer/viewerCore.js');
-const { launch, openViewer } = require('./harness.js');
+const { browserForFile, openViewer } = require('./harness.js');
 const { payloadOf, payloadMessage, filtersOf } = require('./fixtures.js');
 
-/** @type {import('puppeteer-core').Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
+const browser = browserForFile();
 
 /** kernel[y][x][i][o] of shape [5, 5, inputs, 64]: a known value everywhere. @param {number} inputs */
 function kernel(inputs) {
@@ -40,7 +33,7 @@ function at(layout, o, y, x) {
 }
 
 test('a conv kernel opens as a grid of its filters, each weight in its colour, hover reads it', async () => {
-  const v = await openViewer(browser);
+  const v = await openViewer(browser());
   const k = kernel(1);
   await v.send(payloadMessage(payloadOf(inOut(k), { shape: [5, 5, 1, 64], axes: [2, 3], index: [0, 0, null, null], filters: filtersOf(k) })));
   assert.equal(await v.page.$eval('#tab-filters', (e) => e.getAttribute('aria-selected')), 'true', 'opens on Filters');
@@ -74,7 +67,7 @@ test('a conv kernel opens as a grid of its filters, each weight in its colour, h
 });
 
 test('an input channel is chosen from those sent; other values have no Filters tab', async () => {
-  const v = await openViewer(browser);
+  const v = await openViewer(browser());
   const k = kernel(3);
   await v.send(payloadMessage(payloadOf(inOut(k), { shape: [5, 5, 3, 64], axes: [2, 3], index: [0, 0, null, null], filters: filtersOf(k) })));
   assert.equal(await v.isHidden('#filter-in-label'), false);

@@ -178,4 +178,24 @@ async function openViewer(browser, opts = {}) {
   };
 }
 
-module.exports = { launch, openViewer, writePage, requireChromium, CHROMIUM, CHROMIUM_FLAGS, NONCE, CSP_SOURCE };
+/**
+ * One headless Chromium for a test file: launched before its tests, closed after them.
+ * @returns {() => import('puppeteer-core').Browser} the browser, once launched
+ */
+function browserForFile() {
+  const { before, after } = require('node:test');
+  /** @type {import('puppeteer-core').Browser | undefined} */
+  let browser;
+  before(async () => {
+    browser = await launch();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+  });
+  return () => {
+    if (!browser) throw new Error('the browser is not launched yet');
+    return browser;
+  };
+}
+
+module.exports = { launch, browserForFile, openViewer, writePage, requireChromium, CHROMIUM, CHROMIUM_FLAGS, NONCE, CSP_SOURCE };

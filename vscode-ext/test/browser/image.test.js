@@ -6,18 +6,11 @@
  * coarser step than the light, the block it lies in and its mean.
  */
 const assert = require('node:assert/strict');
-const { test, before, after } = require('node:test');
-const { launch, openViewer } = require('./harness.js');
+const { test } = require('node:test');
+const { browserForFile, openViewer } = require('./harness.js');
 const { payloadOf, payloadMessage } = require('./fixtures.js');
 
-/** @type {import('puppeteer-core').Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
+const browser = browserForFile();
 
 /** base64 of little-endian float32s. @param {number[]} values */
 function floats(values) {
@@ -35,7 +28,7 @@ async function hoverPixel(v, y, x) {
 }
 
 test("hovering an image reads the tensor's values there, with their index", async () => {
-  const v = await openViewer(browser);
+  const v = await openViewer(browser());
   // Two 2x2 RGB images (NHWC [2, 2, 2, 3]); the light is unrelated to the values on purpose.
   const rgba = Buffer.from(Array.from({ length: 8 }, () => [128, 128, 128, 255]).flat()).toString('base64');
   const values = Array.from({ length: 2 * 2 * 2 * 3 }, (_, i) => i / 8 - 1); // [n, y, x, c] row-major
@@ -50,7 +43,7 @@ test("hovering an image reads the tensor's values there, with their index", asyn
 });
 
 test('values sent at a coarser step than the light read as the mean of their block', async () => {
-  const v = await openViewer(browser);
+  const v = await openViewer(browser());
   // One 4x4 grey image (HWC [4, 4, 1]), values as 2x2 block means
   const rgba = Buffer.from(Array.from({ length: 16 }, () => [50, 50, 50, 255]).flat()).toString('base64');
   const image = { layout: 'HWC', count: 1, columns: 1, tile: [4, 4], channels: 1, scale: 'unit', rgba, step: [1, 1], values: { tile: [2, 2], step: [2, 2], data: floats([0.25, 0.5, 0.75, NaN]) } };
@@ -61,7 +54,7 @@ test('values sent at a coarser step than the light read as the mean of their blo
 });
 
 test('an image payload without values (an older plugin) still says the light', async () => {
-  const v = await openViewer(browser);
+  const v = await openViewer(browser());
   const rgba = Buffer.from([10, 20, 30, 255, 40, 50, 60, 255, 70, 80, 90, 255, 1, 2, 3, 255]).toString('base64');
   const image = { layout: 'HWC', count: 1, columns: 1, tile: [2, 2], channels: 3, scale: 'uint8', rgba };
   await v.send(payloadMessage(payloadOf([[1, 2], [3, 4]], { shape: [2, 2, 3], image, axes: [0, 1], index: [null, null, 0] })));

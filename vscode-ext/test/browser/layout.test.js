@@ -6,25 +6,18 @@
  * fold; nothing wider than the panel. A wide panel keeps the roomy layout.
  */
 const assert = require('node:assert/strict');
-const { test, before, after } = require('node:test');
-const { launch, openViewer } = require('./harness.js');
+const { test } = require('node:test');
+const { browserForFile, openViewer } = require('./harness.js');
 const { payloadOf, payloadMessage } = require('./fixtures.js');
 
-/** @type {import('puppeteer-core').Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
+const browser = browserForFile();
 
 const SUMMARY = 'float32[100, 12544] CPU:0 n=1,254,400 x∈[-0.0218, 0.0218] μ=-1.2e-05 σ=0.0126 NaN=0 zeros=0 sequential_1/dense/kernel:0 trainable';
 const TITLE = 'generator.trainable_variables[0].kernel_gradient';
 
 /** Opens a 3-D value (slice controls too) at this panel width and measures the page. @param {number} width */
 async function measure(width) {
-  const v = await openViewer(browser, { viewport: { width, height: 700 } });
+  const v = await openViewer(browser(), { viewport: { width, height: 700 } });
   const grid = Array.from({ length: 20 }, (_, r) => Array.from({ length: 30 }, (_, c) => Math.sin(r * c)));
   await v.send(payloadMessage(payloadOf(grid, { shape: [4, 20, 30], index: [2, null, null], axes: [1, 2], summary: SUMMARY }), { expression: TITLE }));
   const m = await v.page.evaluate(() => {
@@ -64,7 +57,7 @@ test('a wide panel keeps the whole summary and title', async () => {
 });
 
 test('the tabs follow the ARIA tabs pattern: one tab stop, arrows, Home and End', async () => {
-  const v = await openViewer(browser);
+  const v = await openViewer(browser());
   await v.send(payloadMessage(payloadOf([[1, 2], [3, 4]])));
   const selected = () => v.page.$$eval('[role=tab]', (els) => els.filter((e) => e.getAttribute('aria-selected') === 'true').map((e) => /** @type {HTMLElement} */ (e).dataset.tab));
   const focused = () => v.page.evaluate(() => /** @type {HTMLElement} */ (document.activeElement).dataset.tab);

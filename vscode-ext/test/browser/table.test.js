@@ -7,18 +7,11 @@
  * its "Exact values" request.
  */
 const assert = require('node:assert/strict');
-const { test, before, after } = require('node:test');
-const { launch, openViewer } = require('./harness.js');
+const { test } = require('node:test');
+const { browserForFile, openViewer } = require('./harness.js');
 const { payloadOf, payloadMessage, matrixWithSpecials } = require('./fixtures.js');
 
-/** @type {import('puppeteer-core').Browser} */
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-});
+const browser = browserForFile();
 
 /** The table as text: header row, then rows (first cell the row index). @param {any} v */
 function tableCells(v) {
@@ -31,7 +24,7 @@ function cellClass(v, r, c) {
 }
 
 test('the Table lists the slice with its indexes, NaN/±Inf marked, in the chosen number format', async () => {
-  const v = await openViewer(browser);
+  const v = await openViewer(browser());
   await v.send(payloadMessage(matrixWithSpecials()));
   await v.page.click('#tab-table');
   assert.equal(await v.isHidden('#panel-table'), false);
@@ -61,7 +54,7 @@ test('the Table lists the slice with its indexes, NaN/±Inf marked, in the chose
 });
 
 test('a block dragged over is copied exactly as text or CSV; without one, the page', async () => {
-  const v = await openViewer(browser);
+  const v = await openViewer(browser());
   const grid = [
     [0.1, 1 / 3, 2],
     [NaN, -1e-8, Infinity],
@@ -99,7 +92,7 @@ test('a block dragged over is copied exactly as text or CSV; without one, the pa
 });
 
 test('pages turn by rows and by columns, labelled with the value indexes', async () => {
-  const v = await openViewer(browser, { viewport: { width: 900, height: 760 } });
+  const v = await openViewer(browser(), { viewport: { width: 900, height: 760 } });
   const grid = Array.from({ length: 100 }, (_, r) => Array.from({ length: 50 }, (_, c) => r * 1000 + c));
   await v.send(payloadMessage(payloadOf(grid)));
   await v.page.click('#tab-table');
@@ -126,7 +119,7 @@ test('pages turn by rows and by columns, labelled with the value indexes', async
 });
 
 test("a downsampled slice lists block means, and 'Exact values' asks for the page's region", async () => {
-  const v = await openViewer(browser);
+  const v = await openViewer(browser());
   const grid = [
     [1, 2, 3],
     [4, 5, 6],
