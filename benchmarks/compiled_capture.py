@@ -2,8 +2,13 @@
 
 1. Step time, capture on vs off, in one process: two copies of the model (same weights),
    one whose compiled step was traced with capture on (the shadow and norm ops in its
-   graph), one traced with it off; ``train_on_batch`` on each, alternating every round so
-   drift in machine load hits both sides alike. Without and with XLA (``jit_compile``).
+   graph), one traced with it off; ``train_on_batch`` on each, a few steps a side per
+   round, the sides' order alternating every round so drift in machine load hits both
+   alike; the per-round ratio of their mean step times. Without and with XLA.
+   ``--part profile``: the capture's own ops in TF's profiler (graph mode, where every op
+   is its own kernel): per step, the median time of each op, summed, for the ops under the
+   ``tf_debug_repr`` name scope against all ops: what the capture adds, less moved by other
+   programs on the machine than a step's wall time.
 2. Resident memory after many compiled steps, each setting in a fresh subprocess.
 3. Breakpoints in compiled code, under a real debugpy session (a smaller model,
    ``benchmarks/programs/compiled_step_timing.py``): the time of a ``fit`` step and of
@@ -12,7 +17,7 @@
    ``TF_DEBUG_REPR_EAGER=1`` (every function eagerly); the control: a never-true breakpoint
    outside compiled code (what any breakpoint costs under pydevd).
 
-    .venv/bin/python benchmarks/compiled_capture.py [--rounds 12 --memory-steps 20]
+    .venv/bin/python benchmarks/compiled_capture.py [--rounds 24 --inner 3 --memory-steps 20]
 
 About ten minutes on a 2-core machine.
 """
@@ -80,7 +85,7 @@ def install_capture():
     return gradient_capture
 
 
-def time_on_off(rounds: int, jit: bool) -> dict:
+def time_on_off(rounds: int, inner: int, jit: bool) -> dict:
     capture = install_capture()
     from tf_debug_repr.gradients import compiled as compiled_capture
 
@@ -100,11 +105,12 @@ def time_on_off(rounds: int, jit: bool) -> dict:
         this, this_cpu = {}, {}
         for on in (True, False) if round_ % 2 == 0 else (False, True):
             start, start_cpu = time.perf_counter(), time.process_time()
-            models[on].train_on_batch(x, y)
-            this[on] = time.perf_counter() - start
+            for _ in range(inner):
+                models[on].train_on_batch(x, y)
+            this[on] = (time.perf_counter() - start) / inner
             # CPU time of the whole process (all TF threads): less moved than wall time by
             # other programs on a shared machine.
-            this_cpu[on] = time.process_time() - start_cpu
+            this_cpu[on] = (time.process_time() - start_cpu) / inner
             times[on].append(this[on])
             cpu[on].append(this_cpu[on])
         paired.append(this[True] / this[False])
@@ -129,8 +135,58 @@ def time_on_off(rounds: int, jit: bool) -> dict:
         "cpu_paired_min": min(paired_cpu),
         "cpu_paired_max": max(paired_cpu),
         "n": rounds,
+        "inner": inner,
         "kept": f"{kept} of {len(models[True].trainable_variables)}",
         "shadow_mib": compiled_capture._shadow_bytes / 2**20,
+    }
+
+
+def profile_capture_ops(steps: int) -> dict:
+    """Graph mode: per step, the capture's ops (name scope ``tf_debug_repr``) against all
+    ops, from TF's profiler: each op's median time over ``steps`` steps (a step's op that
+    another program preempted reads long once, not at the median), summed."""
+    import re
+    import shutil
+
+    import tensorflow as tf
+
+    try:
+        from tsl.profiler.protobuf import xplane_pb2
+    except ImportError:  # TF bundles it here
+        from tensorflow.tsl.profiler.protobuf import xplane_pb2
+
+    install_capture()
+    x, y = batch()
+    model = build(jit=False)
+    for _ in range(3):
+        model.train_on_batch(x, y)
+    logdir = tempfile.mkdtemp(prefix="tfdr-profile-")
+    try:
+        tf.profiler.experimental.start(logdir)
+        for _ in range(steps):
+            model.train_on_batch(x, y)
+        tf.profiler.experimental.stop()
+        space = xplane_pb2.XSpace()
+        space.ParseFromString(next(Path(logdir).rglob("*.xplane.pb")).read_bytes())
+    finally:
+        shutil.rmtree(logdir, ignore_errors=True)
+    op_event = re.compile(r"^[^:\s]+:[A-Za-z0-9_]+$")  # "scope/name:OpType"
+    times: dict[str, list[float]] = {}
+    for plane in space.planes:
+        names = {k: v.name for k, v in plane.event_metadata.items()}
+        for line in plane.lines:
+            for event in line.events:
+                name = names.get(event.metadata_id, "")
+                if op_event.match(name):
+                    times.setdefault(name, []).append(event.duration_ps / 1e9)
+    per_step = {k: statistics.median(v) * len(v) / steps for k, v in times.items()}
+    ours = {k: v for k, v in per_step.items() if "tf_debug_repr" in k}
+    return {
+        "all_ms": sum(per_step.values()),
+        "capture_ms": sum(ours.values()),
+        "capture_ops": len(ours),
+        "steps": steps,
+        "top": sorted(ours.items(), key=lambda kv: -kv[1])[:3],
     }
 
 
@@ -190,22 +246,26 @@ def session_timing(mode: str) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=24)
+    parser.add_argument("--inner", type=int, default=3, help="steps a side per round")
+    parser.add_argument("--profile-steps", type=int, default=10)
     parser.add_argument("--memory-steps", type=int, default=20)
     parser.add_argument("--memory-child", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--on", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--jit", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--part", choices=["time", "memory", "session", "all"], default="all")
+    parser.add_argument(
+        "--part", choices=["time", "profile", "memory", "session", "all"], default="all"
+    )
     args = parser.parse_args()
     if args.memory_child:
         memory_child(args.memory_child, args.on, args.jit)
         return
     if args.part in ("time", "all"):
         for jit in (False, True):
-            result = time_on_off(args.rounds, jit)
+            result = time_on_off(args.rounds, args.inner, jit)
             print(
                 f"{'XLA' if jit else 'graph'}: {result['params']:,} params, "
                 f"step off {result['off_ms']:,.1f} ms, on {result['on_ms']:,.1f} ms "
-                f"(medians of {result['n']}), ratio {result['ratio']:.3f}; per-round ratios "
+                f"(medians of {result['n']} rounds of {result['inner']}), ratio {result['ratio']:.3f}; per-round ratios "
                 f"median {result['paired_median']:.3f} [{result['paired_min']:.3f}, "
                 f"{result['paired_max']:.3f}]; CPU time off {result['cpu_off_ms']:,.1f} ms, "
                 f"on {result['cpu_on_ms']:,.1f} ms, per-round ratios median "
@@ -214,6 +274,16 @@ def main() -> None:
                 f"({result['shadow_mib']:,.0f} MiB of shadows)",
                 flush=True,
             )
+    if args.part in ("profile", "all"):
+        p = profile_capture_ops(args.profile_steps)
+        top = ", ".join(f"{name} {ms:.3f} ms" for name, ms in p["top"])
+        print(
+            f"graph, profiler: per step, all ops {p['all_ms']:,.1f} ms, the capture's "
+            f"{p['capture_ops']} ops {p['capture_ms']:.2f} ms "
+            f"({100 * p['capture_ms'] / p['all_ms']:.2f}%; medians of {p['steps']} steps); "
+            f"largest: {top}",
+            flush=True,
+        )
     if args.part in ("memory", "all"):
         for jit in (False, True):
             rss = memory(args.memory_steps, jit)

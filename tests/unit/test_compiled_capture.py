@@ -125,7 +125,7 @@ def test_a_big_weights_step_norms_are_estimated_from_a_sample_and_say_so(budget_
         y = rng.standard_normal((8, 300), dtype=np.float32)
         model.fit(x, y, batch_size=8, epochs=2, verbose=0)
         kernel = model.trainable_weights[0]
-        assert compiled.sample_stride(list(kernel.shape)) > 1  # 153,600 elements
+        assert compiled.sample_step(list(kernel.shape)) > 0  # 153,600 elements
         record = capture.record_of(kernel).latest
         history = list(record.history)
         mark = gradient_mark(kernel, None)
@@ -152,8 +152,10 @@ def test_a_big_weights_step_norms_are_estimated_from_a_sample_and_say_so(budget_
             assert full.min() <= stats.min < stats.max <= full.max()
             assert stats.mean == pytest.approx(float(full.mean()), abs=0.1 * float(full.std()))
             assert (stats.nan, stats.posinf, stats.neginf) == (0, 0, 0)
-            stride = compiled.sample_stride(list(kernel.shape))  # 7: odd, prime to 300
-            assert f"every figure from every {stride}-th element, of the last step" in summary
+            # 153,600 / 65,536: about one element in 3
+            assert (
+                "every figure from a sample of about one element in 3, of the last step" in summary
+            )
         assert bias.norm_sampled is None  # 300 elements: exact
     finally:
         capture.set_budget_mb(None)
@@ -252,3 +254,35 @@ def test_a_model_trained_by_steps_traced_before_capture_says_why_it_has_no_gradi
     model.fit(x, y, batch_size=16, epochs=1, verbose=0)
     assert "1 of 2 trainable weights recorded" not in gradient_row().summary()
     assert capture.record_of(model.trainable_weights[0]).latest.iteration == 3
+
+
+@pytest.mark.parametrize("shape", [[512, 300], [4096, 1024], [3, 3, 64, 128], [70_000]])
+def test_the_sample_is_blocks_spread_over_every_row_and_every_column(shape):
+    """A big gradient's per-step norm reads ``SAMPLE // BLOCK`` blocks of consecutive
+    elements spread over it (cheap to read), starting at every column in turn: the
+    estimate holds for a gradient whose columns, or rows, differ in scale."""
+    from tf_debug_repr.gradients import compiled
+
+    step = compiled.sample_step(shape)
+    count = int(np.prod(shape))
+    assert step >= compiled.BLOCK
+    blocks = compiled.SAMPLE // compiled.BLOCK
+    assert (blocks - 1) * step + compiled.BLOCK <= count  # every block inside the gradient
+    last = shape[-1]
+    starts = {(i * step) % last for i in range(blocks)}
+    assert len(starts) == min(last, blocks)  # every column starts a block (or each block another)
+    rows, cols = count // last, last
+    by_column = np.tile(np.arange(1, cols + 1, dtype=np.float32), rows).reshape(shape)
+    by_row = np.repeat(np.arange(1, rows + 1, dtype=np.float32), cols).reshape(shape)
+    for values in (by_column, by_row):
+        sample, scale = compiled._sample(tf, tf.constant(values), step)
+        assert int(tf.size(sample)) == compiled.SAMPLE
+        estimate = float(np.sqrt(2.0 * scale * float(tf.nn.l2_loss(sample))))
+        assert estimate == pytest.approx(float(np.linalg.norm(values)), rel=0.05)
+
+
+def test_a_small_gradients_norm_is_read_whole():
+    from tf_debug_repr.gradients import compiled
+
+    assert compiled.sample_step([256, 256]) == 0  # 65,536 elements: exact
+    assert compiled.sample_step([256, 257]) > 0

@@ -21,6 +21,7 @@ batch); norms are then those of the last step only, computed at the stop.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import threading
 import weakref
@@ -78,7 +79,7 @@ class _Site:
         self.optimizer: Callable[[], Any] | None = None
         self.variables = [weakref.ref(v) for v in variables]
         self.synced = 0
-        self.strides = [1] * len(variables)  # per weight: > 1 where norms are sampled
+        self.steps = [0] * len(variables)  # per weight: its sample_step (0: norms exact)
         # Under several replicas each writes its own copy; the first one's is read.
         shared = _per_replica(tf, "ONLY_FIRST_REPLICA") if replicated else {}
         self.replicated = replicated
@@ -205,7 +206,6 @@ def capture(optimizer: Any, grads: Any, variables: Any, budget: int) -> Callable
     if type(optimizer).__name__ == "LossScaleOptimizer":
         return None  # its inner optimizer's apply gets the unscaled gradients
     import tensorflow as tf
-    from tensorflow.python.eager import record
 
     pairs = _float_pairs(grads, variables)
     if not pairs:
@@ -215,13 +215,13 @@ def capture(optimizer: Any, grads: Any, variables: Any, budget: int) -> Callable
     if kept is not None:
         site, slot = kept
         site.name, site.optimizer = type(optimizer).__name__, weakref.ref(optimizer)
-        with record.stop_recording():
+        with _own_ops(tf):
             site.iterations.scatter_nd_update([[slot]], [_iteration(tf, optimizer)])
         return None
     with tf.init_scope():  # the shadows are made eagerly, outside the step's graph
         site = _site_for(tf, optimizer, [v for _, v in pairs], replicated)
         shadows = _shadows_for(tf, site, pairs, budget, replicated)
-    with record.stop_recording():
+    with _own_ops(tf):
         if replicated:  # a replica's squares are not the applied gradient's
             site.iterations.assign(_iteration(tf, optimizer))
         else:
@@ -237,7 +237,6 @@ def capture_tape(where: str, grads: Any, variables: Any, budget: int) -> None:
     optimizer of the same trace applies these gradients and names them by its iterations.
     Several replicas: left to the optimizer (a replica's gradient is not the one applied)."""
     import tensorflow as tf
-    from tensorflow.python.eager import record
 
     pairs = _float_pairs(grads, variables)
     if not pairs or _replicas() > 1:
@@ -252,11 +251,22 @@ def capture_tape(where: str, grads: Any, variables: Any, budget: int) -> None:
                     tf, TAPE_SITE + where, [v for _, v in pairs], False
                 )
         shadows = _shadows_for(tf, site, pairs, budget, False)
-    with record.stop_recording():
+    with _own_ops(tf):
         slot = _write_norms(tf, site, pairs, shadows)
         _keep_values(site, pairs, shadows)
     with _lock:
         _kept_in.setdefault(graph, {}).update({id(g): (site, slot) for g, _ in pairs})
+
+
+@contextlib.contextmanager
+def _own_ops(tf: Any) -> Any:
+    """Where the ops this module adds to a step are made: never recorded on a tape, and
+    under one name scope, ``tf_debug_repr``, so that a profile of the step shows their cost
+    apart (``benchmarks/compiled_capture.py --part profile`` sums it)."""
+    from tensorflow.python.eager import record
+
+    with record.stop_recording(), tf.name_scope("tf_debug_repr"):
+        yield
 
 
 def _float_pairs(grads: Any, variables: Any) -> list[tuple[Any, Any]]:
@@ -289,7 +299,7 @@ def _iteration(tf: Any, optimizer: Any) -> Any:
 
 def _shadows_for(tf: Any, site: _Site, pairs: list, budget: int, replicated: bool) -> list:
     """Made eagerly (under ``init_scope``)."""
-    site.strides = [_stride_of(g) for g, _ in pairs]
+    site.steps = [_step_of(g) for g, _ in pairs]
     with _lock:
         return [_shadow_for(tf, site, v, g, budget, replicated) for g, v in pairs]
 
@@ -298,7 +308,7 @@ def _write_norms(tf: Any, site: _Site, pairs: list, shadows: list) -> Any:
     """This step's squared norms into the ring, and the figures of the gradients whose
     values are not kept (from the same sample); returns the ring's slot."""
     slot = tf.math.floormod(site.counter.read_value(), HISTORY)
-    samples = [_sample(tf, g, k) for (g, _), k in zip(pairs, site.strides, strict=True)]
+    samples = [_sample(tf, g, k) for (g, _), k in zip(pairs, site.steps, strict=True)]
     squares = tf.stack([(2.0 * scale) * tf.nn.l2_loss(values) for values, scale in samples])
     site.squares.scatter_nd_update([[slot]], [squares])
     rows = [i for i, shadow in enumerate(shadows) if shadow.values is None]
@@ -334,9 +344,9 @@ def _sample_figures(tf: Any, values: Any) -> Any:
 
 
 def _keep_values(site: _Site, pairs: list, shadows: list) -> None:
-    from tensorflow.python.eager import record
+    import tensorflow as tf
 
-    with record.stop_recording():
+    with _own_ops(tf):
         for (grad, _), shadow in zip(pairs, shadows, strict=True):
             if shadow.values is None:
                 continue
@@ -352,43 +362,52 @@ def _keep_values(site: _Site, pairs: list, shadows: list) -> None:
 # pass over every gradient costs as much as 6-13% of a 25M-parameter step on 2 CPU cores
 # (memory bandwidth; XLA's CPU reductions are no faster), a sample of this size ~0.
 SAMPLE = 1 << 16
+# ... in blocks of this many consecutive elements (256 bytes of float32): a 4096x4096
+# gradient's sample costs 0.45 ms of CPU read as 1,024 blocks, 1.1 ms as every 257th element
+# (one cache line per element), 5.3 ms read whole (measured in one process, 20 rounds).
+BLOCK = 64
 
 
-def sample_stride(shape: list[int]) -> int:
-    """1 for a gradient of at most ``SAMPLE`` elements (its norm is exact); else the
-    stride of an evenly spread sample of at most ``SAMPLE`` elements, odd and prime to the
-    last dimension so that it walks through every column (a stride dividing the row
-    length would read the same few columns of every row)."""
+def sample_step(shape: list[int]) -> int:
+    """0 for a gradient of at most ``SAMPLE`` elements (its norm is exact); else the
+    distance between the starts of ``SAMPLE // BLOCK`` blocks of ``BLOCK`` consecutive
+    elements spread over the whole gradient. Prime to the last dimension where it can
+    be, so that the blocks start at every column in turn (a step the row length divides
+    would read the same few columns of every row)."""
     count = math.prod(shape) if shape else 1
     if count <= SAMPLE:
-        return 1
-    stride = -(-count // SAMPLE) | 1
+        return 0
+    step = count // (SAMPLE // BLOCK)  # >= BLOCK: count > SAMPLE
     last = shape[-1] if shape else 1
-    while math.gcd(stride, last) != 1:
-        stride += 2
-    return stride
+    while step > BLOCK and math.gcd(step, last) != 1:
+        step -= 1
+    return step
 
 
-def _stride_of(grad: Any) -> int:
-    """The sample stride of a gradient of static shape (``IndexedSlices`` have as many
+def _step_of(grad: Any) -> int:
+    """The sample step of a gradient of static shape (``IndexedSlices`` have as many
     rows as the batch touched: exact)."""
     if _is_slices(grad) or not grad.shape.is_fully_defined():
-        return 1
-    return sample_stride([int(d) for d in grad.shape])
+        return 0
+    return sample_step([int(d) for d in grad.shape])
 
 
-def _sample(tf: Any, grad: Any, stride: int) -> tuple[Any, float]:
-    """The float32 elements a step reads of a gradient (every ``stride``-th one), and the
-    factor that scales their sum of squares to the whole gradient's."""
+def _sample(tf: Any, grad: Any, step: int) -> tuple[Any, float]:
+    """The float32 elements a step reads of a gradient (``SAMPLE // BLOCK`` blocks of
+    ``BLOCK``, ``step`` apart, or all), and the factor that scales their sum of squares
+    to the whole gradient's."""
     values = grad.values if _is_slices(grad) else grad
-    if values.dtype.is_complex:
-        values = tf.abs(values)
     scale = 1.0
-    if stride > 1:
+    if step:
+        blocks = SAMPLE // BLOCK
         flat = tf.reshape(values, [-1])
         count = int(flat.shape[0])
-        values = flat[::stride]
-        scale = count / -(-count // stride)
+        # A prefix of the flat gradient (TF slices it without a copy) as rows of ``step``: the
+        # first ``BLOCK`` of each row are the sample.
+        values = tf.reshape(flat[: blocks * step], [blocks, step])[:, :BLOCK]
+        scale = count / SAMPLE
+    if values.dtype.is_complex:
+        values = tf.abs(values)
     if values.dtype != tf.float32:  # float16 squares overflow; float64 is kept as float32
         values = tf.cast(values, tf.float32)
     # The squared norm is then ``2 * scale * L2Loss``: one kernel (sum(g²)/2), where
@@ -402,12 +421,11 @@ def _sample(tf: Any, grad: Any, stride: int) -> tuple[Any, float]:
 def sample_note(variable: Any) -> str:
     """How a weight's per-step norms are estimated, for its rows."""
     shape = [int(d or 0) for d in getattr(variable, "shape", [])]
-    stride = sample_stride(shape)
     count = math.prod(shape) if shape else 1
     return (
-        f"~ each compiled step's norm is estimated from every {stride:,}th of its "
-        f"{count:,} gradient elements ({-(-count // stride):,} read per step: a whole pass "
-        "would cost a few % of the step); the last step's is exact where its values are kept"
+        f"~ each compiled step's norm is estimated from {SAMPLE:,} of its {count:,} gradient "
+        f"elements ({SAMPLE // BLOCK:,} blocks of {BLOCK} spread over it: a whole pass would "
+        "cost a few % of the step); the last step's is exact where its values are kept"
     )
 
 
@@ -469,7 +487,7 @@ def _sync_site(store: Callable, optimizer: Any, site: _Site) -> None:
             history: list = [(int(iterations) - (count - 1 - k), None, False) for k in steps]
             history[-1] = (history[-1][0], exact, False)
         else:  # sqrt keeps NaN and Inf: a step whose gradient held one reads as such
-            sampled = site.strides[i] > 1
+            sampled = site.steps[i] > 0
             # A tape's own steps are counted by runs (1 = the first), an optimizer's by
             # its iterations.
             history = [
@@ -485,6 +503,8 @@ def _sync_site(store: Callable, optimizer: Any, site: _Site) -> None:
         kept = None
         if gradient is None and not site.replicated:
             size = math.prod(int(d or 0) for d in variable.shape)
-            stride = site.strides[i]
-            kept = Figures(size, figures[i], stride, counts_sampled=stride > 1)
+            sampled = site.steps[i] > 0
+            # about one element in ``stride`` read: the density the rows quote
+            stride = -(-size // SAMPLE) if sampled else 1
+            kept = Figures(size, figures[i], stride, counts_sampled=sampled)
         store(variable, optimizer, site.name, history, gradient, kept)

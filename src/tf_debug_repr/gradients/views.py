@@ -242,7 +242,10 @@ def _figures_text(record: capture.GradientRecord) -> str:
     bad = fmt.bad_values_text(exact)
     text = fmt.join([bad, fmt.stats_text(stats)])
     if figures.counts_sampled:
-        text += f" (every figure from every {figures.stride:,}-th element, of the last step)"
+        text += (
+            f" (every figure from a sample of about one element in {figures.stride:,}, "
+            "of the last step)"
+        )
     elif figures.stride > 1:
         text += f" (range, mean, std from every {figures.stride:,}-th element; norm exact)"
     return text
