@@ -125,13 +125,18 @@ take_shots() {
   log "code-server on 127.0.0.1:$PORT"
   start_code_server "$WORK/ws"
 
-  log "driving it (raw screenshots in $WORK/raw, cropped ones in docs/images)"
+  log "driving it (raw screenshots in $WORK/raw, cropped ones in $WORK/shots, then docs/images)"
+  rm -rf "$WORK/shots"
   NODE_PATH="$WORK/driver/node_modules" node "$HERE/driver/screens.js" \
-    --url "http://127.0.0.1:$PORT/?folder=$WORK/ws" --ws "$WORK/ws" --raw "$WORK/raw" --out "$REPO/docs/images" \
+    --url "http://127.0.0.1:$PORT/?folder=$WORK/ws" --ws "$WORK/ws" --raw "$WORK/raw" --out "$WORK/shots" \
     --logs "$WORK/logs"
   stop_code_server
-  # palette PNGs: the same picture to the eye at about half the bytes (467 KB -> 214 KB measured)
-  pngquant --quality 80-100 --speed 1 --strip --force --ext .png "$REPO"/docs/images/*.png
+  # palette PNGs: the same picture to the eye at about half the bytes (467 KB -> 214 KB measured);
+  # only the pictures this run took (docs/images holds others: the Jupyter ones, the Watch pane's)
+  local shot
+  for shot in "$WORK"/shots/*.png; do
+    pngquant --quality 80-100 --speed 1 --strip --force --output "$REPO/docs/images/$(basename "$shot")" "$shot"
+  done
   ls -l "$REPO/docs/images"
 }
 
