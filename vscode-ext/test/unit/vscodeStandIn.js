@@ -48,7 +48,12 @@ function viewerWithStandIn() {
             onDidReceiveMessage: (/** @type {Function} */ f) => ((p.onMessage = f), { dispose() {} }),
           },
           onDidDispose: () => ({ dispose() {} }),
-          onDidChangeViewState: () => ({ dispose() {} }),
+          visible: true,
+          active: true,
+          viewState: /** @type {Function | undefined} */ (undefined),
+          onDidChangeViewState: (/** @type {Function} */ f) => ((p.viewState = f), { dispose() {} }),
+          /** VS Code hides the panel (another editor in its group) or shows it again. @param {boolean} visible */
+          setVisible: (visible) => ((p.visible = p.active = visible), p.viewState?.({ webviewPanel: p })),
           reveal: () => p.revealed++,
           dispose: () => (p.disposed = true),
         };

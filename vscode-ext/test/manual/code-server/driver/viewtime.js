@@ -20,7 +20,6 @@
 //   NODE_PATH=<driver>/node_modules node viewtime.js --url URL --ws WS --raw DIR --out DIR --logs DIR
 'use strict';
 const fs = require('node:fs');
-const path = require('node:path');
 const { sleep, runCheck, writeSettings } = require('./screens.js');
 
 const PROGRAM = 'view_open.py';
@@ -90,70 +89,88 @@ runCheck('viewtime', async ({ args, page, ui }) => {
   }
   await ui.closeViewers(); // the source editor too: every view opens into the same empty layout
   const opens = [];
+  /**
+   * One "View Tensor" on the row `name`, timed: `new` into no view (a new webview), `again` while
+   * its view is open (VS Code reveals that page and the extension fetches into it).
+   */
+  const timeOpen = async (name, i, mode) => {
+    await ui.setSidebar(true);
+    const before = await page.locator('iframe.webview').count();
+    // a page already open starts its timeline afresh
+    await Promise.all(page.frames().map((f) => f.evaluate(() => window.__tfdrT && Object.assign(window.__tfdrT, { drawn: undefined, painted: undefined, handled: undefined, payloads: [] })).catch(() => {})));
+    await ui.row(name).click({ button: 'right' });
+    const entry = page.locator('.context-view .monaco-menu .action-label', { hasText: /^View Tensor$/ });
+    await entry.waitFor({ timeout: 10000 });
+    await sleep(700); // a menu ignores a click that comes too soon after it opened
+    await entry.hover();
+    await page.evaluate(() => {
+      window.__tfdrClick = undefined;
+      window.addEventListener('mouseup', () => (window.__tfdrClick ??= Date.now()), { capture: true, once: true });
+    });
+    const nodeClick = Date.now();
+    await entry.click();
+    let t;
+    for (const deadline = Date.now() + 90000; Date.now() < deadline; ) {
+      for (const f of page.frames()) {
+        t = await f.evaluate(() => (window.__tfdrT && window.__tfdrT.painted ? { ...window.__tfdrT, frame: performance.timeOrigin } : undefined)).catch(() => undefined);
+        if (t) break;
+      }
+      if (t) break;
+      await sleep(50);
+    }
+    if (!t) throw new Error(`${name}: no heatmap painted within 90 s`);
+    const click = (await page.evaluate(() => window.__tfdrClick)) ?? nodeClick;
+    await sleep(300); // a second payload message, if one comes, is counted too
+    const counts = await Promise.all(page.frames().map((f) => f.evaluate(() => (window.__tfdrT && window.__tfdrT.painted ? window.__tfdrT.payloads.length : 0)).catch(() => 0)));
+    // where the webview's documents spent the time: each frame's start and its resources'
+    // fetches (ms after the click), for the --json file
+    const frames =
+      mode !== 'new'
+        ? []
+        : await Promise.all(
+            page
+              .frames()
+              .filter((f) => f !== page.mainFrame())
+              .map((f) =>
+                f
+                  .evaluate(() => ({
+                    url: location.pathname.split('/').pop() + location.search.slice(0, 40),
+                    origin: performance.timeOrigin,
+                    resources: performance.getEntriesByType('resource').map((e) => [e.name.split('?')[0].split('/').slice(-2).join('/'), Math.round(e.startTime), Math.round(e.responseEnd), Math.round(e.workerStart)]),
+                  }))
+                  .catch(() => undefined),
+              ),
+          );
+    const summary = await ui.viewer(mode === 'new' ? before : 0).locator('#summary').innerText().catch(() => '?');
+    const o = {
+      name,
+      mode,
+      i,
+      at: click,
+      total: t.painted - click,
+      frame: mode === 'new' ? Math.round(t.frame - click) : undefined,
+      listening: mode === 'new' ? t.listening - click : undefined,
+      payload: t.payloads[0] - click,
+      handled: t.handled - click,
+      drawn: t.drawn - click,
+      painted: t.painted - click,
+      payloadMessages: Math.max(t.payloads.length, ...counts),
+      summary: summary.replace(/\s+/g, ' ').slice(0, 100),
+      frames: frames.filter(Boolean).map((f) => ({
+        ...f,
+        origin: Math.round(f.origin - click),
+        resources: f.resources.map(([n, a, b, w]) => [n, Math.round(f.origin - click + a), Math.round(f.origin - click + b), w ? Math.round(f.origin - click + w) : 0]),
+      })),
+    };
+    opens.push(o);
+    console.log(JSON.stringify({ ...o, frames: undefined }));
+    if (i === 0 && mode === 'new') for (const f of o.frames) console.log(`  frame ${f.url} at ${f.origin}: ${f.resources.map(([n, a, b, w]) => `${n} ${a}-${b}${w ? ` (worker ${w})` : ''}`).join(', ')}`);
+  };
   for (let i = 0; i < n; i++) {
     for (const name of VALUES) {
-      await ui.setSidebar(true);
-      const before = await page.locator('iframe.webview').count();
-      await ui.row(name).click({ button: 'right' });
-      const entry = page.locator('.context-view .monaco-menu .action-label', { hasText: /^View Tensor$/ });
-      await entry.waitFor({ timeout: 10000 });
-      await sleep(700); // a menu ignores a click that comes too soon after it opened
-      await entry.hover();
-      await page.evaluate(() => {
-        window.__tfdrClick = undefined;
-        window.addEventListener('mouseup', () => (window.__tfdrClick ??= Date.now()), { capture: true, once: true });
-      });
-      const nodeClick = Date.now();
-      await entry.click();
-      let t;
-      for (const deadline = Date.now() + 90000; Date.now() < deadline; ) {
-        for (const f of page.frames()) {
-          t = await f.evaluate(() => (window.__tfdrT && window.__tfdrT.painted ? { ...window.__tfdrT, frame: performance.timeOrigin } : undefined)).catch(() => undefined);
-          if (t) break;
-        }
-        if (t) break;
-        await sleep(50);
-      }
-      if (!t) throw new Error(`${name}: no heatmap painted within 90 s`);
-      const click = (await page.evaluate(() => window.__tfdrClick)) ?? nodeClick;
-      await sleep(300); // a second payload message, if one comes, is counted too
-      const counts = await Promise.all(page.frames().map((f) => f.evaluate(() => (window.__tfdrT && window.__tfdrT.painted ? window.__tfdrT.payloads.length : 0)).catch(() => 0)));
-      // where the webview's documents spent the time: each frame's start and its resources'
-      // fetches (ms after the click), for the --json file
-      const frames = await Promise.all(
-        page.frames().filter((f) => f !== page.mainFrame()).map((f) =>
-          f
-            .evaluate(() => ({
-              url: location.pathname.split('/').pop() + location.search.slice(0, 40),
-              origin: performance.timeOrigin,
-              resources: performance.getEntriesByType('resource').map((e) => [e.name.split('?')[0].split('/').slice(-2).join('/'), Math.round(e.startTime), Math.round(e.responseEnd)]),
-              fake: performance
-                .getEntriesByType('resource')
-                .filter((e) => e.name.includes('fake.html'))
-                .map((e) => ['workerStart', 'fetchStart', 'connectStart', 'connectEnd', 'requestStart', 'responseStart', 'responseEnd'].map((k) => `${k}=${Math.round(e[k])}`).join(' ')),
-            }))
-            .catch(() => undefined),
-        ),
-      );
-      const summary = await ui.viewer(before).locator('#summary').innerText().catch(() => '?');
-      const o = {
-        name,
-        i,
-        at: click,
-        total: t.painted - click,
-        frame: Math.round(t.frame - click),
-        listening: t.listening - click,
-        payload: t.payloads[0] - click,
-        handled: t.handled - click,
-        drawn: t.drawn - click,
-        painted: t.painted - click,
-        payloadMessages: Math.max(t.payloads.length, ...counts),
-        summary: summary.replace(/\s+/g, ' ').slice(0, 100),
-        frames: frames.filter(Boolean).map((f) => ({ ...f, origin: Math.round(f.origin - click), resources: f.resources.map(([n, a, b]) => [n, Math.round(f.origin - click + a), Math.round(f.origin - click + b)]) })),
-      };
-      opens.push(o);
-      console.log(JSON.stringify({ ...o, frames: undefined }));
-      if (i === 0) for (const f of o.frames) console.log(`  frame ${f.url} at ${f.origin}: ${f.resources.map(([n, a, b]) => `${n} ${a}-${b}`).join(', ')} ${f.fake.join('; ')}`);
+      await timeOpen(name, i, 'new');
+      await sleep(1000);
+      await timeOpen(name, i, 'again');
       await ui.closeViewers();
       await sleep(1000);
     }
@@ -171,18 +188,20 @@ runCheck('viewtime', async ({ args, page, ui }) => {
       o.dapBytes = mine[0].bytes;
     }
   }
-  for (const o of opens) console.log(`${o.name} #${o.i}: ${o.total} ms; evaluate sent at ${o.dapSent}, DAP ${o.dap} ms (${o.evaluates} evaluates, ${o.dapBytes} chars); payload in page at ${o.payload}, painted at ${o.painted}; ${o.payloadMessages} payload messages`);
+  for (const o of opens) console.log(`${o.name} ${o.mode} #${o.i}: ${o.total} ms; evaluate sent at ${o.dapSent}, DAP ${o.dap} ms (${o.evaluates} evaluates, ${o.dapBytes} chars); payload in page at ${o.payload}, painted at ${o.painted}; ${o.payloadMessages} payload messages`);
   if (args.json) fs.writeFileSync(args.json, JSON.stringify({ opens, dap }, null, 1));
   const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   console.log(`\nload average at the end: ${load}`);
-  console.log('value | n | click→painted median (min–max) | first open | click→evaluate sent | DAP round trip | click→payload in page | payload→painted | click→frame created');
-  for (const name of VALUES) {
-    const os = opens.filter((o) => o.name === name);
-    const col = (k) => os.map((o) => o[k]).filter((x) => typeof x === 'number');
-    const m = (k) => (col(k).length ? Math.round(median(col(k))) : '?');
-    const page_ = os.map((o) => o.painted - o.payload);
-    console.log(
-      `${name} | ${os.length} | ${m('total')} (${Math.min(...col('total'))}–${Math.max(...col('total'))}) | ${os[0]?.total} | ${m('dapSent')} | ${m('dap')} | ${m('payload')} | ${Math.round(median(page_))} | ${m('frame')}`,
-    );
+  console.log('value | opened | n | click→painted median (min–max) | first | click→evaluate sent | DAP round trip | click→payload in page | payload→painted | click→frame created | payload messages');
+  for (const mode of ['new', 'again']) {
+    for (const name of VALUES) {
+      const os = opens.filter((o) => o.name === name && o.mode === mode);
+      const col = (k) => os.map((o) => o[k]).filter((x) => typeof x === 'number');
+      const m = (k) => (col(k).length ? Math.round(median(col(k))) : '-');
+      const pageMs = os.map((o) => o.painted - o.payload);
+      console.log(
+        `${name} | ${mode} | ${os.length} | ${m('total')} (${Math.min(...col('total'))}–${Math.max(...col('total'))}) | ${os[0]?.total} | ${m('dapSent')} | ${m('dap')} | ${m('payload')} | ${Math.round(median(pageMs))} | ${m('frame')} | ${m('payloadMessages')}`,
+      );
+    }
   }
 });
