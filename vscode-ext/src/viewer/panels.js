@@ -81,15 +81,6 @@ class ViewerPanel {
     /** @type {import('../../media/viewer/protocol').ToPageWaiting | undefined} */
     this.lastWaiting = undefined;
     this.seq = 0;
-    /**
-     * Whether the page now loading or loaded gets every message posted since it was created:
-     * VS Code queues the messages posted before a page has loaded and hands them over once it
-     * has, so its `ready` needs no second copy (which it would decode and draw again: a second
-     * megabyte for a big tensor). False once the panel is hidden: its page is then dropped
-     * (retainContextWhenHidden is off), and the one loaded when it is shown again is told at
-     * its `ready`.
-     */
-    this.pageHasPosts = true;
     const options = { enableScripts: true, retainContextWhenHidden: false, localResourceRoots: [viewer.pageRoot] };
     if (panel) {
       this.panel = panel;
@@ -102,7 +93,6 @@ class ViewerPanel {
     this.panel.webview.onDidReceiveMessage((m) => this.onMessage(m));
     this.panel.onDidChangeViewState((e) => {
       if (e.webviewPanel.active) viewer.lastPanel = this;
-      if (!e.webviewPanel.visible) this.pageHasPosts = false;
     });
     this.panel.onDidDispose(() => {
       viewer.panels.delete(this);
@@ -259,15 +249,10 @@ class ViewerPanel {
     }
     switch (m?.type) {
       case 'ready':
-        // A page loaded again (the panel was hidden and is shown) is told what it showed; a
-        // first page has had it already (pageHasPosts).
-        if (!this.pageHasPosts) {
-          if (this.lastPayload) this.post({ ...this.lastPayload, pinned: this.pinned, view: this.saved() });
-          if (this.lastWaiting) this.post({ ...this.lastWaiting, pinned: this.pinned });
-          if (this.lastError) this.post(this.lastError);
-          if (this.stale) this.post(this.stale);
-          this.pageHasPosts = true;
-        }
+        if (this.lastPayload) this.post({ ...this.lastPayload, pinned: this.pinned, view: this.saved() });
+        if (this.lastWaiting) this.post({ ...this.lastWaiting, pinned: this.pinned });
+        if (this.lastError) this.post(this.lastError);
+        if (this.stale) this.post(this.stale);
         if (!this.lastPayload && !this.lastError && !this.lastWaiting && this.seq === 0) await this.fetch();
         return;
       case 'request':

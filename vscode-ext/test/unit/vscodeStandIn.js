@@ -48,12 +48,7 @@ function viewerWithStandIn() {
             onDidReceiveMessage: (/** @type {Function} */ f) => ((p.onMessage = f), { dispose() {} }),
           },
           onDidDispose: () => ({ dispose() {} }),
-          visible: true,
-          active: true,
-          viewState: /** @type {Function | undefined} */ (undefined),
-          onDidChangeViewState: (/** @type {Function} */ f) => ((p.viewState = f), { dispose() {} }),
-          /** VS Code hides the panel (another editor in its group) or shows it again. @param {boolean} visible */
-          setVisible: (visible) => ((p.visible = p.active = visible), p.viewState?.({ webviewPanel: p })),
+          onDidChangeViewState: () => ({ dispose() {} }),
           reveal: () => p.revealed++,
           dispose: () => (p.disposed = true),
         };
