@@ -8,7 +8,7 @@
 # Needs: Node 20, npm, the repository's .venv (TensorFlow, debugpy), vscode-ext/node_modules,
 # and (installed with apt-get when missing, as root) Debian's chromium, ripgrep, libkrb5-dev.
 #
-# Stages (default: all):  install | extensions | shots   (and, on its own: persist)
+# Stages (default: all):  install | extensions | shots   (and, on their own: persist, viewtime)
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -100,7 +100,8 @@ stop_code_server() {
 # code-server on $PORT with the stand-in's Python, opening the folder $1; waits until it answers.
 start_code_server() {
   stop_code_server
-  STANDIN_PYTHON="$WORK/py-noplugin/bin/python" STANDIN_LOG_DIR="$WORK/logs/debugpy" \
+  STANDIN_PYTHON="$WORK/py-noplugin/bin/python" STANDIN_LOG_DIR="${STANDIN_LOG_DIR:-$WORK/logs/debugpy}" \
+    STANDIN_DAP_TIMES="${STANDIN_DAP_TIMES:-}" \
     setsid "$WORK/node_modules/.bin/code-server" --config "$HERE/cs.yaml" --bind-addr "127.0.0.1:$PORT" \
     --user-data-dir "$WORK/data" --extensions-dir "$WORK/exts" \
     --disable-telemetry --disable-update-check --disable-workspace-trust --disable-getting-started-override \
@@ -124,13 +125,18 @@ take_shots() {
   log "code-server on 127.0.0.1:$PORT"
   start_code_server "$WORK/ws"
 
-  log "driving it (raw screenshots in $WORK/raw, cropped ones in docs/images)"
+  log "driving it (raw screenshots in $WORK/raw, cropped ones in $WORK/shots, then docs/images)"
+  rm -rf "$WORK/shots"
   NODE_PATH="$WORK/driver/node_modules" node "$HERE/driver/screens.js" \
-    --url "http://127.0.0.1:$PORT/?folder=$WORK/ws" --ws "$WORK/ws" --raw "$WORK/raw" --out "$REPO/docs/images" \
+    --url "http://127.0.0.1:$PORT/?folder=$WORK/ws" --ws "$WORK/ws" --raw "$WORK/raw" --out "$WORK/shots" \
     --logs "$WORK/logs"
   stop_code_server
-  # palette PNGs: the same picture to the eye at about half the bytes (467 KB -> 214 KB measured)
-  pngquant --quality 80-100 --speed 1 --strip --force --ext .png "$REPO"/docs/images/*.png
+  # palette PNGs: the same picture to the eye at about half the bytes (467 KB -> 214 KB measured);
+  # only the pictures this run took (docs/images holds others: the Jupyter ones, the Watch pane's)
+  local shot
+  for shot in "$WORK"/shots/*.png; do
+    pngquant --quality 80-100 --speed 1 --strip --force --output "$REPO/docs/images/$(basename "$shot")" "$shot"
+  done
   ls -l "$REPO/docs/images"
 }
 
@@ -148,11 +154,29 @@ check_persist() {
   stop_code_server
 }
 
+# Not a picture: how long "View Tensor" takes to open, click to heatmap painted (driver/viewtime.js).
+time_views() {
+  log "workspace and code-server on 127.0.0.1:$PORT"
+  rm -rf "$WORK/ws" "$WORK/data" "$WORK/raw" "$WORK/logs/dap-times.jsonl"
+  mkdir -p "$WORK/ws/.vscode" "$WORK/data/User" "$WORK/raw"
+  cp "$HERE/workspace/"*.py "$WORK/ws/"
+  cp "$HERE/workspace/launch.json" "$WORK/ws/.vscode/launch.json"
+  cp "$HERE/workspace/user-settings.json" "$WORK/data/User/settings.json"
+  # no debugpy logs (they would time their own writing of each payload); the stand-in notes the
+  # time of each evaluate request and response instead
+  STANDIN_LOG_DIR=none STANDIN_DAP_TIMES="$WORK/logs/dap-times.jsonl" start_code_server "$WORK/ws"
+  NODE_PATH="$WORK/driver/node_modules" node "$HERE/driver/viewtime.js" \
+    --url "http://127.0.0.1:$PORT/?folder=$WORK/ws" --ws "$WORK/ws" --raw "$WORK/raw" --out "$WORK/raw" \
+    --dap "$WORK/logs/dap-times.jsonl" --n "${TFDR_VIEWTIME_N:-10}" --json "$WORK/viewtime.json"
+  stop_code_server
+}
+
 case "$STAGE" in
   install) install_tools ;;
   extensions) build_extensions ;;
   shots) take_shots ;;
   persist) check_persist ;;
+  viewtime) time_views ;;
   all) install_tools && build_extensions && take_shots ;;
-  *) echo "usage: $0 [install|extensions|shots|persist|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [install|extensions|shots|persist|viewtime|all]" >&2; exit 2 ;;
 esac
