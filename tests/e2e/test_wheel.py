@@ -341,19 +341,35 @@ def node_resolved_pythonpath(bundle: Path, inherited: str | None) -> str:
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node (the extension's scripts) not found")
-@pytest.mark.parametrize("debugpy", DEBUGPYS)
-def test_the_extension_bundle_loads_the_plugin(tmp_path, debugpy):
+@pytest.mark.parametrize(
+    ("debugpy", "installed"),
+    [
+        *[pytest.param(p.values[0], False, marks=p.marks, id=p.id) for p in DEBUGPYS],
+        pytest.param(
+            "1.6.7",
+            True,
+            marks=[needs_debugpy_16, needs_pkg_resources],
+            id="debugpy1.6.7-over-a-wheel",
+        ),
+    ],
+)
+def test_the_extension_bundle_loads_the_plugin(tmp_path, debugpy, installed):
     """The VS Code extension's zero-install case: a venv without tf-debug-repr, the bundle
     written by vscode-ext/scripts/bundle-python.js, its folders on the debuggee's PYTHONPATH
     as the extension's launch code puts them. debugpy 1.6.x (pkg_resources) finds the plugin
-    in the bundle's pydevd16/ (issue 16); debugpy 1.8 in the bundle's PEP 420 portion."""
+    in the bundle's pydevd16/ (issue 16); debugpy 1.8 in the bundle's PEP 420 portion.
+    ``installed``: the venv has the wheel too; its copy is the one that runs, once, though
+    pydevd_plugins.extensions then holds the bundle's folder and the wheel's second one."""
     bundle = tmp_path / "bundle"
     script = ROOT / "vscode-ext" / "scripts" / "bundle-python.js"
     done = subprocess.run(
         ["node", str(script), str(bundle)], capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    python, _site = bare_venv(tmp_path)
+    if installed:
+        python, site = fresh_venv(tmp_path, build_wheel(tmp_path))
+    else:
+        python, site = bare_venv(tmp_path)
     adapter_env = adapter_env_for(debugpy)
     inherited = (adapter_env or os.environ).get("PYTHONPATH")
     pythonpath = node_resolved_pythonpath(bundle, inherited)
@@ -361,11 +377,10 @@ def test_the_extension_bundle_loads_the_plugin(tmp_path, debugpy):
     launch_env = {"TF_CPP_MIN_LOG_LEVEL": "2", "PYTHONPATH": pythonpath}
     with stopped_in(tmp_path, python, adapter_env, launch_env) as (client, frame, evaluate):
         check_the_plugin_runs(client, frame, evaluate, debugpy)
-        # the bundled package (nothing else could be imported: the venv has none)
-        assert (
-            evaluate(f"__import__('tf_debug_repr').__file__.startswith({str(bundle / 'lib')!r})")
-            == "True"
-        )
+        # the bundled package where the venv has none, else the venv's own
+        package = "__import__('sys').modules['tf_debug_repr.hosts.pydevd.adapter'].__file__"
+        home = site if installed else bundle / "lib"
+        assert evaluate(f"{package}.startswith({str(home)!r})") == "True"
         plugin = "__import__('sys').modules['pydevd_plugins.extensions.pydevd_plugin_tf_debug_repr'].__file__"
         where = evaluate(f"{plugin}.startswith({str(bundle / 'pydevd16')!r})")
         assert where == ("True" if debugpy == "1.6.7" else "False")
