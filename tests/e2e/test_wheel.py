@@ -17,13 +17,16 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import time
 import venv
 import zipfile
 from pathlib import Path
 
 import pytest
 
-from tf_debug_repr.hosts.demo.dap_client import DapClient, launch_config, line_of
+from tf_debug_repr.hosts.demo.dap_client import DapClient, attach_config, launch_config, line_of
+
+from ..conftest import free_port, is_listening
 
 pytestmark = pytest.mark.e2e
 
@@ -149,6 +152,44 @@ def stopped_in(tmp_path, python, adapter_env=None, launch_env=None):
         yield client, frame, evaluate
     finally:
         client.close()
+
+
+@contextlib.contextmanager
+def attached_in(tmp_path, python, env):
+    """The attach case: ``python -m debugpy --listen … --wait-for-client program`` run by
+    ``python`` with ``env`` (PYTHONPATH picks the debugpy), attached as VS Code attaches
+    ("connect"), stopped at the breakpoint: (client, frame id, evaluate)."""
+    program = tmp_path / "program.py"
+    program.write_text(PROGRAM, encoding="utf-8")
+    port = free_port()
+    command = [str(python), "-m", "debugpy", "--listen", f"127.0.0.1:{port}", "--wait-for-client"]
+    debuggee = subprocess.Popen(
+        [*command, str(program)],
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", **env},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    client = None
+    try:
+        deadline = time.monotonic() + 60
+        while not is_listening(port):
+            assert time.monotonic() < deadline and debuggee.poll() is None, "never listened"
+            time.sleep(0.2)
+        client = DapClient(connect=("127.0.0.1", port))
+        stop = client.start(
+            attach_config(port), {str(program): [line_of(str(program), "BREAKPOINT")]}
+        )
+        frame = client.top_frame(stop["threadId"])["id"]
+
+        def evaluate(expression: str) -> str:
+            return client.evaluate(expression, frame, "repl")["result"]
+
+        yield client, frame, evaluate
+    finally:
+        if client is not None:
+            client.close()
+        debuggee.kill()
+        debuggee.wait(timeout=30)
 
 
 def test_a_debug_session_runs_the_plugin_from_the_installed_wheel(tmp_path):
@@ -281,11 +322,20 @@ def check_the_plugin_runs(client, frame, evaluate, debugpy: str) -> None:
     assert "plugin disabled" not in "".join(client.output)
 
 
-@pytest.mark.parametrize("debugpy", DEBUGPYS)
-def test_an_editable_install_loads_the_plugin(tmp_path, debugpy):
+@pytest.mark.parametrize(
+    ("debugpy", "attach"),
+    [
+        *[pytest.param(p.values[0], False, marks=p.marks, id=p.id) for p in DEBUGPYS],
+        pytest.param(
+            "1.6.7", True, marks=[needs_debugpy_16, needs_pkg_resources], id="debugpy1.6.7-attach"
+        ),
+    ],
+)
+def test_an_editable_install_loads_the_plugin(tmp_path, debugpy, attach):
     """``pip install -e .`` puts src/ on the path (a PEP 420 portion there, which debugpy 1.6's
     pkg_resources skips) and, from setup.py, a .pth naming src/tf_debug_repr/_pydevd_namespace
-    by its absolute path (issue 16). Under debugpy 1.8 both portions are found: one load."""
+    by its absolute path (issue 16). Under debugpy 1.8 both portions are found: one load.
+    ``attach``: the program started with ``python -m debugpy --listen`` instead."""
     tree = clean_tree(tmp_path)
     python, site = bare_venv(tmp_path)
     command = [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps"]
@@ -297,7 +347,11 @@ def test_an_editable_install_loads_the_plugin(tmp_path, debugpy):
     namespace = tree / "src" / "tf_debug_repr" / "_pydevd_namespace"
     pth = (site / "tf_debug_repr-pydevd16.pth").read_text(encoding="utf-8")
     assert pth.strip() == str(namespace.resolve())
-    with stopped_in(tmp_path, python, adapter_env_for(debugpy)) as (client, frame, evaluate):
+    if attach:
+        session = attached_in(tmp_path, python, {"PYTHONPATH": str(DEBUGPY_16)})
+    else:
+        session = stopped_in(tmp_path, python, adapter_env_for(debugpy))
+    with session as (client, frame, evaluate):
         check_the_plugin_runs(client, frame, evaluate, debugpy)
         # the editable tree's package, not a copy (and not this checkout's src/)
         assert (
