@@ -1,5 +1,6 @@
 // @ts-check
 'use strict';
+const path = require('node:path');
 /**
  * PYTHONPATH handling and the debug-configuration resolution rule. No `require('vscode')`.
  */
@@ -10,6 +11,23 @@
  */
 function delimiterFor(platform) {
   return platform === 'win32' ? ';' : ':';
+}
+
+/** The bundle's second folder (regular pydevd_plugins packages), for debugpy 1.6.x. */
+const NS16 = 'pydevd16';
+
+/**
+ * The PYTHONPATH entries for the bundled folder, in order: the folder itself (debugpy 1.8 finds
+ * the plugin's PEP 420 portion there), then its `pydevd16` folder (debugpy 1.6.x builds the
+ * pydevd_plugins namespace with pkg_resources where it is importable, which only counts regular
+ * packages; see scripts/bundle-python.js).
+ * @param {string} bundleDir
+ * @param {NodeJS.Platform} platform
+ * @returns {string[]}
+ */
+function bundleEntries(bundleDir, platform) {
+  const join = platform === 'win32' ? path.win32.join : path.posix.join;
+  return [bundleDir, join(bundleDir, NS16)];
 }
 
 /**
@@ -44,6 +62,20 @@ function prependPythonPath(current, dir, platform) {
 }
 
 /**
+ * `prependPythonPath` for several folders: `dirs` in front of `current`, in that order, each
+ * only if not already present.
+ * @param {string | undefined | null} current
+ * @param {string[]} dirs
+ * @param {NodeJS.Platform} platform
+ * @returns {string}
+ */
+function prependPythonPaths(current, dirs, platform) {
+  let out = current;
+  for (const dir of [...dirs].reverse()) out = prependPythonPath(out, dir, platform);
+  return out ?? '';
+}
+
+/**
  * Which sessions the extension adds its bundled folder to ("owns"):
  * - type `debugpy`, request `launch`: the debuggee is started with the configuration's env;
  * - not the empty configuration (F5 with no launch.json gives `{}`; it is left alone so the
@@ -63,8 +95,8 @@ function ownsSession(config) {
 }
 
 /**
- * The resolver: returns the configuration to start, with the bundled folder prepended to
- * env.PYTHONPATH when the session is owned and the setting is on; otherwise the very same
+ * The resolver: returns the configuration to start, with the bundled folders (bundleEntries)
+ * prepended to env.PYTHONPATH when the session is owned and the setting is on; otherwise the very same
  * object, untouched. The input object is not mutated.
  * @template {{ [key: string]: any } | undefined | null} T
  * @param {T} config
@@ -81,9 +113,9 @@ function resolveConfiguration(config, options) {
   const env = c.env && typeof c.env === 'object' ? c.env : {};
   const hasOwn = Object.prototype.hasOwnProperty.call(env, 'PYTHONPATH') && env.PYTHONPATH !== null;
   const current = hasOwn ? String(env.PYTHONPATH) : options.inheritedPythonPath;
-  const merged = prependPythonPath(current, options.bundleDir, options.platform);
+  const merged = prependPythonPaths(current, bundleEntries(options.bundleDir, options.platform), options.platform);
   if (hasOwn && merged === env.PYTHONPATH) return config;
   return /** @type {T} */ (/** @type {unknown} */ ({ ...c, env: { ...env, PYTHONPATH: merged } }));
 }
 
-module.exports = { delimiterFor, prependPythonPath, ownsSession, resolveConfiguration, comparable };
+module.exports = { delimiterFor, prependPythonPath, prependPythonPaths, bundleEntries, ownsSession, resolveConfiguration, comparable, NS16 };

@@ -63,7 +63,7 @@ function base(config) {
  */
 function dockerCommand(o) {
   const bundle = o.bundleDir
-    ? `-v "${o.bundleDir}":/opt/tf-debug-repr:ro -e PYTHONPATH=/opt/tf-debug-repr `
+    ? `-v "${o.bundleDir}":/opt/tf-debug-repr:ro -e PYTHONPATH=/opt/tf-debug-repr:/opt/tf-debug-repr/pydevd16 `
     : '';
   return (
     `docker run --rm -it -p 127.0.0.1:${o.port}:${o.port} -v "$PWD":${o.remoteRoot} -w ${o.remoteRoot} ${bundle}` +

@@ -66,6 +66,10 @@ test('the .vsix exists and carries the extension, its dependency and the bundled
     'extension/node_modules/jsonc-parser/package.json',
     'extension/python/pydevd_plugins/extensions/pydevd_plugin_tf_debug_repr.py',
     'extension/python/plugin/pydevd_plugin_tf_debug_repr.py',
+    // debugpy 1.6.x (pkg_resources): regular packages in the second PYTHONPATH folder
+    'extension/python/pydevd16/pydevd_plugins/__init__.py',
+    'extension/python/pydevd16/pydevd_plugins/extensions/__init__.py',
+    'extension/python/pydevd16/pydevd_plugins/extensions/pydevd_plugin_tf_debug_repr.py',
     'extension/python/lib/tf_debug_repr/__init__.py',
     // the module the plugin imports, in a subpackage: the bundle carries every one
     'extension/python/lib/tf_debug_repr/hosts/pydevd/adapter.py',

@@ -144,7 +144,7 @@ test('the registered resolver applies the setting and the PYTHONPATH rule', () =
   assert.ok(!rec.providers.some((/** @type {any} */ p) => p.resolveDebugConfiguration), 'no pre-substitution hook: {} reaches the Python Debugger untouched');
   const config = { type: 'debugpy', request: 'launch', name: 'x', program: '/p.py', env: { PYTHONPATH: '/mine' } };
   const r = resolver.resolveDebugConfigurationWithSubstitutedVariables(undefined, config);
-  assert.equal(r.env.PYTHONPATH, [path.join(EXT_ROOT, 'python'), '/mine'].join(path.delimiter));
+  assert.equal(r.env.PYTHONPATH, [path.join(EXT_ROOT, 'python'), path.join(EXT_ROOT, 'python', 'pydevd16'), '/mine'].join(path.delimiter));
   rec.settings = { 'tfDebugRepr.bundledPlugin': false };
   assert.equal(resolver.resolveDebugConfigurationWithSubstitutedVariables(undefined, config), config);
   assert.ok(rec.configSections.every((/** @type {string} */ s) => s === 'tfDebugRepr'));

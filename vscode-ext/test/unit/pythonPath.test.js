@@ -6,6 +6,9 @@ const p = require('../../src/launch/pythonPath');
 
 const POSIX_DIR = '/home/u/.vscode/extensions/tf-debug-repr-0.1.0/python';
 const WIN_DIR = 'C:\\Users\\u\\.vscode\\extensions\\tf-debug-repr-0.1.0\\python';
+// Both folders the resolver adds: the bundle, then its pydevd16/ (debugpy 1.6.x, pkg_resources).
+const POSIX_BOTH = `${POSIX_DIR}:${POSIX_DIR}/pydevd16`;
+const WIN_BOTH = `${WIN_DIR};${WIN_DIR}\\pydevd16`;
 
 test('separator per OS', () => {
   assert.equal(p.delimiterFor('win32'), ';');
@@ -42,18 +45,18 @@ test('resolve: launch sessions get the folder, other settings untouched, input n
   const snapshot = structuredClone(config);
   const r = p.resolveConfiguration(config, opts);
   assert.deepEqual(config, snapshot, 'not mutated');
-  assert.deepEqual(r, { ...snapshot, env: { A: '1', PYTHONPATH: `${POSIX_DIR}:/mine` } });
+  assert.deepEqual(r, { ...snapshot, env: { A: '1', PYTHONPATH: `${POSIX_BOTH}:/mine` } });
   assert.deepEqual(p.resolveConfiguration(r, opts), r, 'resolving twice changes nothing');
 });
 
 test('resolve: without env.PYTHONPATH the inherited one is kept after the folder', () => {
   /** @type {{ [key: string]: any }} */
   const config = { type: 'debugpy', request: 'launch', name: 'x', program: '/p.py' };
-  assert.equal(p.resolveConfiguration(config, opts).env.PYTHONPATH, POSIX_DIR);
-  assert.equal(p.resolveConfiguration(config, { ...opts, inheritedPythonPath: '/site' }).env.PYTHONPATH, `${POSIX_DIR}:/site`);
+  assert.equal(p.resolveConfiguration(config, opts).env.PYTHONPATH, POSIX_BOTH);
+  assert.equal(p.resolveConfiguration(config, { ...opts, inheritedPythonPath: '/site' }).env.PYTHONPATH, `${POSIX_BOTH}:/site`);
   // The configuration's own value wins over the inherited one (as debugpy would use it).
   const own = { ...config, env: { PYTHONPATH: '/own' } };
-  assert.equal(p.resolveConfiguration(own, { ...opts, inheritedPythonPath: '/site' }).env.PYTHONPATH, `${POSIX_DIR}:/own`);
+  assert.equal(p.resolveConfiguration(own, { ...opts, inheritedPythonPath: '/site' }).env.PYTHONPATH, `${POSIX_BOTH}:/own`);
 });
 
 test('resolve: sessions not owned pass through as the very same object', () => {
@@ -76,5 +79,19 @@ test('resolve: win32 separator', () => {
     { type: 'debugpy', request: 'launch', program: 'C:\\p.py', env: { PYTHONPATH: 'C:\\mine' } },
     { bundledPlugin: true, bundleDir: WIN_DIR, platform: 'win32' },
   );
-  assert.equal(r.env.PYTHONPATH, `${WIN_DIR};C:\\mine`);
+  assert.equal(r.env.PYTHONPATH, `${WIN_BOTH};C:\\mine`);
+});
+
+test('bundle entries: the folder, then its pydevd16/ (regular packages for debugpy 1.6.x)', () => {
+  assert.deepEqual(p.bundleEntries(POSIX_DIR, 'linux'), [POSIX_DIR, `${POSIX_DIR}/pydevd16`]);
+  assert.deepEqual(p.bundleEntries(WIN_DIR, 'win32'), [WIN_DIR, `${WIN_DIR}\\pydevd16`]);
+});
+
+test('prepend several: in order, each once, the user value kept; a folder already there stays where it is', () => {
+  const dirs = [POSIX_DIR, `${POSIX_DIR}/pydevd16`];
+  assert.equal(p.prependPythonPaths(undefined, dirs, 'linux'), POSIX_BOTH);
+  assert.equal(p.prependPythonPaths('/a::/b', dirs, 'linux'), `${POSIX_BOTH}:/a::/b`);
+  assert.equal(p.prependPythonPaths(`${POSIX_BOTH}:/a`, dirs, 'linux'), `${POSIX_BOTH}:/a`);
+  // A configuration resolved by an extension that added only the first folder gets the second.
+  assert.equal(p.prependPythonPaths(`${POSIX_DIR}:/a`, dirs, 'linux'), `${POSIX_DIR}/pydevd16:${POSIX_DIR}:/a`);
 });

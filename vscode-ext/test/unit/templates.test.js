@@ -79,7 +79,7 @@ test('attach templates: connect to localhost, path mappings, the debuggee comman
   assert.ok(docker.detail.includes(cmd.trim()), 'the quick pick detail shows the exact command');
 
   const withBundle = t.dockerCommand({ port: 5678, remoteRoot: '/tf/notebooks', script: 'a.py', bundleDir: '/ext/python' });
-  assert.match(withBundle, /-v "\/ext\/python":\/opt\/tf-debug-repr:ro -e PYTHONPATH=\/opt\/tf-debug-repr /);
+  assert.match(withBundle, /-v "\/ext\/python":\/opt\/tf-debug-repr:ro -e PYTHONPATH=\/opt\/tf-debug-repr:\/opt\/tf-debug-repr\/pydevd16 /);
 
   const remote = t.getTemplate('attachRemote', { port: 6000, remoteRoot: '/srv/app' });
   assert.deepEqual(remote.configurations[0].connect, { host: 'localhost', port: 6000 });
