@@ -70,3 +70,22 @@ def test_a_budget_covers_one_burst_of_requests():
         assert "x∈~[" in views.summary(big(6, 4_000_000)[0])
     finally:
         budget.set_budget_ms(before)
+
+
+def test_one_slow_computation_does_not_price_big_tensors_out_for_good():
+    # An exact computation slowed by other work (40 ms for 10^6 elements) raises the
+    # estimate past what a 10 ms budget fits; each later burst brings it halfway back to
+    # the first guess, so exact figures return instead of staying sampled for the session.
+    before_ms, before_ns = budget.budget_ms(), budget._ns_per_element
+    budget.set_budget_ms(10)
+    try:
+        budget._ns_per_element = budget.FIRST_NS_PER_ELEMENT
+        budget.charge(0.040, 1_000_000)
+        time.sleep(budget.GAP_S * 1.5)
+        assert not budget.allows_exact(1_000_000)  # a new burst: still priced out
+        time.sleep(budget.GAP_S * 1.5)
+        assert budget.allows_exact(1_000_000)  # the next one: it fits again
+        assert budget._ns_per_element < 10.0
+    finally:
+        budget.set_budget_ms(before_ms)
+        budget._ns_per_element = before_ns
