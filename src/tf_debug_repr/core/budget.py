@@ -30,9 +30,10 @@ ENV = "TF_DEBUG_REPR_EXACT_MS"
 # The default, measured in benchmarks/debugger_overhead.py on issue 17's frame (sixteen
 # fresh 10^6-element float32 values after a continue; docs/performance.md): stock debugpy
 # takes >= 42 ms for any Locals request (its socket waits for a delayed ACK; the plugin's
-# does not). With 10 ms the request took 15.5 ms at the median (0.29x stock, load ~5), about
-# nine of the sixteen lines exact; with 15 ms, 21.8 ms (0.40x), too near half of stock's
-# time on a loaded machine. Frames totalling up to ~8·10^6 elements stay exact at each stop.
+# does not). Head to head in one run, Locals after a continue took 18.5 ms at the median
+# with 10 ms (0.34x stock; 7-11 of the sixteen lines exact) and 20.7 ms with 15 ms (0.39x),
+# at load ~2; at load ~5, 15.5 ms (0.29x) and 21.8 ms (0.40x). 15 ms sits too near half of
+# stock's time on a loaded machine.
 DEFAULT_MS = 10.0
 GAP_S = 0.25  # a pause this long between summaries starts a new burst
 # Exact figures cost about this much per element before any was measured (a conservative
