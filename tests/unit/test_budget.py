@@ -70,3 +70,58 @@ def test_a_budget_covers_one_burst_of_requests():
         assert "x∈~[" in views.summary(big(6, 4_000_000)[0])
     finally:
         budget.set_budget_ms(before)
+
+
+def test_one_slow_computation_does_not_price_big_tensors_out_for_good():
+    # An exact computation slowed by other work (40 ms for 10^6 elements) raises the
+    # estimate past what a 10 ms budget fits; each later burst brings it halfway back to
+    # the first guess, so exact figures return instead of staying sampled for the session.
+    before_ms, before_ns = budget.budget_ms(), budget._ns_per_element
+    budget.set_budget_ms(10)
+    try:
+        budget._ns_per_element = budget.FIRST_NS_PER_ELEMENT
+        budget.charge(0.040, 1_000_000)
+        time.sleep(budget.GAP_S * 1.5)
+        assert not budget.allows_exact(1_000_000)  # a new burst: still priced out
+        time.sleep(budget.GAP_S * 1.5)
+        assert budget.allows_exact(1_000_000)  # the next one: it fits again
+        assert budget._ns_per_element < 10.0
+    finally:
+        budget.set_budget_ms(before_ms)
+        budget._ns_per_element = before_ns
+
+
+class _Stops:
+    """A debugger whose thread is suspended at one stop after another (``core.debugger``'s
+    protocol; pydevd's gives its frames tracker of the suspension)."""
+
+    def __init__(self) -> None:
+        self.stop: object = object()
+
+    def suspension(self) -> object:
+        return self.stop
+
+    def count_as_library(self, directory: str) -> None:
+        pass
+
+
+def test_a_new_stop_starts_a_new_burst_however_soon_it_comes():
+    # A continue to the next loop iteration stops again within GAP_S: its Locals request
+    # must get its own budget, not what the previous stop's request left.
+    from tf_debug_repr.core import debugger
+
+    before_ms, before_ns = budget.budget_ms(), budget._ns_per_element
+    stops = _Stops()
+    debugger.install(stops)
+    budget.set_budget_ms(10)
+    try:
+        budget._ns_per_element = budget.FIRST_NS_PER_ELEMENT
+        assert budget.allows_exact(1_000_000)
+        budget.charge(0.020, 0)  # this stop's request spent its budget
+        assert not budget.allows_exact(1_000_000)
+        stops.stop = object()  # stopped again, at once
+        assert budget.allows_exact(1_000_000)
+    finally:
+        debugger.install(None)  # type: ignore[arg-type]
+        budget.set_budget_ms(before_ms)
+        budget._ns_per_element = before_ns

@@ -132,3 +132,53 @@ def test_figures_of_an_eager_tensor_are_computed_once_and_leave_with_it():
     stats.tensor_stats(v.value())
     v.assign([5.0, 6.0])
     assert stats.tensor_stats(v.value()).max == 6.0, "a variable's new value is read afresh"
+
+
+def _separate_passes(a: np.ndarray, stride: int | None = None) -> stats.Stats:
+    """The figures as separate numpy passes give them (min, max, then the moments' sample):
+    what the one-pass and one-gather paths must reproduce exactly."""
+    size = a.size
+    flat = a.reshape(-1)
+    e_stride = stride or stats.extremes_stride_for(size, "float", a.dtype.itemsize)
+    m_stride = stride or -(-size // stats.SAMPLE_LIMIT)
+    extremes, moments = flat[::e_stride], flat[::m_stride]
+    finite = extremes[np.isfinite(extremes)]
+    wide = moments[np.isfinite(moments)].astype(np.float64)
+    mean = float(wide.mean())
+    return stats.Stats(
+        size=size,
+        category="float",
+        min=float(finite.min()),
+        max=float(finite.max()),
+        mean=mean,
+        std=float(np.sqrt(np.square(wide - mean).mean())),
+        nan=int(np.isnan(extremes).sum()) * e_stride,
+        posinf=int((extremes == np.inf).sum()) * e_stride,
+        neginf=int((extremes == -np.inf).sum()) * e_stride,
+        moments_sample=int(moments.size) if m_stride > 1 else None,
+        moments_stride=m_stride,
+        extremes_sampled=e_stride > 1,
+        extremes_stride=e_stride,
+    )
+
+
+@pytest.mark.parametrize("size", [2 * stats.CHUNK, 1_000_003, 3 * stats.CHUNK + 17])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+@pytest.mark.parametrize("bad", ["clean", "nan-in-last-chunk", "inf-first", "-inf-last"])
+def test_one_pass_figures_are_those_of_separate_passes(size, dtype, bad):
+    # Exact figures of a big float array come from one chunked pass (min, max and the
+    # moments' sample per chunk), sampled ones from one gather: the same numbers, and a
+    # NaN or ±Inf anywhere (the last chunk too) is still found and counted.
+    a = (np.random.default_rng(size).standard_normal(size) * 3).astype(dtype)
+    a[size // 3] = 40.0  # the maximum, off the moments' stride
+    if bad == "nan-in-last-chunk":
+        a[size - 5] = np.nan
+    elif bad == "inf-first":
+        a[0] = np.inf
+    elif bad == "-inf-last":
+        a[size - 1] = -np.inf
+    exact = stats.array_stats(a)
+    assert exact == _separate_passes(a) and exact.max == 40.0
+    assert exact.bad == (0 if bad == "clean" else 1)
+    stride = stats.sampled_stride(size, a.dtype.itemsize)
+    assert stats.array_stats(a, stride) == _separate_passes(a, stride)

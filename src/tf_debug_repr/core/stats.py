@@ -134,7 +134,53 @@ def _array_stats(array: np.ndarray, stride: int | None = None) -> Stats:
         wide = np.int64 if category == "int" else np.float32
         extremes = extremes.astype(wide)
         moments = moments.astype(wide)
+    elif extremes_stride == moments_stride and extremes_stride > 1:
+        # A sample (sampled figures): gathered once into a small contiguous copy, so min,
+        # max and the moments read it from the cache instead of striding through the
+        # whole buffer three times (each element of the sample is a cache miss).
+        extremes = moments = np.ascontiguousarray(extremes)
+    elif extremes_stride == 1 and size >= 2 * CHUNK and flat.flags.c_contiguous:
+        clean = _clean_float_pass(flat, moments_stride) if extremes.dtype.kind == "f" else None
+        if clean is not None:
+            lo, hi, sample = clean
+            return _stats_of(lo, hi, sample, common)
     return _real_stats(extremes, moments, extremes_stride, common)
+
+
+# Elements of a contiguous float array read per step of the exact pass: min, max and the
+# moments' sample of one chunk are taken while it is in the CPU's cache (256 KiB of float32),
+# so a tensor just written (not in the cache) is read from memory once, not three times.
+CHUNK = 1 << 16
+
+
+def _clean_float_pass(flat: np.ndarray, moments_stride: int) -> tuple[Any, Any, np.ndarray] | None:
+    """Exact min and max, and every ``moments_stride``-th element (as float64), of a 1-D
+    contiguous float array in one pass over memory; None when it holds a NaN or ±Inf (the
+    caller then counts them). The same figures as separate passes, at about half the cost
+    on a tensor that is not in the cache."""
+    size = int(flat.size)
+    step = max(1, CHUNK // moments_stride) * moments_stride  # the sample lines up across chunks
+    sample = np.empty(-(-size // moments_stride), np.float64)
+    lows, highs = [], []
+    at = 0
+    for start in range(0, size, step):
+        chunk = flat[start : start + step]
+        lows.append(chunk.min())
+        highs.append(chunk.max())
+        part = chunk[::moments_stride]
+        sample[at : at + part.size] = part
+        at += part.size
+    lo, hi = np.min(lows), np.max(highs)  # numpy's: a NaN among them propagates
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return None
+    return lo, hi, sample
+
+
+def _stats_of(lo: Any, hi: Any, wide: np.ndarray, common: dict[str, Any]) -> Stats:
+    """Figures of a clean (all finite) array from its extremes and its float64 sample."""
+    mean = float(wide.mean())
+    std = float(np.sqrt(np.square(wide - mean).mean()))
+    return Stats(min=_number(lo), max=_number(hi), mean=mean, std=std, **common)
 
 
 def _real_stats(
