@@ -72,6 +72,15 @@ def batch():
     return x, y
 
 
+def median_interval(values: list[float], draws: int = 2000) -> tuple[float, float]:
+    """A 95% bootstrap interval of the median of ``values`` (fixed seed)."""
+    import random
+
+    pick = random.Random(0)
+    medians = sorted(statistics.median(pick.choices(values, k=len(values))) for _ in range(draws))
+    return medians[int(0.025 * draws)], medians[int(0.975 * draws) - 1]
+
+
 def install_capture():
     """What the plugin does once TF is imported and a client is looking."""
     import keras
@@ -85,14 +94,16 @@ def install_capture():
     return gradient_capture
 
 
-def time_on_off(rounds: int, inner: int, jit: bool) -> dict:
+def time_on_off(rounds: int, inner: int, jit: bool, control: bool = False) -> dict:
+    """``control``: both copies traced with capture off (an A/A run: how far from 1.000
+    the method itself reads)."""
     capture = install_capture()
     from tf_debug_repr.gradients import compiled as compiled_capture
 
     x, y = batch()
     models = {}
     for on in (True, False):  # traced (at the first step) with capture on, then off
-        capture.set_enabled(on)
+        capture.set_enabled(on and not control)
         models[on] = build(jit)
         for _ in range(2):  # warm-up: the trace, the optimizer's slots
             models[on].train_on_batch(x, y)
@@ -117,7 +128,9 @@ def time_on_off(rounds: int, inner: int, jit: bool) -> dict:
         paired_cpu.append(this_cpu[True] / this_cpu[False])
     compiled_capture.sync(capture.store_compiled)
     kept = sum(
-        1 for v in models[True].trainable_variables if capture.record_of(v).gradient is not None
+        1
+        for v in models[True].trainable_variables
+        if (record := capture.record_of(v)) is not None and record.gradient is not None
     )
     on, off = statistics.median(times[True]), statistics.median(times[False])
     return {
@@ -132,6 +145,7 @@ def time_on_off(rounds: int, inner: int, jit: bool) -> dict:
         "cpu_off_ms": statistics.median(cpu[False]) * 1e3,
         "cpu_on_ms": statistics.median(cpu[True]) * 1e3,
         "cpu_paired_median": statistics.median(paired_cpu),
+        "cpu_paired_interval": median_interval(paired_cpu),
         "cpu_paired_min": min(paired_cpu),
         "cpu_paired_max": max(paired_cpu),
         "n": rounds,
@@ -247,6 +261,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=24)
     parser.add_argument("--inner", type=int, default=3, help="steps a side per round")
+    parser.add_argument(
+        "--control", action="store_true", help="time: both copies without capture (A/A)"
+    )
     parser.add_argument("--profile-steps", type=int, default=10)
     parser.add_argument("--memory-steps", type=int, default=20)
     parser.add_argument("--memory-child", type=int, default=0, help=argparse.SUPPRESS)
@@ -261,15 +278,18 @@ def main() -> None:
         return
     if args.part in ("time", "all"):
         for jit in (False, True):
-            result = time_on_off(args.rounds, args.inner, jit)
+            result = time_on_off(args.rounds, args.inner, jit, args.control)
             print(
-                f"{'XLA' if jit else 'graph'}: {result['params']:,} params, "
+                f"{'XLA' if jit else 'graph'}{' A/A control' if args.control else ''}: "
+                f"{result['params']:,} params, "
                 f"step off {result['off_ms']:,.1f} ms, on {result['on_ms']:,.1f} ms "
                 f"(medians of {result['n']} rounds of {result['inner']}), ratio {result['ratio']:.3f}; per-round ratios "
                 f"median {result['paired_median']:.3f} [{result['paired_min']:.3f}, "
                 f"{result['paired_max']:.3f}]; CPU time off {result['cpu_off_ms']:,.1f} ms, "
                 f"on {result['cpu_on_ms']:,.1f} ms, per-round ratios median "
-                f"{result['cpu_paired_median']:.3f} [{result['cpu_paired_min']:.3f}, "
+                f"{result['cpu_paired_median']:.3f} (95% interval of the median "
+                f"{result['cpu_paired_interval'][0]:.3f}-{result['cpu_paired_interval'][1]:.3f}) "
+                f"[{result['cpu_paired_min']:.3f}, "
                 f"{result['cpu_paired_max']:.3f}]; values kept for {result['kept']} weights "
                 f"({result['shadow_mib']:,.0f} MiB of shadows)",
                 flush=True,

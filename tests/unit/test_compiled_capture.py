@@ -286,3 +286,14 @@ def test_a_small_gradients_norm_is_read_whole():
 
     assert compiled.sample_step([256, 256]) == 0  # 65,536 elements: exact
     assert compiled.sample_step([256, 257]) > 0
+
+
+def test_a_kept_samples_figures_count_nan_and_inf_and_describe_the_finite_rest():
+    from tf_debug_repr.gradients import compiled
+
+    sample = np.array([1.0, -2.0, np.nan, np.inf, 3.0, -np.inf, np.inf], np.float32)
+    lo, hi, mean, std, nan, pos, neg = compiled._sample_figures(sample)
+    assert (lo, hi, nan, pos, neg) == (-2.0, 3.0, 1.0, 2.0, 1.0)
+    assert mean == pytest.approx(2 / 3) and std == pytest.approx(np.std([1.0, -2.0, 3.0]))
+    nothing_finite = compiled._sample_figures(np.array([np.nan], np.float32))
+    assert np.isnan(nothing_finite[:4]).all() and nothing_finite[4] == 1.0
