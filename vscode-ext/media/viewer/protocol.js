@@ -14,7 +14,7 @@
 /** @typedef {{ layout: string, tile: number[], in_channels: number, out_channels: number, in_shown: number, out_shown: number, values: string, mask: string, min: number, max: number, signed: boolean }} Filters */
 /** @typedef {{ axes: (number | null)[] | null, index: (number | null)[] | null, region: number[][] | null, part: string | null }} Request */
 /** @typedef {{ expression: string, title: string, session: string | null, sig: string, request?: Request, pinned?: boolean }} SavedView */
-/** @typedef {{ type: 'payload', expression: string, title: string, payload: Payload, pinned: boolean, request: Request, view?: SavedView }} ToPagePayload */
+/** @typedef {{ type: 'payload', expression: string, title: string, payload: Payload, pinned: boolean, request: Request, view?: SavedView, n?: number }} ToPagePayload */
 /** @typedef {{ type: 'loading', expression?: string }} ToPageLoading */
 /** @typedef {{ type: 'error', expression: string, message: string }} ToPageError */
 /** @typedef {{ type: 'stale', reason: string }} ToPageStale */

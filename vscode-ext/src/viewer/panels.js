@@ -81,6 +81,8 @@ class ViewerPanel {
     /** @type {import('../../media/viewer/protocol').ToPageWaiting | undefined} */
     this.lastWaiting = undefined;
     this.seq = 0;
+    /** The number of the last payload (its message's `n`): a page showing it skips it when sent again. */
+    this.payloads = 0;
     const options = { enableScripts: true, retainContextWhenHidden: false, localResourceRoots: [viewer.pageRoot] };
     if (panel) {
       this.panel = panel;
@@ -198,7 +200,7 @@ class ViewerPanel {
       this.waiting = false;
       this.lastError = undefined;
       this.lastWaiting = undefined;
-      this.lastPayload = { type: 'payload', expression: this.expression, title: this.title, payload, pinned: this.pinned, request: checked };
+      this.lastPayload = { type: 'payload', expression: this.expression, title: this.title, payload, pinned: this.pinned, request: checked, n: ++this.payloads };
       this.post({ ...this.lastPayload, view: this.saved() });
       // Still a true picture of the stop it was asked in; if the program moved on meanwhile,
       // the page is told again that it is stale.

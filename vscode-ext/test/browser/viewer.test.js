@@ -395,6 +395,48 @@ test('pin, save, compare (with the slice shown) and refresh post their messages'
   await v.page.close();
 });
 
+test('the payload it already shows, sent again (at ready), is not decoded and drawn again; its pin and view are taken', async () => {
+  const v = await openViewer(browser);
+  // counts the heatmap's draws (the page draws its picture with drawImage)
+  await v.page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    w.__draws = 0;
+    const draw = CanvasRenderingContext2D.prototype.drawImage;
+    CanvasRenderingContext2D.prototype.drawImage = function (/** @type {any[]} */ ...a) {
+      if (this.canvas.id === 'heatmap') w.__draws++;
+      return draw.apply(this, /** @type {any} */ (a));
+    };
+  });
+  const draws = () => v.page.evaluate(() => /** @type {any} */ (window).__draws);
+  const view = { expression: 'x', title: 'x', session: 'Python: train', sig: 'c2lnbmF0dXJl' };
+  const first = { ...payloadMessage(matrixWithSpecials()), view, n: 1 };
+  await v.send(first);
+  const drawn = await draws();
+  assert.ok(drawn >= 1, 'the first payload is drawn');
+  // The same payload (n) again, now pinned: not drawn again, the pin and the kept view follow.
+  await v.send({ ...first, pinned: true });
+  assert.equal(await draws(), drawn);
+  assert.equal(await v.page.$eval('#pin', (e) => e.getAttribute('aria-pressed')), 'true');
+  assert.equal((await v.savedState()).view.pinned, true);
+  assert.equal(await v.isHidden('#message'), true);
+  // A loading state is not cleared by the copy (a new fetch is under way).
+  await v.send({ type: 'loading', expression: 'x' });
+  await v.send({ ...first, pinned: true });
+  assert.equal(await v.isHidden('#overlay'), false, 'still loading');
+  // The next payload (n + 1) is drawn, and so is one with no number (an older extension).
+  await v.send({ ...first, n: 2 });
+  assert.equal(await v.isHidden('#overlay'), true);
+  const drawn2 = await draws();
+  assert.ok(drawn2 > drawn, 'a new payload is drawn');
+  const unnumbered = /** @type {any} */ ({ ...first });
+  delete unnumbered.n;
+  await v.send(unnumbered);
+  assert.ok((await draws()) > drawn2, 'a payload without n is drawn');
+  assert.equal(await v.page.$eval('#pin', (e) => e.getAttribute('aria-pressed')), 'false');
+  assert.deepEqual(v.pageErrors, []);
+  await v.page.close();
+});
+
 test('image mode draws the RGBA grid; the tabs switch between image and heatmap', async () => {
   const v = await openViewer(browser);
   // Two 2x2 RGB tiles side by side: a 4 x 2 grid of known pixels.

@@ -125,10 +125,13 @@ test('page messages: request refetches in the same frame; ready re-sends; a bad 
   await p.onMessage({ type: 'request', axes: [1, 0], index: [0, null], region: null, part: 'real' });
   assert.deepEqual(evaluations(w.requests)[1], ["__import__('tf_debug_repr').view_payload((w), axes=[1, 0], index=[0, None], region=None, part=\"real\")", 102, 'clipboard']);
   assert.equal(w.requests.filter((r) => r.command === 'stackTrace').length, 1, 'the frame is reused while the program has not moved');
+  const numbers = p.posted.filter((/** @type {any} */ m) => m.type === 'payload').map((/** @type {any} */ m) => m.n);
+  assert.deepEqual(numbers, [1, 2], 'each fetched payload has its own number');
   p.posted.length = 0;
   await p.onMessage({ type: 'ready' });
   assert.deepEqual(p.posted.map((/** @type {any} */ m) => m.type), ['payload']);
   assert.deepEqual(p.posted[0].request, { axes: [1, 0], index: [0, null], region: null, part: 'real' });
+  assert.equal(p.posted[0].n, 2, 'sent again at ready with its number: a page already showing it skips it');
   await p.onMessage({ type: 'request', axes: [0, 'x'] });
   assert.deepEqual(p.posted.at(-1).type, 'error');
   assert.match(p.posted.at(-1).message, /Bad request: an axis must be an integer/);

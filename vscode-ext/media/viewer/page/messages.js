@@ -43,6 +43,15 @@ const TfMessages = (() => {
 
   /** @param {import('../protocol').ToPagePayload} msg */
   function showPayload(msg) {
+    // The payload this page already shows, sent again (the extension sends its last payload once
+    // more when the page says ready, in case the page missed the first): only its pin and view
+    // are taken, it is not decoded and drawn a second time.
+    if (typeof msg.n === 'number' && cur.msg && cur.msg.n === msg.n && cur.msg.expression === msg.expression) {
+      cur.msg = { ...cur.msg, pinned: msg.pinned, view: msg.view ?? cur.msg.view };
+      showPinned(!!msg.pinned);
+      keepView(msg.view);
+      return;
+    }
     setLoading(false);
     cur.stale = false;
     el.banner.hidden = true;
