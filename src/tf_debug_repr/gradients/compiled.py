@@ -28,7 +28,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from .figures import Figures
+from .figures import Figures, host_counts, host_moments
 from .records import HISTORY
 
 _lock = threading.RLock()
@@ -343,16 +343,7 @@ def _sample_figures(sample: Any) -> Any:
     gradients/figures.Figures holds them)."""
     import numpy as np
 
-    finite = sample[np.isfinite(sample)].astype(np.float64)
-    with np.errstate(all="ignore"):
-        moments = (
-            [finite.min(), finite.max(), finite.mean(), finite.std()]
-            if finite.size
-            else [math.nan] * 4
-        )
-    counts = [np.count_nonzero(np.isnan(sample)), np.sum(sample == np.inf)]
-    counts.append(np.sum(sample == -np.inf))
-    return np.array(moments + [float(c) for c in counts])
+    return np.array(host_moments(sample) + host_counts(sample))
 
 
 def _keep_values(site: _Site, pairs: list, shadows: list) -> None:
@@ -495,12 +486,12 @@ def _sync_site(store: Callable, optimizer: Any, site: _Site) -> None:
         shadow = _shadows.get((id(site), id(variable)))
         gradient = shadow.gradient() if shadow is not None else None
         exact = _exact_norm(tf, gradient)  # the last step's, from its kept values
+        sampled = site.steps[i] > 0  # its norms estimated from a sample
         if site.replicated:  # norms only of the summed gradient: the last step's
             # Keras counts one iteration per apply: earlier steps' counted back from the last
             history: list = [(int(iterations) - (count - 1 - k), None, False) for k in steps]
             history[-1] = (history[-1][0], exact, False)
         else:  # sqrt keeps NaN and Inf: a step whose gradient held one reads as such
-            sampled = site.steps[i] > 0
             # A tape's own steps are counted by runs (1 = the first), an optimizer's by
             # its iterations.
             history = [
@@ -516,7 +507,6 @@ def _sync_site(store: Callable, optimizer: Any, site: _Site) -> None:
         kept = None
         if gradient is None and not site.replicated:
             size = math.prod(int(d or 0) for d in variable.shape)
-            sampled = site.steps[i] > 0
             # about one element in ``stride`` read: the density the rows quote
             stride = -(-size // SAMPLE) if sampled else 1
             row = site.sample_rows.get(i)

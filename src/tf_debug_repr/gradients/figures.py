@@ -122,22 +122,28 @@ def figures_of(gradient: Any, norm: float | None) -> Figures:
     known_clean = _finite(norm)
     if _on_host(tensor):
         array = _host_floats(tensor)
-        sample = array[::stride]
-        counts = [0.0, 0.0, 0.0]
-        if not known_clean:
-            counts = [
-                float(np.count_nonzero(np.isnan(array))),
-                float(np.count_nonzero(array == np.inf)),
-                float(np.count_nonzero(array == -np.inf)),
-            ]
-            sample = sample[np.isfinite(sample)]
-        with np.errstate(all="ignore"):
-            wide = sample.astype(np.float64)
-            moments = (
-                [wide.min(), wide.max(), wide.mean(), wide.std()] if wide.size else [np.nan] * 4
-            )
-        return Figures(size, np.array(moments + counts), stride)
+        counts = [0.0, 0.0, 0.0] if known_clean else host_counts(array)
+        return Figures(size, np.array(host_moments(array[::stride]) + counts), stride)
     return Figures(size, device_figures(tensor, stride), stride)
+
+
+def host_moments(sample: np.ndarray) -> list[float]:
+    """min, max, mean, std of the finite elements of a host sample (NaN for each when none
+    is finite), in float64."""
+    wide = sample[np.isfinite(sample)].astype(np.float64)
+    if not wide.size:
+        return [math.nan] * 4
+    with np.errstate(all="ignore"):
+        return [float(wide.min()), float(wide.max()), float(wide.mean()), float(wide.std())]
+
+
+def host_counts(array: np.ndarray) -> list[float]:
+    """NaN, +Inf and -Inf counts of a host array."""
+    return [
+        float(np.count_nonzero(np.isnan(array))),
+        float(np.count_nonzero(array == np.inf)),
+        float(np.count_nonzero(array == -np.inf)),
+    ]
 
 
 def _finite(value: Any) -> bool:
