@@ -21,7 +21,6 @@ import contextlib
 import os
 import threading
 import time
-import weakref
 from collections.abc import Iterator
 
 from . import debugger
@@ -53,8 +52,7 @@ def _from_env() -> float:
 _budget_s = _from_env()
 _spent_s = 0.0
 _start = 0.0  # when the current burst began
-_stop_ref: weakref.ref | None = None  # the stop (pydevd's suspension) of the current burst
-_stop_id = 0
+_stops_seen = 0  # debugger.stops_seen() at the current burst
 _last = 0.0
 _ns_per_element = FIRST_NS_PER_ELEMENT
 _local = threading.local()
@@ -105,24 +103,12 @@ def allows_exact(elements: int = 0) -> bool:
 def _new_stop() -> bool:
     """Is the program stopped somewhere else than at the burst's last summary? A ``continue``
     to the next iteration of a loop can stop again in less than ``GAP_S``: its Locals
-    request is a new burst all the same. (pydevd's suspension object, compared by identity
-    through a weak reference, as ``forensics.snapshots`` does; no debugger: never.)"""
-    global _stop_ref, _stop_id
-    try:
-        stop = debugger.suspension()
-    except Exception:
+    request is a new burst all the same (no debugger: never)."""
+    global _stops_seen
+    seen = debugger.stops_seen()
+    if seen == _stops_seen:
         return False
-    if stop is None:
-        return False
-    if _stop_ref is not None and _stop_ref() is stop:
-        return False
-    if _stop_ref is None and _stop_id == id(stop):
-        return False  # an object without weak references: known by its id
-    try:
-        _stop_ref = weakref.ref(stop)
-    except TypeError:
-        _stop_ref = None
-    _stop_id = id(stop)
+    _stops_seen = seen
     return True
 
 

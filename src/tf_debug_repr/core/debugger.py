@@ -9,6 +9,8 @@ are "none" and "nothing to do".
 
 from __future__ import annotations
 
+import threading
+import weakref
 from typing import Any, Protocol
 
 
@@ -33,6 +35,39 @@ def install(debugger: Debugger) -> None:
 
 def suspension() -> Any:
     return None if _installed is None else _installed.suspension()
+
+
+_lock = threading.Lock()
+_seen_ref: weakref.ref | None = None  # the last suspension seen (by identity)
+_seen_id = 0  # ... by id, for a suspension object that takes no weak reference
+_stops = 0
+
+
+def stops_seen() -> int:
+    """How many stops (distinct suspensions) this process has been asked about, the current
+    one included; 0 before any or with no debugger. A caller keeps the number it saw last:
+    a different one means the program stopped again, however soon (a ``continue`` to the
+    next iteration of a loop). The suspension is compared by identity through a weak
+    reference, so a later object at the same address is not taken for it."""
+    global _seen_ref, _seen_id, _stops
+    try:
+        stop = suspension()
+    except Exception:
+        return _stops
+    if stop is None:
+        return _stops
+    with _lock:
+        # By its id where none is held yet or the suspension takes no weak reference
+        by_id = _stops > 0 and _seen_id == id(stop)
+        same = _seen_ref() is stop if _seen_ref is not None else by_id
+        if not same:
+            try:
+                _seen_ref = weakref.ref(stop)
+            except TypeError:
+                _seen_ref = None
+            _seen_id = id(stop)
+            _stops += 1
+        return _stops
 
 
 def count_as_library(directory: str) -> None:

@@ -4,9 +4,10 @@
 (``PyDB.do_wait_suspend`` enters ``suspended_frames_manager.track_frames()``, which
 makes a new tracker and drops it on resume) and registers it under the thread's id. The
 resolvers and evaluations run on that suspended thread, so ``get_frame_tracker(id of the
-current thread)`` is the current suspension. We keep a weak reference to it: a different
-(live) tracker object means a new stop. This costs one dict lookup, needs no hook in
-pydevd, and a weak reference cannot mistake a recycled object for the old one. Without
+current thread)`` is the current suspension; ``core.debugger.stops_seen()`` counts the
+distinct ones it was asked about (by a weak reference: a recycled object is not taken for
+the old one), and a count that moved means a new stop. This costs one dict lookup and
+needs no hook in pydevd. Without
 pydevd (the program calling us itself, unit tests) ``next_stop()`` advances the count.
 
 **What is kept.** Only variables the user looked at (expanded, watched, hovered, or
@@ -64,21 +65,16 @@ def set_budget_mb(mib: float) -> None:
 # --------------------------------------------------------------------------- stops
 
 _stop = 0  # the number of the current stop (1 = first seen)
-_tracker_ref: weakref.ref | None = None
+_stops_seen = 0  # debugger.stops_seen() when it was last asked
 
 
 def current_stop() -> int:
     """The number of the stop the program is in (0 before any)."""
-    global _stop, _tracker_ref
-    try:
-        tracker = debugger.suspension()
-    except Exception:
-        tracker = None
-    if tracker is None:
-        return _stop
+    global _stop, _stops_seen
+    seen = debugger.stops_seen()
     with _lock:
-        if _tracker_ref is None or _tracker_ref() is not tracker:
-            _tracker_ref = weakref.ref(tracker)
+        if seen != _stops_seen:
+            _stops_seen = seen
             _stop += 1
         return _stop
 
