@@ -91,7 +91,7 @@ function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
     <button type="button" role="tab" id="tab-histogram" data-tab="histogram" aria-selected="false" aria-controls="panel-histogram" tabindex="-1">Histogram</button>
   </div>
   <span class="spacer"></span>
-  <button type="button" id="pin" aria-pressed="false" title="Refresh this view at every stop of the session">Pin</button>
+  <button type="button" id="pin" aria-pressed="false" title="Keep this view: refresh it at every stop of the session, and open other values in views of their own (an unpinned view shows the next value you view)">Pin</button>
   <button type="button" id="refresh" title="Fetch the value again">Refresh</button>
   <button type="button" id="save" title="Save the whole value as a .npy file">Save as .npy</button>
   <button type="button" id="compare" title="Open another expression beside this one">Compare…</button>

@@ -214,6 +214,28 @@ class ViewerPanel {
     }
   }
 
+  /**
+   * Shows another expression in this page: View Tensor reusing an unpinned view, as VS Code
+   * reuses a group's preview editor. The page stays loaded, so the new value skips a new webview's
+   * start (over a second in code-server: docs/performance.md, "Opening a view").
+   * @param {{ expression: string, state: SessionState, frame?: FrameRef }} o
+   */
+  retarget({ expression, state, frame }) {
+    this.expression = expression.trim();
+    this.title = titleFor(this.expression);
+    this.panel.title = this.title;
+    this.adopt(state);
+    this.frame = frame;
+    this.waiting = false;
+    this.request = {};
+    this.lastPayload = this.lastError = this.lastWaiting = this.stale = this.staleWhy = undefined;
+  }
+
+  /** Whether View Tensor may show another value here: an unpinned view with a value or an error. */
+  get reusable() {
+    return !this.pinned && !this.broken && !this.waiting;
+  }
+
   /** A restored view's first words: fetch at once if a session is paused, else say it waits. */
   async start() {
     if (this.broken) {
@@ -495,7 +517,8 @@ class TensorViewer {
 
   /**
    * Shows a view: the panel already showing this expression of this session (not for beside),
-   * else a new one; `request`: the slice to show first (Compare keeps the comparing view's).
+   * else the unpinned view in the group it opens in, showing this value instead (the setting
+   * `tfDebugRepr.viewer.reuseView`, on by default), else a new one; `request`: the slice to show first (Compare keeps the comparing view's).
    * @param {{ expression: string, state: SessionState, frame?: FrameRef, beside?: boolean, request?: ViewRequest, from?: ViewerPanel }} o
    */
   async open(o) {
@@ -514,12 +537,37 @@ class TensorViewer {
       await same.fetch(o.request ?? same.request);
       return same;
     }
+    const frame = o.frame && o.frame.generation === o.state.generation ? o.frame : undefined;
+    const reused = reuseViews() ? this.reusableIn(column, o.from) : undefined;
+    if (reused) {
+      reused.retarget({ expression: o.expression, state: o.state, frame });
+      reused.panel.reveal(undefined, false);
+      this.lastPanel = reused;
+      await reused.fetch(o.request ?? {}, frame);
+      return reused;
+    }
     const panel = new ViewerPanel(this, { expression: o.expression, state: o.state, frame: o.frame, column, request: o.request });
     this.panels.add(panel);
     this.lastPanel = panel;
-    await panel.fetch(o.request ?? {}, o.frame && o.frame.generation === o.state.generation ? o.frame : undefined);
+    await panel.fetch(o.request ?? {}, frame);
     return panel;
   }
+
+  /**
+   * The unpinned view a new value replaces in `column` (the last one shown there), never the
+   * view comparing (`from`); pinned views are kept.
+   * @param {vscode.ViewColumn} column @param {ViewerPanel} [from]
+   */
+  reusableIn(column, from) {
+    const inColumn = (/** @type {ViewerPanel} */ p) => p !== from && p.reusable && p.panel.viewColumn === column;
+    if (this.lastPanel && inColumn(this.lastPanel)) return this.lastPanel;
+    return [...this.panels].reverse().find(inColumn);
+  }
+}
+
+/** The setting: View Tensor shows a new value in an unpinned view instead of opening another. */
+function reuseViews() {
+  return vscode.workspace.getConfiguration('tfDebugRepr').get('viewer.reuseView') !== false;
 }
 
 /** The active editor's selection, or the expression at its cursor. */

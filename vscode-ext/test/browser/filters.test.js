@@ -87,3 +87,28 @@ test('an input channel is chosen from those sent; other values have no Filters t
   assert.equal(await v.page.$eval('#tab-heatmap', (e) => e.getAttribute('aria-selected')), 'true');
   await v.page.close();
 });
+
+test('another value shown in the same page (View Tensor reusing an unpinned view) opens as in a new view', async () => {
+  const v = await openViewer(browser());
+  const selected = (/** @type {string} */ tab) => v.page.$eval(`#tab-${tab}`, (e) => e.getAttribute('aria-selected'));
+  await v.send(payloadMessage(payloadOf([[1, 2], [3, 4]]), { expression: 'a' }));
+  await v.page.click('#tab-table');
+  // The same value again (a refresh) keeps the tab the user chose.
+  await v.send(payloadMessage(payloadOf([[1, 2], [3, 5]]), { expression: 'a' }));
+  assert.equal(await selected('table'), 'true');
+  // Another value: the heatmap, as a new view opens.
+  await v.send(payloadMessage(payloadOf([[5, 6], [7, 8]]), { expression: 'b' }));
+  assert.equal(await selected('heatmap'), 'true');
+  assert.equal(await v.text('#title'), 'b');
+  // A conv kernel opens on its filters, every time another one comes, whatever the last showed.
+  const k = kernel(1);
+  const kernelPayload = payloadOf(inOut(k), { shape: [5, 5, 1, 64], axes: [2, 3], index: [0, 0, null, null], filters: filtersOf(k) });
+  await v.send(payloadMessage(kernelPayload, { expression: 'conv1.kernel' }));
+  assert.equal(await selected('filters'), 'true');
+  await v.page.click('#tab-heatmap');
+  await v.send(payloadMessage(kernelPayload, { expression: 'conv2.kernel' }));
+  assert.equal(await selected('filters'), 'true', 'the second kernel on Filters too');
+  assert.equal(await v.text('#title'), 'conv2.kernel');
+  assert.deepEqual(v.pageErrors, []);
+  await v.page.close();
+});

@@ -83,6 +83,7 @@ const evaluations = (/** @type {any[]} */ requests) => requests.filter((r) => r.
 
 test('View Tensor from a Variables row: a panel titled by the expression, evaluated in the selected frame', async () => {
   const w = world();
+  w.vscode.workspace.settings['viewer.reuseView'] = false; // a view per value
   w.stop(1);
   w.vscode.debug.activeStackItem = { session: w.session, threadId: 1, frameId: 7 };
   await w.viewer.view({ sessionId: 's1', container: {}, variable: { name: '∇ gradient', evaluateName: "__import__('tf_debug_repr').gradient_info(w)", variablesReference: 3 } }, false);
@@ -561,6 +562,7 @@ test('a missing, unreadable or forged saved state gives a clear message, never a
 
 test('View Tensor on an expression a view of an ended session shows: that view, taken up by the new session', async () => {
   const w = world();
+  w.vscode.workspace.settings['viewer.reuseView'] = false; // a view per value
   w.stop(1);
   await w.viewer.open({ expression: 'w', state: w.state });
   await w.viewer.open({ expression: 'b', state: w.state });
@@ -577,6 +579,7 @@ test('View Tensor on an expression a view of an ended session shows: that view, 
 
 test("compare opens next to the comparing view (not the last one) and shows the slice it shows", async () => {
   const w = world();
+  w.vscode.workspace.settings['viewer.reuseView'] = false; // a view per value
   w.stop(1);
   await w.viewer.open({ expression: 'model.w', state: w.state });
   const a = w.panels[0];
@@ -593,4 +596,55 @@ test("compare opens next to the comparing view (not the last one) and shows the 
   w.ui.inputAnswers.push('grad_v');
   await a.onMessage(/** @type {any} */ ({ type: 'compare', request: { axes: 'rows' } }));
   assert.match(evaluations(w.requests).at(-1)?.[0], /view_payload\(\(grad_v\), axes=\[1, 0\]/);
+});
+
+test('View Tensor shows a new value in the unpinned view of its group, as a preview editor; pinned views are kept; the setting turns it off', async () => {
+  const w = world();
+  w.stop(1);
+  await w.viewer.open({ expression: 'w', state: w.state });
+  const a = w.panels[0];
+  await a.onMessage({ type: 'request', axes: [1, 0], index: [null, null], region: [[0, 2], [0, 1]], part: null });
+  await w.viewer.open({ expression: ' b ', state: w.state });
+  assert.equal(w.panels.length, 1, 'no new webview: the unpinned view shows b');
+  assert.equal(a.title, 'b');
+  assert.equal(a.revealed, 1);
+  assert.match(evaluations(w.requests).at(-1)?.[0], /view_payload\(\(b\), axes=None, index=None, region=None, part=None\)/, "w's slice is not b's");
+  const shown = a.posted.at(-1);
+  assert.equal(shown.type, 'payload');
+  assert.equal(shown.expression, 'b');
+  assert.equal(shown.view.expression, 'b', 'what a reload rebuilds is b');
+  // Pinned: kept; the next value opens a view of its own, which the one after replaces.
+  await a.onMessage({ type: 'pin', pinned: true });
+  await w.viewer.open({ expression: 'c', state: w.state });
+  assert.equal(w.panels.length, 2);
+  assert.equal(w.panels[1].viewColumn, a.viewColumn, 'in the same group');
+  await w.viewer.open({ expression: 'd', state: w.state });
+  assert.equal(w.panels.length, 2);
+  assert.deepEqual([a.title, w.panels[1].title], ['b', 'd']);
+  // The same expression as the pinned view: that view, not the preview.
+  await w.viewer.open({ expression: 'b', state: w.state });
+  assert.equal(a.revealed, 2);
+  assert.equal(w.panels[1].title, 'd');
+  // Compare never replaces the view comparing; beside, an unpinned view there is reused.
+  w.ui.inputAnswers.push('grad_d');
+  await w.panels[1].onMessage({ type: 'compare', request: null });
+  assert.equal(w.panels.length, 3);
+  assert.equal(w.panels[2].viewColumn, 3);
+  w.ui.inputAnswers.push('grad_b');
+  await w.panels[1].onMessage({ type: 'compare', request: null });
+  assert.equal(w.panels.length, 3, 'the unpinned view in group 3 shows grad_b');
+  assert.equal(w.panels[2].title, 'grad_b');
+  // A stale view is reusable, and the new value is not marked stale.
+  w.tracker.onDidSendMessage({ type: 'event', event: 'continued', body: { threadId: 1, allThreadsContinued: true } });
+  w.stop(1);
+  w.viewer.lastPanel = [...w.viewer.panels][1];
+  await w.viewer.open({ expression: 'e', state: w.state });
+  assert.equal(w.panels.length, 3);
+  assert.equal(w.panels[1].title, 'e');
+  assert.equal(w.panels[1].posted.at(-1).type, 'payload');
+  // Off: every value in a view of its own.
+  w.vscode.workspace.settings['viewer.reuseView'] = false;
+  await w.viewer.open({ expression: 'f', state: w.state });
+  assert.equal(w.panels.length, 4);
+  assert.equal(w.panels[1].title, 'e');
 });

@@ -30,7 +30,14 @@ function viewerWithStandIn() {
       registerDebugAdapterTrackerFactory: () => ({ dispose() {} }),
       onDidTerminateDebugSession: () => ({ dispose() {} }),
     },
-    workspace: { workspaceFolders: [{ uri: { fsPath: '/ws' } }] },
+    workspace: {
+      workspaceFolders: [{ uri: { fsPath: '/ws' } }],
+      /** The user's settings (`tfDebugRepr.` left out), as a test sets them. */
+      settings: /** @type {Record<string, unknown>} */ ({}),
+      getConfiguration: (/** @type {string} */ section) => ({
+        get: (/** @type {string} */ key, /** @type {unknown} */ fallback) => (section === 'tfDebugRepr' && key in vscode.workspace.settings ? vscode.workspace.settings[key] : fallback),
+      }),
+    },
     window: {
       activeTextEditor: undefined,
       registerWebviewPanelSerializer: (/** @type {string} */ viewType, /** @type {any} */ serializer) => ((serializers[viewType] = serializer), { dispose() {} }),

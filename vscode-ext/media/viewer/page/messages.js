@@ -40,6 +40,8 @@ const TfMessages = (() => {
   let imageShownOnce = false;
   /** And a conv kernel on its filters tab. */
   let filtersShownOnce = false;
+  /** Whether the page chooses its tab for the value (no tab kept from before a reload). */
+  let choosesTab = saved.tab === undefined;
 
   /** @param {import('../protocol').ToPagePayload} msg */
   function showPayload(msg) {
@@ -51,6 +53,13 @@ const TfMessages = (() => {
       showPinned(!!msg.pinned);
       keepView(msg.view);
       return;
+    }
+    if (cur.msg && cur.msg.expression !== msg.expression) {
+      // Another value in this page (View Tensor reused an unpinned view): it opens as in a new view.
+      imageShownOnce = filtersShownOnce = false;
+      choosesTab = true;
+      state.tab = 'heatmap';
+      state.zoom = null;
     }
     setLoading(false);
     cur.stale = false;
@@ -93,10 +102,10 @@ const TfMessages = (() => {
     /** @type {HTMLButtonElement} */ ($('tab-image')).hidden = !payload.image;
     /** @type {HTMLButtonElement} */ ($('tab-filters')).hidden = !payload.filters;
     if (!(/** @type {any} */ (tabsShown)[state.tab])) state.tab = 'heatmap';
-    if (payload.image && !imageShownOnce && saved.tab === undefined) state.tab = 'image';
+    if (payload.image && !imageShownOnce && choosesTab) state.tab = 'image';
     if (payload.image) imageShownOnce = true;
     // A conv kernel opens as its grid of filters, once.
-    if (payload.filters && !filtersShownOnce && saved.tab === undefined) state.tab = 'filters';
+    if (payload.filters && !filtersShownOnce && choosesTab) state.tab = 'filters';
     if (payload.filters) filtersShownOnce = true;
     setTab(state.tab);
   }
