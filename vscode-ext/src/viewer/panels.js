@@ -12,8 +12,8 @@
 const crypto = require('node:crypto');
 const vscode = require('vscode');
 const { viewerHtml } = require('./html');
-const { ViewerError, decodePayload, decodeSaveResult, describeRequestError } = require('./result');
-const { checkRequest, expressionAt, gradientOfExpression, isDefaultRequest, npyFileName, saveNpyExpression, targetOf, titleFor, viewPayloadExpression } = require('./expression');
+const { ViewerError, decodePayload, decodeSaveResult, describeRequestError, reduced } = require('./result');
+const { FIRST_PICTURE_BUDGET, checkRequest, expressionAt, gradientOfExpression, isDefaultRequest, npyFileName, saveNpyExpression, targetOf, titleFor, viewPayloadExpression } = require('./expression');
 const { adopts, configurationName, pausedSessionFor } = require('./adoption');
 const { restoredView, savedView } = require('./savedState');
 const { showError, showInfo } = require('../notify');
@@ -166,11 +166,14 @@ class ViewerPanel {
     return state.currentFrame(/** @type {any} */ (vscode.debug.activeStackItem));
   }
 
-  /** Evaluates the payload of `request` in `frame`. @param {ViewRequest} request @param {FrameRef} frame */
-  async evaluatePayload(request, frame) {
+  /**
+   * Evaluates the payload of `request` in `frame`, within `budget` bytes (else the plugin's default).
+   * @param {ViewRequest} request @param {FrameRef} frame @param {number} [budget]
+   */
+  async evaluatePayload(request, frame, budget) {
     const state = /** @type {SessionState} */ (this.state);
     const body = await state.session.customRequest('evaluate', {
-      expression: viewPayloadExpression(this.expression, request),
+      expression: viewPayloadExpression(this.expression, request, budget),
       frameId: frame.frameId,
       context: 'clipboard',
     });
@@ -180,19 +183,22 @@ class ViewerPanel {
   /**
    * Fetches the payload for `request` (default: the last one) and sends it to the page. A request
    * that does not fit the value any more (it changed shape since) falls back to the default slice.
-   * @param {ViewRequest} [request] @param {FrameRef} [frame] @param {{ auto?: boolean }} [o] auto: a pinned refresh at a stop
+   * `first`: a view being opened on a value; its first picture is drawn from a smaller payload
+   * (FIRST_PICTURE_BUDGET) and the full one follows where that drew less.
+   * @param {ViewRequest} [request] @param {FrameRef} [frame] @param {{ auto?: boolean, first?: boolean }} [o] auto: a pinned refresh at a stop
    */
-  async fetch(request = this.request, frame, { auto = false } = {}) {
+  async fetch(request = this.request, frame, { auto = false, first = false } = {}) {
     const seq = ++this.seq;
     this.post({ type: 'loading', expression: this.expression });
     try {
       let checked = checkRequest(request);
       const f = frame ?? (await this.currentFrame());
       const state = /** @type {SessionState} */ (this.state);
-      let payload = await this.evaluatePayload(checked, f);
+      const budget = first ? FIRST_PICTURE_BUDGET : undefined;
+      let payload = await this.evaluatePayload(checked, f, budget);
       if (payload.bad_request && !isDefaultRequest(checked)) {
         checked = checkRequest({});
-        payload = await this.evaluatePayload(checked, f);
+        payload = await this.evaluatePayload(checked, f, budget);
       }
       if (seq !== this.seq) return;
       this.frame = f;
@@ -200,12 +206,12 @@ class ViewerPanel {
       this.waiting = false;
       this.lastError = undefined;
       this.lastWaiting = undefined;
-      this.lastPayload = { type: 'payload', expression: this.expression, title: this.title, payload, pinned: this.pinned, request: checked, n: ++this.payloads };
-      this.post({ ...this.lastPayload, view: this.saved() });
+      this.show(payload, checked);
       // Still a true picture of the stop it was asked in; if the program moved on meanwhile,
       // the page is told again that it is stale.
       if (f.generation === state.generation) this.stale = this.staleWhy = undefined;
       else if (this.stale) this.post(this.stale);
+      if (first && reduced(payload) && f.generation === state.generation) await this.refine(seq, checked, f);
     } catch (e) {
       if (seq !== this.seq) return;
       const message = messageOf(e, this.state);
@@ -234,6 +240,32 @@ class ViewerPanel {
   /** Whether View Tensor may show another value here: an unpinned view with a value or an error. */
   get reusable() {
     return !this.pinned && !this.broken && !this.waiting;
+  }
+
+  /**
+   * Sends the page a payload for `request` (kept to send again when the page reloads).
+   * @param {any} payload @param {ReturnType<typeof checkRequest>} request a checked request
+   */
+  show(payload, request) {
+    this.lastPayload = { type: 'payload', expression: this.expression, title: this.title, payload, pinned: this.pinned, request, n: ++this.payloads };
+    this.post({ ...this.lastPayload, view: this.saved() });
+  }
+
+  /**
+   * After a first picture drawn from a smaller payload: the full one, unless the page asked for
+   * something else meanwhile (`seq`) or the program moved on; a failure keeps the first picture.
+   * @param {number} seq @param {ReturnType<typeof checkRequest>} request @param {FrameRef} frame
+   */
+  async refine(seq, request, frame) {
+    const state = /** @type {SessionState} */ (this.state);
+    let payload;
+    try {
+      payload = await this.evaluatePayload(request, frame);
+    } catch {
+      return;
+    }
+    if (seq !== this.seq || frame.generation !== state.generation || payload.error) return;
+    this.show(payload, request);
   }
 
   /** A restored view's first words: fetch at once if a session is paused, else say it waits. */
@@ -534,7 +566,7 @@ class TensorViewer {
       this.lastPanel = same;
       if (same.state !== o.state) same.adopt(o.state);
       same.frame = undefined; // the frame the user has selected now
-      await same.fetch(o.request ?? same.request);
+      await same.fetch(o.request ?? same.request, undefined, { first: true });
       return same;
     }
     const frame = o.frame && o.frame.generation === o.state.generation ? o.frame : undefined;
@@ -543,13 +575,13 @@ class TensorViewer {
       reused.retarget({ expression: o.expression, state: o.state, frame });
       reused.panel.reveal(undefined, false);
       this.lastPanel = reused;
-      await reused.fetch(o.request ?? {}, frame);
+      await reused.fetch(o.request ?? {}, frame, { first: true });
       return reused;
     }
     const panel = new ViewerPanel(this, { expression: o.expression, state: o.state, frame: o.frame, column, request: o.request });
     this.panels.add(panel);
     this.lastPanel = panel;
-    await panel.fetch(o.request ?? {}, frame);
+    await panel.fetch(o.request ?? {}, frame, { first: true });
     return panel;
   }
 

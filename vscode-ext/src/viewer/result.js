@@ -118,6 +118,22 @@ function decodePayload(body, expression) {
 }
 
 /**
+ * Whether a bigger budget would draw more of the payload's value: its slice, image (or the
+ * image's values) or filter grid was reduced to fit.
+ * @param {any} payload a decoded payload
+ */
+function reduced(payload) {
+  const stepped = (/** @type {unknown} */ step) => Array.isArray(step) && step.some((s) => typeof s === 'number' && s > 1);
+  const f = payload?.filters;
+  return (
+    stepped(payload?.slice?.step) ||
+    stepped(payload?.image?.step) ||
+    stepped(payload?.image?.values?.step) ||
+    (!!f && (f.in_shown < f.in_channels || f.out_shown < f.out_channels))
+  );
+}
+
+/**
  * The one-line report of a `save_npy` evaluate answer.
  * @param {{ result?: string, type?: string }} body @param {string} expression
  * @throws {ViewerError}
@@ -145,4 +161,4 @@ function describeRequestError(error, state = {}) {
   return `The debugger could not evaluate the expression: ${message.trim()}`;
 }
 
-module.exports = { ViewerError, PIP_HINT, pyStr, exceptionIn, describeException, decodePayload, decodeSaveResult, describeRequestError };
+module.exports = { ViewerError, PIP_HINT, pyStr, exceptionIn, describeException, decodePayload, reduced, decodeSaveResult, describeRequestError };

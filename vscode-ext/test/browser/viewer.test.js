@@ -691,3 +691,31 @@ test('the page keeps what the extension needs to rebuild the view after a reload
   assert.deepEqual(again.pageErrors, []);
   await again.page.close();
 });
+
+test("a view's full picture after its first (the same slice, more cells) keeps the part zoomed to", async () => {
+  const v = await openViewer(browser);
+  const grid = (/** @type {number} */ n) => Array.from({ length: n }, (_, r) => Array.from({ length: n }, (_, c) => r * n + c));
+  // First picture: 4x4 cells of an 8x8 value (2x2 blocks).
+  await v.send({ ...payloadMessage(payloadOf(grid(4), { shape: [8, 8], step: [2, 2] })), n: 1 });
+  const origin = await v.page.$eval('#heatmap', (/** @type {Element} */ e) => {
+    const r = e.getBoundingClientRect();
+    return { x: r.left, y: r.top };
+  });
+  let layout = await heatLayout(v);
+  await v.page.mouse.move(origin.x + 1.5 * layout.cellW, origin.y + 1.5 * layout.cellH);
+  await v.page.mouse.down();
+  await v.page.mouse.move(origin.x + 2.5 * layout.cellW, origin.y + 2.5 * layout.cellH, { steps: 4 });
+  await v.page.mouse.up();
+  layout = await heatLayout(v);
+  assert.deepEqual([layout.r0, layout.c0, layout.rows, layout.cols], [1, 1, 2, 2], 'zoomed on the first picture');
+  // The full picture: 8x8 cells, the same slice; the zoom covers the same part of the value.
+  await v.send({ ...payloadMessage(payloadOf(grid(8), { shape: [8, 8] })), n: 2 });
+  layout = await heatLayout(v);
+  assert.deepEqual([layout.r0, layout.c0, layout.rows, layout.cols], [2, 2, 4, 4]);
+  // Another slice of the value (another region): its whole.
+  await v.send({ ...payloadMessage(payloadOf(grid(2), { shape: [8, 8], region: [[0, 2], [0, 2]] })), n: 3 });
+  layout = await heatLayout(v);
+  assert.deepEqual([layout.r0, layout.c0, layout.rows, layout.cols], [0, 0, 2, 2]);
+  assert.deepEqual(v.pageErrors, []);
+  await v.page.close();
+});

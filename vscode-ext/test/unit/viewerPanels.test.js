@@ -94,7 +94,8 @@ test('View Tensor from a Variables row: a panel titled by the expression, evalua
   assert.equal(p.options.enableScripts, true);
   assert.equal(p.options.retainContextWhenHidden, false);
   assert.match(p.webview.html, /Content-Security-Policy/);
-  assert.deepEqual(evaluations(w.requests), [["__import__('tf_debug_repr').view_payload((__import__('tf_debug_repr').gradient_of(w)), axes=None, index=None, region=None, part=None)", 7, 'clipboard']]);
+  // A view's first picture asks for a smaller payload (the full one follows only where it was reduced).
+  assert.deepEqual(evaluations(w.requests), [["__import__('tf_debug_repr').view_payload((__import__('tf_debug_repr').gradient_of(w)), axes=None, index=None, region=None, part=None, budget=200000)", 7, 'clipboard']]);
   assert.deepEqual(p.posted.map((/** @type {any} */ m) => m.type), ['loading', 'payload']);
   const payload = p.posted[1];
   assert.equal(payload.expression, "__import__('tf_debug_repr').gradient_of(w)");
@@ -591,7 +592,7 @@ test("compare opens next to the comparing view (not the last one) and shows the 
   const compared = w.panels[2];
   assert.equal(compared.title, 'grad_w');
   assert.equal(compared.viewColumn, 3, "next to the comparing view's group, not the last view's");
-  assert.match(evaluations(w.requests).at(-1)?.[0], /view_payload\(\(grad_w\), axes=\[1, 0\], index=\[None, None\], region=\[\[0, 2\], \[0, 1\]\], part=None\)/);
+  assert.match(evaluations(w.requests).at(-1)?.[0], /view_payload\(\(grad_w\), axes=\[1, 0\], index=\[None, None\], region=\[\[0, 2\], \[0, 1\]\], part=None, budget=200000\)/);
   // A request the page garbled: the comparing view's own is kept.
   w.ui.inputAnswers.push('grad_v');
   await a.onMessage(/** @type {any} */ ({ type: 'compare', request: { axes: 'rows' } }));
@@ -608,7 +609,7 @@ test('View Tensor shows a new value in the unpinned view of its group, as a prev
   assert.equal(w.panels.length, 1, 'no new webview: the unpinned view shows b');
   assert.equal(a.title, 'b');
   assert.equal(a.revealed, 1);
-  assert.match(evaluations(w.requests).at(-1)?.[0], /view_payload\(\(b\), axes=None, index=None, region=None, part=None\)/, "w's slice is not b's");
+  assert.match(evaluations(w.requests).at(-1)?.[0], /view_payload\(\(b\), axes=None, index=None, region=None, part=None, budget=200000\)/, "w's slice is not b's");
   const shown = a.posted.at(-1);
   assert.equal(shown.type, 'payload');
   assert.equal(shown.expression, 'b');
@@ -647,4 +648,49 @@ test('View Tensor shows a new value in the unpinned view of its group, as a prev
   await w.viewer.open({ expression: 'f', state: w.state });
   assert.equal(w.panels.length, 4);
   assert.equal(w.panels[1].title, 'e');
+});
+
+test("a view's first picture comes from a smaller payload; the full one follows where that one was reduced, unless the page asked for something else first", async () => {
+  const w = world();
+  w.stop(1);
+  const plain = w.session.customRequest;
+  /** Held answers of full-budget evaluates: released by the test. @type {(() => void)[]} */
+  const held = [];
+  let hold = false;
+  w.session.customRequest = async (/** @type {string} */ command, /** @type {any} */ args) => {
+    if (command !== 'evaluate' || !args.expression.includes('((big),')) return plain(command, args);
+    const first = args.expression.includes('budget=200000');
+    if (!first && hold) await new Promise((resolve) => held.push(() => resolve(undefined)));
+    await plain(command, args); // noted as asked
+    const step = first ? [5, 5] : [3, 3];
+    return answer({ version: 1, error: null, summary: 'float32[1000, 1000]', shape: [1000, 1000], slice: { step, height: 1000 / step[0] }, from: 's1' });
+  };
+  await w.viewer.open({ expression: 'big', state: w.state });
+  const p = w.panels[0];
+  const asked = evaluations(w.requests).map((e) => /budget=\d+/.exec(e[0])?.[0] ?? 'default budget');
+  assert.deepEqual(asked, ['budget=200000', 'default budget']);
+  const shown = p.posted.filter((/** @type {any} */ m) => m.type === 'payload');
+  assert.deepEqual(shown.map((/** @type {any} */ m) => [m.n, m.payload.slice.step[0]]), [[1, 5], [2, 3]], 'the reduced picture, then the full one');
+  assert.equal(p.posted.filter((/** @type {any} */ m) => m.type === 'loading').length, 1, 'no loading state for the full picture');
+  // Sent again at ready: the full one.
+  await p.onMessage({ type: 'ready' });
+  assert.equal(p.posted.at(-1).payload.slice.step[0], 3);
+  // A value the first payload shows whole: one evaluate.
+  await w.viewer.open({ expression: 'w', state: w.state });
+  assert.deepEqual(evaluations(w.requests).slice(2).map((e) => /budget=\d+/.test(e[0])), [true]);
+  // The page asks for a slice while the full picture is on its way: that picture is dropped.
+  hold = true;
+  const opening = w.viewer.open({ expression: 'big', state: w.state });
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(held.length, 1, 'the full picture is being fetched');
+  hold = false;
+  const q = w.panels[0];
+  const before = q.posted.length;
+  await q.onMessage({ type: 'request', axes: [0, 1], index: [null, null], region: [[0, 10], [0, 10]], part: null });
+  held[0]();
+  await opening;
+  const after = q.posted.slice(before).filter((/** @type {any} */ m) => m.type === 'payload');
+  assert.equal(after.length, 1, 'only the answer to the page');
+  assert.deepEqual(after[0].request.region, [[0, 10], [0, 10]]);
 });

@@ -93,10 +93,22 @@ const TfMessages = (() => {
     const key = JSON.stringify([msg.expression, payload.shape, slice && [slice.axes, slice.index, slice.region, slice.height, slice.width]]);
     const whole = slice ? { r0: 0, r1: slice.height, c0: 0, c1: slice.width } : null;
     if (key !== cur.key) {
-      // A new picture: the saved zoom applies only to the picture it was made on.
-      cur.view = state.zoom && state.zoom.key === key ? state.zoom.view : whole;
+      const same = JSON.stringify([msg.expression, payload.shape, slice && [slice.axes, slice.index, slice.region]]);
+      if (slice && cur.view && cur.dims && cur.same === same) {
+        // The same slice in more detail (a view's full picture after its first): the zoom stays on
+        // the same part of the value.
+        const fy = slice.height / cur.dims[0];
+        const fx = slice.width / cur.dims[1];
+        const v = cur.view;
+        cur.view = { r0: Math.floor(v.r0 * fy), r1: Math.min(slice.height, Math.max(Math.floor(v.r0 * fy) + 1, Math.round(v.r1 * fy))), c0: Math.floor(v.c0 * fx), c1: Math.min(slice.width, Math.max(Math.floor(v.c0 * fx) + 1, Math.round(v.c1 * fx))) };
+      } else {
+        // A new picture: the saved zoom applies only to the picture it was made on.
+        cur.view = state.zoom && state.zoom.key === key ? state.zoom.view : whole;
+      }
       cur.key = key;
+      cur.same = same;
     }
+    cur.dims = slice ? [slice.height, slice.width] : null;
     if (!cur.view && whole) cur.view = whole;
     const tabsShown = { heatmap: true, table: true, filters: !!payload.filters, image: !!payload.image, histogram: true };
     /** @type {HTMLButtonElement} */ ($('tab-image')).hidden = !payload.image;

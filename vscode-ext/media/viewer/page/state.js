@@ -45,7 +45,7 @@ const TfState = (() => {
    * What is shown now.
    * @type {{ msg: any, payload: Payload | null, cells: { values: Float32Array, mask: Uint8Array } | null,
    *   view: View | null, key: string, request: SliceRequest, pinned: boolean, stale: boolean,
-   *   heat: { cellW: number, cellH: number } | null }}
+   *   heat: { cellW: number, cellH: number } | null, same: string, dims: number[] | null }}
    */
   const cur = {
     msg: null,
@@ -57,6 +57,9 @@ const TfState = (() => {
     pinned: false,
     stale: false,
     heat: null,
+    /** The picture's key without its size (the same slice at another step), and its size in cells. */
+    same: '',
+    dims: null,
   };
 
   /** The one way out: a message of the contract (../protocol.js). @param {import('../protocol').ToExtension} msg */
