@@ -82,8 +82,8 @@ test('a block dragged over is copied exactly as text or CSV; without one, the pa
   assert.equal(copied.at(-1).text, '0.33333334\t2\n-1e-8\tinf\n');
   assert.match(await v.text('#table-note'), /Copied 2×2 values/);
 
-  // A new payload drops the selection: Copy takes the page.
-  await v.send(payloadMessage(payloadOf([[1, 2]], { shape: [1, 2] }), { expression: 'y' }));
+  // A new payload (the value refreshed at a stop) drops the selection: Copy takes the page.
+  await v.send(payloadMessage(payloadOf([[1, 2]], { shape: [1, 2] })));
   await v.page.click('#copy-tsv');
   copied = (await v.posted()).filter((m) => m.type === 'copy');
   assert.equal(copied.at(-1).text, '1\t2\n');
