@@ -1,7 +1,11 @@
 // Times "View Tensor" as a user meets it, in a real code-server: from the release of the mouse
-// on the context menu's "View Tensor" to the heatmap painted in the new webview, n times for
+// on the context menu's "View Tensor" to the heatmap painted in the webview, n times for
 // each value of workspace/view_open.py (a small tensor, a 10^6-element weight, a wide Dense
-// kernel), one view at a time (each closed before the next opens). Started by
+// kernel) and each way a view opens: `new` (no view open: a new webview), `again` (the same
+// value, its view open) and `other` (another value while an unpinned view is open: the extension
+// shows it in that page, tfDebugRepr.viewer.reuseView). One view at a time (closed after each
+// value's three opens). The first picture comes from a smaller payload; `full` is when the last
+// payload message (the full picture, where the first was reduced) reached the page. Started by
 // `make-screenshots.sh viewtime`; same arguments as screens.js, plus --n (opens per value,
 // default 10) and --json FILE (every open's timeline).
 //
@@ -120,8 +124,9 @@ runCheck('viewtime', async ({ args, page, ui }) => {
     }
     if (!t) throw new Error(`${name}: no heatmap painted within 90 s`);
     const click = (await page.evaluate(() => window.__tfdrClick)) ?? nodeClick;
-    await sleep(300); // a second payload message, if one comes, is counted too
-    const counts = await Promise.all(page.frames().map((f) => f.evaluate(() => (window.__tfdrT && window.__tfdrT.painted ? window.__tfdrT.payloads.length : 0)).catch(() => 0)));
+    await sleep(2500); // the full picture's payload message, where one comes, is counted too
+    const after = (await Promise.all(page.frames().map((f) => f.evaluate(() => (window.__tfdrT && window.__tfdrT.painted ? window.__tfdrT.payloads : [])).catch(() => [])))).flat();
+    const counts = [after.length];
     // where the webview's documents spent the time: each frame's start and its resources'
     // fetches (ms after the click), for the --json file
     const frames =
@@ -155,6 +160,7 @@ runCheck('viewtime', async ({ args, page, ui }) => {
       drawn: t.drawn - click,
       painted: t.painted - click,
       payloadMessages: Math.max(t.payloads.length, ...counts),
+      full: Math.max(...t.payloads, ...after) - click,
       summary: summary.replace(/\s+/g, ' ').slice(0, 100),
       frames: frames.filter(Boolean).map((f) => ({
         ...f,
@@ -171,6 +177,8 @@ runCheck('viewtime', async ({ args, page, ui }) => {
       await timeOpen(name, i, 'new');
       await sleep(1000);
       await timeOpen(name, i, 'again');
+      await sleep(1000);
+      await timeOpen(VALUES[(VALUES.indexOf(name) + 1) % VALUES.length], i, 'other');
       await ui.closeViewers();
       await sleep(1000);
     }
@@ -188,19 +196,19 @@ runCheck('viewtime', async ({ args, page, ui }) => {
       o.dapBytes = mine[0].bytes;
     }
   }
-  for (const o of opens) console.log(`${o.name} ${o.mode} #${o.i}: ${o.total} ms; evaluate sent at ${o.dapSent}, DAP ${o.dap} ms (${o.evaluates} evaluates, ${o.dapBytes} chars); payload in page at ${o.payload}, painted at ${o.painted}; ${o.payloadMessages} payload messages`);
+  for (const o of opens) console.log(`${o.name} ${o.mode} #${o.i}: ${o.total} ms; evaluate sent at ${o.dapSent}, DAP ${o.dap} ms (${o.evaluates} evaluates, ${o.dapBytes} chars); payload in page at ${o.payload}, painted at ${o.painted}; ${o.payloadMessages} payload messages, the last at ${o.full}`);
   if (args.json) fs.writeFileSync(args.json, JSON.stringify({ opens, dap }, null, 1));
   const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   console.log(`\nload average at the end: ${load}`);
-  console.log('value | opened | n | click→painted median (min–max) | first | click→evaluate sent | DAP round trip | click→payload in page | payload→painted | click→frame created | payload messages');
-  for (const mode of ['new', 'again']) {
+  console.log('value | opened | n | click→painted median (min–max) | first | click→evaluate sent | DAP round trip | click→payload in page | payload→painted | click→frame created | payload messages | click→last payload (full picture)');
+  for (const mode of ['new', 'again', 'other']) {
     for (const name of VALUES) {
       const os = opens.filter((o) => o.name === name && o.mode === mode);
       const col = (k) => os.map((o) => o[k]).filter((x) => typeof x === 'number');
       const m = (k) => (col(k).length ? Math.round(median(col(k))) : '-');
       const pageMs = os.map((o) => o.painted - o.payload);
       console.log(
-        `${name} | ${mode} | ${os.length} | ${m('total')} (${Math.min(...col('total'))}–${Math.max(...col('total'))}) | ${os[0]?.total} | ${m('dapSent')} | ${m('dap')} | ${m('payload')} | ${Math.round(median(pageMs))} | ${m('frame')} | ${m('payloadMessages')}`,
+        `${name} | ${mode} | ${os.length} | ${m('total')} (${Math.min(...col('total'))}–${Math.max(...col('total'))}) | ${os[0]?.total} | ${m('dapSent')} | ${m('dap')} | ${m('payload')} | ${Math.round(median(pageMs))} | ${m('frame')} | ${m('payloadMessages')} | ${m('full')}`,
       );
     }
   }
