@@ -67,8 +67,10 @@ install_tools() {
   if [ ! -x "$WORK/py-noplugin/bin/python" ]; then
     log "python without tf-debug-repr: $WORK/py-noplugin"
     "$(readlink -f "$REPO/.venv/bin/python")" -m venv --without-pip "$WORK/py-noplugin"
-    echo "$VENV_SITE" > "$(echo "$WORK"/py-noplugin/lib/python3.*/site-packages)/link-repo-venv.pth"
   fi
+  # Every time: a work folder made from another checkout (a worktree since removed) would
+  # otherwise point at a site-packages that is gone, and no session would start.
+  echo "$VENV_SITE" > "$(echo "$WORK"/py-noplugin/lib/python3.*/site-packages)/link-repo-venv.pth"
   if "$WORK/py-noplugin/bin/python" -c 'import tf_debug_repr' 2>/dev/null; then
     echo "py-noplugin imports tf_debug_repr: the stock picture would not be stock" >&2
     exit 1
