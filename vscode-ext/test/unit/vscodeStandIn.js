@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 /**
- * A recording stand-in for the `vscode` module, enough for the tensor viewer (src/viewer/panels.js):
+ * A recording stand-in for the `vscode` module, enough for the tensor viewer (src/viewer/panels.js, panel.js):
  * webview panels that record what is posted to them and hand page messages in, the serializer
  * registry, input boxes and messages. No VS Code runs in CI; the debug sessions given to the viewer
  * are either duck-typed fakes (test/unit/viewerPanels.test.js) or a real debugpy adapter
