@@ -351,10 +351,17 @@ def _in_xla(tf: Any) -> bool:
     return bool(control_flow_util.GraphOrParentsInXlaContext(tf.compat.v1.get_default_graph()))
 
 
+# A product's elements from which its factors are kept though the batch is not known at the
+# trace (1 MiB of float32): smaller gradients cost nothing measurable held whole.
+FACTORED_MIN = 1 << 18
+
+
 def _factors_of(grad: Any) -> tuple[Any, Any, bool, bool] | None:
     """The two inputs and transposes of the ``MatMul`` that computed a dense gradient (a
     ``Dense`` kernel's: the layer's input and its output's gradient), when they hold fewer
-    elements than the product (or the inner dimension, the batch, is not known at the trace).
+    elements than the product. Where the inner dimension (the batch) is not known at the
+    trace, only for a product of ``FACTORED_MIN`` elements or more (with a batch past
+    rows·cols/(rows+cols) the factors are the larger).
 
     Why: a shadow that holds the gradient's own buffer until the next step costs graph mode
     1.6-3% of a 25M-parameter Adam step (benchmarks/compiled_capture.py; the capture's own
@@ -372,6 +379,8 @@ def _factors_of(grad: Any) -> tuple[Any, Any, bool, bool] | None:
         return None
     inner = a.shape[0] if transposes[0] else a.shape[1]
     rows, cols = (int(d) for d in grad.shape)
+    if inner is None and rows * cols < FACTORED_MIN:
+        return None
     if inner is not None and int(inner) * (rows + cols) >= rows * cols:
         return None
     return a, b, transposes[0], transposes[1]
