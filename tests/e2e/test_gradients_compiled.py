@@ -26,11 +26,12 @@ def gradient_rows(s, count: int) -> list:
     "env, exact",
     [
         ({"TFDR_NO_FUSION": "1"}, True),
+        ({"TFDR_NO_FUSION": "1", "TFDR_WIDE": "1"}, True),
         ({}, False),
         ({"TFDR_JIT": "1"}, False),
         ({"TFDR_MIRRORED": "1"}, False),
     ],
-    ids=["graph-unfused", "graph", "xla", "mirrored"],
+    ids=["graph-unfused", "graph-unfused-factored", "graph", "xla", "mirrored"],
 )
 def test_compiled_fit_gradients_equal_an_eager_recompute(debug_session, env, exact):
     s = debug_session("grad_compiled_fit.py", marker="CALLBACK_BREAKPOINT", env=env)
@@ -54,6 +55,13 @@ def test_compiled_fit_gradients_equal_an_eager_recompute(debug_session, env, exa
         assert float(s.evaluate(norm, "repl")["result"]) < 1e-4
     model = s.evaluate("model")["result"]
     assert "∇‖g‖=" in model and "@Adam iteration 3," in model, model
+    # Graph mode keeps the wide kernel's gradient as its MatMul's factors (and only there).
+    factored = (
+        "sum(s.factors is not None for s in "
+        "__import__('tf_debug_repr.gradients.compiled', fromlist=['_shadows'])._shadows.values())"
+    )
+    want = "1" if "TFDR_WIDE" in env else "0"
+    assert s.evaluate(factored, "repl")["result"] == want
 
 
 def test_a_plain_tf_compiled_tape_gradient_equals_an_eager_recompute(debug_session):

@@ -10,6 +10,10 @@ import tensorflow as tf
 
 JIT = os.environ.get("TFDR_JIT") == "1"
 MIRRORED = os.environ.get("TFDR_MIRRORED") == "1"
+# A first kernel of 512x512 (2^18 elements): graph mode keeps its gradient as the factors of
+# its MatMul (16x512 each) and a stop multiplies them again.
+WIDE = os.environ.get("TFDR_WIDE") == "1"
+FEATURES, UNITS = (512, 512) if WIDE else (5, 8)
 strategy = tf.distribute.get_strategy()
 if MIRRORED:  # two replicas on two logical CPUs: each computes half of every batch
     cpu = tf.config.list_physical_devices("CPU")[0]
@@ -20,14 +24,18 @@ if os.environ.get("TFDR_NO_FUSION") == "1":
     # ops: off, the compiled step's gradients must equal the eager recompute bit for bit.
     tf.config.optimizer.set_experimental_options({"remapping": False})
 keras.utils.set_random_seed(5)
-x = np.random.rand(64, 5).astype("float32")
+x = np.random.rand(64, FEATURES).astype("float32")
 y = np.random.rand(64, 1).astype("float32")
 LAST = 3  # 64 / 16 batches
 
 
 def build():
     return keras.Sequential(
-        [keras.Input((5,)), keras.layers.Dense(8, activation="tanh"), keras.layers.Dense(1)]
+        [
+            keras.Input((FEATURES,)),
+            keras.layers.Dense(UNITS, activation="tanh"),
+            keras.layers.Dense(1),
+        ]
     )
 
 

@@ -13,7 +13,10 @@ The ops only write variables of their own (created under ``init_scope``, held he
 tracked by a model or a checkpoint) and read the gradients: the step computes the same
 values, bit for bit. ``LossScaleOptimizer``: its inner optimizer's ``apply`` is the one
 kept (unscaled). ``steps_per_execution > 1``: the ring holds every inner step's norm, the
-values are the last inner step's. ``IndexedSlices`` keep their values and indices. Under a
+values are the last inner step's. ``IndexedSlices`` keep their values and indices. A
+gradient computed by a ``MatMul`` of smaller factors (a ``Dense`` kernel's: the layer's input
+and its output's gradient) keeps those factors instead, and a stop multiplies them again
+(graph mode; see ``_factors_of``). Under a
 ``tf.distribute`` strategy with several replicas each replica writes its own copy of the
 shadows, which read as their sum (the gradient the optimizer applied, for the global
 batch); norms are then those of the last step only, computed at the stop.
@@ -49,19 +52,36 @@ _kept_in: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 class _Shadow:
     """Where a traced step leaves one weight's gradient: values, and indices for
-    ``IndexedSlices``; None when the values did not fit the budget."""
+    ``IndexedSlices``; None when the values did not fit the budget. ``factors``: two
+    variables for a gradient that is a ``MatMul`` of them (``_factors_of``); a step that
+    wrote values instead leaves a scalar in the first."""
 
-    def __init__(self, values: Any, indices: Any, dense_shape: Any, nbytes: int) -> None:
+    def __init__(
+        self, values: Any, indices: Any, dense_shape: Any, nbytes: int, factors: Any = None
+    ) -> None:
         self.values = values
         self.indices = indices
         self.dense_shape = dense_shape
         self.nbytes = nbytes
+        self.factors: tuple[Any, Any] | None = factors
+        self.transposes: tuple[bool, bool] = (False, False)  # the MatMul's, at its trace
 
     def gradient(self) -> Any:
         import tensorflow as tf
 
         if self.values is None:
             return None
+        if self.factors is not None:
+            a = tf.identity(self.factors[0])  # this step's: the next step writes anew
+            if a.shape.rank == 2:
+                # The product the step computed: the same kernel on the same factors (an
+                # eager MatMul reads bit-equal to the graph's, tests/unit/test_compiled_capture).
+                return tf.raw_ops.MatMul(
+                    a=a,
+                    b=tf.identity(self.factors[1]),
+                    transpose_a=self.transposes[0],
+                    transpose_b=self.transposes[1],
+                )
         values = tf.identity(self.values)  # this step's values: the next step writes anew
         if self.indices is None:
             return values
@@ -118,9 +138,10 @@ def _is_slices(grad: Any) -> bool:
 
 
 def _shadow_for(
-    tf: Any, site: Any, variable: Any, grad: Any, budget: int, replicated: bool
+    tf: Any, site: Any, variable: Any, grad: Any, budget: int, replicated: bool, factored: bool
 ) -> _Shadow:
-    """The variable's shadow, made (eagerly) at its first traced apply."""
+    """The variable's shadow, made (eagerly) at its first traced apply; ``factored``: it
+    may keep a ``MatMul``'s factors (``_factors_of``)."""
     global _shadow_bytes
     key = (id(site), id(variable))
     shadow = _shadows.get(key)
@@ -150,12 +171,25 @@ def _shadow_for(
         nbytes = int(math.prod(shape)) * dtype.size
         fits = nbytes <= budget - _shadow_bytes
         summed = _per_replica(tf, "SUM") if replicated else {}
-        values = (
-            tf.Variable(tf.zeros(shape, dtype), trainable=False, name="tfdr_gradient", **summed)
-            if fits
-            else None
-        )
-        shadow = _Shadow(values, None, None, 0)
+        found = _factors_of(grad) if fits and factored else None
+        if found is not None:
+            # Shapes left open: the batch (the factors' inner dimension) may change, and
+            # the values are written only by a trace that has no such factors.
+            values, a, b = (
+                tf.Variable(
+                    tf.zeros([0], dtype), shape=tf.TensorShape(None), trainable=False, name=name
+                )
+                for name in ("tfdr_gradient", "tfdr_gradient_a", "tfdr_gradient_b")
+            )
+            shadow = _Shadow(values, None, None, 0, (a, b))
+            shadow.transposes = (found[2], found[3])
+        else:
+            values = (
+                tf.Variable(tf.zeros(shape, dtype), trainable=False, name="tfdr_gradient", **summed)
+                if fits
+                else None
+            )
+            shadow = _Shadow(values, None, None, 0)
     if fits:
         shadow.nbytes = nbytes
         _shadow_bytes += nbytes
@@ -218,16 +252,19 @@ def capture(optimizer: Any, grads: Any, variables: Any, budget: int) -> Callable
         with _own_ops(tf):
             site.iterations.scatter_nd_update([[slot]], [_iteration(tf, optimizer)])
         return None
+    # Factors only in graph mode: XLA computes the product its own way (and meets the
+    # cost goal keeping values), and replicas' factors do not sum to the applied gradient.
+    factored = not replicated and not _in_xla(tf)
     with tf.init_scope():  # the shadows are made eagerly, outside the step's graph
         site = _site_for(tf, optimizer, [v for _, v in pairs], replicated)
-        shadows = _shadows_for(tf, site, pairs, budget, replicated)
+        shadows = _shadows_for(tf, site, pairs, budget, replicated, factored)
     with _own_ops(tf):
         if replicated:  # a replica's squares are not the applied gradient's
             site.iterations.assign(_iteration(tf, optimizer))
         else:
             slot = _write_norms(tf, site, pairs, shadows)
             site.iterations.scatter_nd_update([[slot]], [_iteration(tf, optimizer)])
-    return lambda: _keep_values(site, pairs, shadows)
+    return lambda: _keep_values(site, pairs, shadows, factored)
 
 
 def capture_tape(where: str, grads: Any, variables: Any, budget: int) -> None:
@@ -242,6 +279,7 @@ def capture_tape(where: str, grads: Any, variables: Any, budget: int) -> None:
     if not pairs or _replicas() > 1:
         return
     graph = tf.compat.v1.get_default_graph()
+    factored = not _in_xla(tf)
     with tf.init_scope():
         ids = tuple(id(v) for _, v in pairs)
         with _lock:
@@ -250,10 +288,10 @@ def capture_tape(where: str, grads: Any, variables: Any, budget: int) -> None:
                 site = _tape_sites[(where, ids)] = _Site(
                     tf, TAPE_SITE + where, [v for _, v in pairs], False
                 )
-        shadows = _shadows_for(tf, site, pairs, budget, False)
+        shadows = _shadows_for(tf, site, pairs, budget, False, factored)
     with _own_ops(tf):
         slot = _write_norms(tf, site, pairs, shadows)
-        _keep_values(site, pairs, shadows)
+        _keep_values(site, pairs, shadows, factored)
     with _lock:
         _kept_in.setdefault(graph, {}).update({id(g): (site, slot) for g, _ in pairs})
 
@@ -297,11 +335,55 @@ def _iteration(tf: Any, optimizer: Any) -> Any:
     return tf.cast(tf.convert_to_tensor(optimizer.iterations), tf.int64)
 
 
-def _shadows_for(tf: Any, site: _Site, pairs: list, budget: int, replicated: bool) -> list:
+def _shadows_for(
+    tf: Any, site: _Site, pairs: list, budget: int, replicated: bool, factored: bool
+) -> list:
     """Made eagerly (under ``init_scope``)."""
     site.steps = [_step_of(g) for g, _ in pairs]
     with _lock:
-        return [_shadow_for(tf, site, v, g, budget, replicated) for g, v in pairs]
+        return [_shadow_for(tf, site, v, g, budget, replicated, factored) for g, v in pairs]
+
+
+def _in_xla(tf: Any) -> bool:
+    """Whether the step being traced is compiled by XLA (``jit_compile``)."""
+    from tensorflow.python.ops import control_flow_util
+
+    return bool(control_flow_util.GraphOrParentsInXlaContext(tf.compat.v1.get_default_graph()))
+
+
+# A product's elements from which its factors are kept though the batch is not known at the
+# trace (1 MiB of float32): smaller gradients cost nothing measurable held whole.
+FACTORED_MIN = 1 << 18
+
+
+def _factors_of(grad: Any) -> tuple[Any, Any, bool, bool] | None:
+    """The two inputs and transposes of the ``MatMul`` that computed a dense gradient (a
+    ``Dense`` kernel's: the layer's input and its output's gradient), when they hold fewer
+    elements than the product. Where the inner dimension (the batch) is not known at the
+    trace, only for a product of ``FACTORED_MIN`` elements or more (with a batch past
+    rows·cols/(rows+cols) the factors are the larger).
+
+    Why: a shadow that holds the gradient's own buffer until the next step costs graph mode
+    1.6-3% of a 25M-parameter Adam step (benchmarks/compiled_capture.py; the capture's own
+    ops are 0.2-0.6% of it, and a real copy costs more); holding the factors instead, ~0.
+    A stop multiplies them again with the same kernel."""
+    try:
+        op = grad.op
+    except AttributeError:  # an eager tensor
+        return None
+    if op.type != "MatMul" or len(op.inputs) != 2 or not grad.shape.is_fully_defined():
+        return None
+    a, b = op.inputs
+    transposes = (bool(op.get_attr("transpose_a")), bool(op.get_attr("transpose_b")))
+    if a.shape.rank != 2 or b.shape.rank != 2 or a.dtype != grad.dtype:
+        return None
+    inner = a.shape[0] if transposes[0] else a.shape[1]
+    rows, cols = (int(d) for d in grad.shape)
+    if inner is None and rows * cols < FACTORED_MIN:
+        return None
+    if inner is not None and int(inner) * (rows + cols) >= rows * cols:
+        return None
+    return a, b, transposes[0], transposes[1]
 
 
 def _write_norms(tf: Any, site: _Site, pairs: list, shadows: list) -> Any:
@@ -346,14 +428,24 @@ def _sample_figures(sample: Any) -> Any:
     return np.array(host_moments(sample) + host_counts(sample))
 
 
-def _keep_values(site: _Site, pairs: list, shadows: list) -> None:
+def _keep_values(site: _Site, pairs: list, shadows: list, factored: bool) -> None:
     import tensorflow as tf
 
     with _own_ops(tf):
         for (grad, _), shadow in zip(pairs, shadows, strict=True):
             if shadow.values is None:
                 continue
-            if shadow.indices is not None:
+            if shadow.factors is not None:
+                found = _factors_of(grad) if factored else None
+                if found is not None and (found[2], found[3]) == shadow.transposes:
+                    shadow.factors[0].assign(found[0])
+                    shadow.factors[1].assign(found[1])
+                    continue
+                # Another trace of this site with no such product (XLA, another op): its
+                # values, and a scalar where the first factor was says so.
+                shadow.factors[0].assign(tf.zeros([], shadow.factors[0].dtype))
+                shadow.values.assign(grad)
+            elif shadow.indices is not None:
                 shadow.values.assign(grad.values)
                 shadow.indices.assign(grad.indices)
             else:
