@@ -152,6 +152,44 @@ def test_a_kernels_gradient_kept_as_its_matmuls_factors_is_bit_equal_to_the_step
     assert factored == [not jit, False, False, False]
 
 
+def test_where_the_batch_is_unknown_at_the_trace_a_big_batch_keeps_the_gradient_not_its_factors():
+    """A step traced for any batch (``None``) decides in the step: factors while they hold
+    fewer elements than the kernel's gradient (a batch under rows*cols/(rows+cols), 256 for
+    512x512), the gradient past that, so what is kept never outgrows the gradient's bytes
+    (the budget's count). Both read bit-equal to what the step applied."""
+    from tf_debug_repr.gradients import compiled
+
+    keras.utils.set_random_seed(5)
+    model = keras.Sequential([keras.Input((512,)), keras.layers.Dense(512), keras.layers.Dense(1)])
+    optimizer = keras.optimizers.SGD(1e-3)
+    weights = model.trainable_variables
+    optimizer.build(weights)
+    spec = [tf.TensorSpec([None, 512]), tf.TensorSpec([None, 1])]
+
+    @tf.function(input_signature=spec)
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(model(x, training=True) - y))
+        grads = tape.gradient(loss, weights)
+        optimizer.apply(grads, weights)
+        return tf.identity(grads[0])
+
+    rng = np.random.default_rng(7)
+    kept, traces = [], 0
+    for batch in (16, 400, 16):
+        x = rng.standard_normal((batch, 512), dtype=np.float32)
+        applied = step(x, rng.standard_normal((batch, 1), dtype=np.float32)).numpy()
+        shadow = next(sh for (_, v), sh in compiled._shadows.items() if v == id(weights[0]))
+        assert shadow.factors is not None, "a 512x512 kernel's shadow is made for factors"
+        kept.append("factors" if int(tf.size(shadow.values)) == 0 else "gradient")
+        got = capture.record_of(weights[0]).gradient.numpy()
+        assert got.tobytes() == applied.tobytes()
+        traces = traces or step.experimental_get_tracing_count()
+    # 16 x (512 + 512) < 512 * 512: the factors; 400 x 1024 > 262,144: the gradient itself
+    assert kept == ["factors", "gradient", "factors"]
+    assert step.experimental_get_tracing_count() == traces, "no retrace: each step decided"
+
+
 @pytest.mark.parametrize("budget_mb", [0, 64], ids=["norms only", "values kept"])
 def test_a_big_weights_step_norms_are_estimated_from_a_sample_and_say_so(budget_mb):
     """Past ``SAMPLE`` elements a compiled step reads a spread sample of the gradient for

@@ -72,8 +72,11 @@ class _Shadow:
         if self.values is None:
             return None
         if self.factors is not None:
-            a = tf.identity(self.factors[0])  # this step's: the next step writes anew
-            if a.shape.rank == 2:
+            # This step's: the next step writes anew. Whichever side the step kept is not
+            # empty (an empty gradient's product is empty too).
+            a = tf.identity(self.factors[0])
+            values = tf.identity(self.values)
+            if a.shape.rank == 2 and int(tf.size(values)) == 0:
                 # The product the step computed: the same kernel on the same factors (an
                 # eager MatMul reads bit-equal to the graph's, tests/unit/test_compiled_capture).
                 return tf.raw_ops.MatMul(
@@ -360,8 +363,9 @@ def _factors_of(grad: Any) -> tuple[Any, Any, bool, bool] | None:
     """The two inputs and transposes of the ``MatMul`` that computed a dense gradient (a
     ``Dense`` kernel's: the layer's input and its output's gradient), when they hold fewer
     elements than the product. Where the inner dimension (the batch) is not known at the
-    trace, only for a product of ``FACTORED_MIN`` elements or more (with a batch past
-    rows·cols/(rows+cols) the factors are the larger).
+    trace, only for a product of ``FACTORED_MIN`` elements or more, and each step keeps
+    the product instead when its batch makes the factors the larger (past
+    rows·cols/(rows+cols): ``_keep_factors``).
 
     Why: a shadow that holds the gradient's own buffer until the next step costs graph mode
     1.6-3% of a 25M-parameter Adam step (benchmarks/compiled_capture.py; the capture's own
@@ -438,19 +442,52 @@ def _keep_values(site: _Site, pairs: list, shadows: list, factored: bool) -> Non
             if shadow.factors is not None:
                 found = _factors_of(grad) if factored else None
                 if found is not None and (found[2], found[3]) == shadow.transposes:
-                    shadow.factors[0].assign(found[0])
-                    shadow.factors[1].assign(found[1])
+                    _keep_factors(tf, shadow, grad, found)
                     continue
                 # Another trace of this site with no such product (XLA, another op): its
                 # values, and a scalar where the first factor was says so.
-                shadow.factors[0].assign(tf.zeros([], shadow.factors[0].dtype))
-                shadow.values.assign(grad)
+                _keep_product(tf, shadow, grad)
             elif shadow.indices is not None:
                 shadow.values.assign(grad.values)
                 shadow.indices.assign(grad.indices)
             else:
                 shadow.values.assign(grad)
         site.counter.assign_add(1)
+
+
+def _keep_product(tf: Any, shadow: _Shadow, grad: Any) -> None:
+    """A factored shadow given the gradient's values (a trace with no such product)."""
+    factors = shadow.factors
+    assert factors is not None
+    factors[0].assign(tf.zeros([0], factors[0].dtype))
+    shadow.values.assign(grad)
+
+
+def _keep_factors(tf: Any, shadow: _Shadow, grad: Any, found: tuple) -> None:
+    """The ``MatMul``'s factors into the shadow. Where the batch was unknown at the trace, a
+    step whose batch makes the factors bigger than the gradient keeps the gradient instead
+    (decided in the step), so that what is kept never outgrows the budget's count (the
+    gradient's bytes); the other side then holds an empty slice."""
+    a, b, transpose_a, _ = found
+    factors = shadow.factors
+    assert factors is not None
+    inner = a.shape[0] if transpose_a else a.shape[1]
+    if inner is not None:  # known at the trace: _factors_of kept only smaller factors
+        factors[0].assign(a)
+        factors[1].assign(b)
+        shadow.values.assign(tf.zeros([0, int(grad.shape[1])], grad.dtype))  # not a reader
+        return
+    rows, cols = (int(d) for d in grad.shape)
+    batch = tf.shape(a, out_type=tf.int64)[0 if transpose_a else 1]
+    small = batch * (rows + cols) < rows * cols
+    # No tf.cond: its lowering met a Grappler constant-folding bug that read this very
+    # Shape as [] at run time (TF 2.21). A slice of every row shares its tensor's buffer, a
+    # slice of none holds nothing: so each side is kept whole or not at all, never copied.
+    zero = tf.constant(0, tf.int64)
+    for variable, tensor in ((factors[0], a), (factors[1], b)):
+        whole = tf.shape(tensor, out_type=tf.int64)[0]
+        variable.assign(tensor[: tf.where(small, whole, zero)])
+    shadow.values.assign(grad[: tf.where(small, zero, tf.constant(rows, tf.int64))])
 
 
 # Per step, a weight's norm reads at most this many of its gradient's elements: a whole
