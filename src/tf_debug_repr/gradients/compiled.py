@@ -53,8 +53,8 @@ _kept_in: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 class _Shadow:
     """Where a traced step leaves one weight's gradient: values, and indices for
     ``IndexedSlices``; None when the values did not fit the budget. ``factors``: two
-    variables for a gradient that is a ``MatMul`` of them (``_factors_of``); a step that
-    wrote values instead leaves a scalar in the first."""
+    variables for a gradient that is a ``MatMul`` of them (``_factors_of``); each step fills
+    either the factors or the values and leaves the other empty."""
 
     def __init__(
         self, values: Any, indices: Any, dense_shape: Any, nbytes: int, factors: Any = None
@@ -71,11 +71,11 @@ class _Shadow:
 
         if self.values is None:
             return None
+        values = tf.identity(self.values)  # this step's values: the next step writes anew
         if self.factors is not None:
-            # This step's: the next step writes anew. Whichever side the step kept is not
-            # empty (an empty gradient's product is empty too).
+            # Whichever side the step kept is the one not empty (before any step, and after
+            # a trace with no such product, the first factor is not a matrix).
             a = tf.identity(self.factors[0])
-            values = tf.identity(self.values)
             if a.shape.rank == 2 and int(tf.size(values)) == 0:
                 # The product the step computed: the same kernel on the same factors (an
                 # eager MatMul reads bit-equal to the graph's, tests/unit/test_compiled_capture).
@@ -85,7 +85,6 @@ class _Shadow:
                     transpose_a=self.transposes[0],
                     transpose_b=self.transposes[1],
                 )
-        values = tf.identity(self.values)  # this step's values: the next step writes anew
         if self.indices is None:
             return values
         return tf.IndexedSlices(values, tf.identity(self.indices), self.dense_shape)
@@ -445,7 +444,7 @@ def _keep_values(site: _Site, pairs: list, shadows: list, factored: bool) -> Non
                     _keep_factors(tf, shadow, grad, found)
                     continue
                 # Another trace of this site with no such product (XLA, another op): its
-                # values, and a scalar where the first factor was says so.
+                # values, and an empty first factor.
                 _keep_product(tf, shadow, grad)
             elif shadow.indices is not None:
                 shadow.values.assign(grad.values)
