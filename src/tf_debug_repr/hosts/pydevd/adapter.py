@@ -10,6 +10,7 @@ raise. Imported only by the plugin module (never by library code: a pydev* modul
 from __future__ import annotations
 
 import copy
+import math
 import os
 import sys
 from typing import Any
@@ -136,9 +137,52 @@ def _named_float(scalar: Scalar, name: str) -> float:
     return cls(scalar.value)
 
 
+# What JupyterLab's tree does with a leaf's value, by its DAP type (its ``convertType``,
+# packages/debugger/src/panels/variables): ``int`` through ``parseInt``, ``float`` through
+# ``parseFloat`` (``parseFloat('-inf')`` and ``('nan')`` are NaN; 4.3 and later special-case
+# 'inf' and '-inf' only), ``bool`` and ``str`` as text, and any other type's *name* in
+# place of the value (``None`` reads "NoneType", a complex "complex", bytes "bytes").
+# JavaScript numbers hold integers exactly up to 2**53 only.
+_JS_EXACT_INT = 2**53
+_SHOWN_AS_TYPE_NAME = (type(None), complex, bytes, bytearray, type(Ellipsis))
+
+
+def _printed_by_jupyterlab(value: Any) -> bool:
+    """Does JupyterLab's tree print this leaf's value as Python writes it?"""
+    kind = type(value)
+    if kind is bool or kind is str:
+        return True
+    if kind is int:
+        return -_JS_EXACT_INT <= value <= _JS_EXACT_INT
+    if kind is float:
+        return math.isfinite(value)
+    return False
+
+
+def _jupyter_leaf(value: Any) -> Any:
+    """For JupyterLab's tree: a leaf it would misprint (an infinite or NaN float, an int past
+    2**53, None, a complex, bytes) as its Python text, typed "str"; anything else as is. Its
+    row's expression still gives the value itself."""
+    try:
+        if isinstance(value, Scalar):  # an element: its dtype's text
+            return None if _printed_by_jupyterlab(value.value) else _TextLeaf(value.text)
+        kind = type(value)
+        if kind in _SHOWN_AS_TYPE_NAME or (
+            kind in (int, float) and not _printed_by_jupyterlab(value)
+        ):
+            return _TextLeaf(repr(value))
+    except Exception:  # kept as pydevd would show it
+        return None
+    return None
+
+
 def for_pydevd(value: Any) -> Any:
     """A view's value as pydevd should get it."""
     jupyter = jupyter_tree()
+    if jupyter:
+        leaf = _jupyter_leaf(value)
+        if leaf is not None:
+            return leaf
     if isinstance(value, Note):
         return (_TextLeaf if jupyter else _NoteLeaf)(value.text)
     if isinstance(value, Scalar):
