@@ -32,6 +32,18 @@ from ..core.patching import patch_once
 from ..hosts.pydevd import client as debugger_client
 
 ENV = "TF_DEBUG_REPR_EAGER"
+
+# What an eager run can change in the program's results (measured: docs/compiled-code.md,
+# tests/e2e/test_compiled_random.py). One constant, so the wording stays in one place.
+EAGER_DIFFERENCES = (
+    "What differs from its compiled run: random ops without state of their own "
+    "(tf.random.normal, tf.random.uniform, keras.random without a SeedGenerator) draw other "
+    "numbers eagerly, even under tf.random.set_seed, and shift the program's later eager "
+    "draws; a tf.random.Generator, stateless ops and Keras SeedGenerators (Dropout, "
+    "keras-io's Sampling) draw the same numbers, except in a jit_compile=True function "
+    "(XLA draws others); floats differ by rounding (fused kernels, ~1 ulp); Python code in "
+    "it (print, numpy.random) runs at every call, not once per trace."
+)
 # Frames of these are never where a user's breakpoint is: skipped when recording a trace.
 _LIBRARY = re.compile(r"[/\\](tensorflow|keras|tf_keras|tf_debug_repr)[/\\]|__autograph_generated")
 
@@ -211,8 +223,8 @@ def _tell(function: Any, regions: _Regions, where: tuple[str, int]) -> None:
         f"tf.functions it calls), because a breakpoint at {os.path.basename(where[0])}:"
         f"{where[1]} lies in code it runs; "
         "the other tf.functions stay compiled, and it runs compiled again once no "
-        "breakpoint lies in it. Eager results can differ from compiled ones by float "
-        f"rounding. {ENV}=0 keeps every function compiled, {ENV}=1 runs all eagerly.\n"
+        f"breakpoint lies in it. {EAGER_DIFFERENCES} "
+        f"{ENV}=0 keeps every function compiled, {ENV}=1 runs all eagerly.\n"
     )
     _console(text)
 
