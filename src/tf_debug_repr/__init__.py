@@ -5,7 +5,6 @@ module stays import-light (no TensorFlow, no pydevd) so importing it costs nothi
 the functions below import what they need when called.
 """
 
-from . import _moved
 from .core import wiring as _wiring  # imports nothing
 
 __version__ = "0.1.0"
@@ -31,7 +30,6 @@ def _install_catalog() -> None:
 
 
 _wiring.set_catalog_installer(_install_catalog)
-_moved.install()  # the modules' old paths, importable for one release
 
 
 def set_gradient_capture(on: bool) -> None:

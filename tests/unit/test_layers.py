@@ -28,7 +28,6 @@ LAYERS: dict[str, set[str]] = {
         "__init__",
         "__main__",
         "_expr",
-        "_moved",
         "activation",
         "eager",
         "hosts",
