@@ -42,14 +42,14 @@ def set_gradient_capture(on: bool) -> None:
 
 def gradient_of(source):
     """The latest gradient recorded for a variable or watched tensor, or None."""
-    from .gradients import views as gradient_views
+    from .views import gradients as gradient_views
 
     return gradient_views.gradient_of(source)
 
 
 def gradient_info(source):
     """The latest gradient of ``source`` with its step, norm, history (or why it is None)."""
-    from .gradients import views as gradient_views
+    from .views import gradients as gradient_views
 
     return gradient_views.gradient_info(source)
 
