@@ -66,7 +66,7 @@ def values_of(name: str, value: Any, depth: int = 2) -> list[tuple[str, Any]]:
 def check(expression: str, value: Any, formatter: Any) -> tuple[list[str], dict, bytes | None]:
     """Problems of ``value``'s display, the mime bundle, and its PNG."""
     from tf_debug_repr.hosts.notebook import display as d
-    from tf_debug_repr.hosts.notebook import numbers
+    from tf_debug_repr.hosts.notebook import small_values as numbers
     from tf_debug_repr.hosts.notebook.png import png_size
 
     problems = []

@@ -2,7 +2,7 @@
 
 A tensor or variable as a cell's result (or in JupyterLab's debugger, "render variable")
 shows the plugin's one-line summary, its NaN/±Inf counts as a warning, its numbers when it
-is small (``numbers``), and a picture where one helps, drawn from the viewer payload
+is small (``small_values``), and a picture where one helps, drawn from the viewer payload
 (docs/tensor-viewer.md): a heatmap of a 2-D slice, a histogram of a 1-D value, or the
 image(s) it holds. The picture lives in the HTML only (no ``image/png`` copy: a saved
 notebook holds it once). ``text/plain`` is the summary and the values as the Debug Console
@@ -246,7 +246,7 @@ def html_of(obj: Any) -> str | None:
     if not _ready():
         return None
     try:
-        from . import numbers as small_values
+        from . import small_values
 
         payload = build_payload(obj)
         found = small_values.host_values(obj)
