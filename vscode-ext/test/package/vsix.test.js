@@ -125,7 +125,7 @@ test('the .vsix carries every module the extension requires and the viewer page 
     return seen;
   };
   const modules = [...walk('src/extension.js', new Set())];
-  assert.ok(['panels', 'panel', 'html'].every((m) => modules.includes(`src/viewer/${m}.js`)), modules.join(', '));
+  assert.ok(['tensorViewer', 'viewerPanel', 'viewCommand', 'pageActions', 'html'].every((m) => modules.includes(`src/viewer/${m}.js`)), modules.join(', '));
   for (const rel of modules) assert.ok(zip.get(`extension/${rel}`), `${rel} in the vsix`);
   const { PAGE_SCRIPT, PAGE_STYLE } = readPageNames();
   for (const file of [PAGE_SCRIPT, PAGE_STYLE, ...PAGE_SCRIPTS]) {
