@@ -5,7 +5,6 @@ module stays import-light (no TensorFlow, no pydevd) so importing it costs nothi
 the functions below import what they need when called.
 """
 
-from . import _moved
 from .core import wiring as _wiring  # imports nothing
 
 __version__ = "0.1.0"
@@ -31,7 +30,6 @@ def _install_catalog() -> None:
 
 
 _wiring.set_catalog_installer(_install_catalog)
-_moved.install()  # the modules' old paths, importable for one release
 
 
 def set_gradient_capture(on: bool) -> None:
@@ -44,14 +42,14 @@ def set_gradient_capture(on: bool) -> None:
 
 def gradient_of(source):
     """The latest gradient recorded for a variable or watched tensor, or None."""
-    from .gradients import views as gradient_views
+    from .views import gradients as gradient_views
 
     return gradient_views.gradient_of(source)
 
 
 def gradient_info(source):
     """The latest gradient of ``source`` with its step, norm, history (or why it is None)."""
-    from .gradients import views as gradient_views
+    from .views import gradients as gradient_views
 
     return gradient_views.gradient_info(source)
 

@@ -46,7 +46,7 @@ train_step()
 # What the no-client kernel must show: TF's and Keras's own functions, nothing recorded.
 PROBES = {
     "plugin_loaded": "'tf_debug_repr.activation.startup' in __import__('sys').modules",
-    "views_loaded": "sorted({'tf_debug_repr.views', 'tf_debug_repr.gradients.views'}"
+    "views_loaded": "sorted({'tf_debug_repr.views', 'tf_debug_repr.views.gradients'}"
     " & set(__import__('sys').modules))",
     "tape_hooked": "getattr(tf.GradientTape.gradient, '_tf_debug_repr', False)",
     "tape_module": "tf.GradientTape.gradient.__module__",
@@ -321,7 +321,7 @@ def test_kernel_without_debugger_installs_nothing_then_captures_once_attached(ke
     finish_cell(kernel, thread, msg_id)
     after = kernel.execute("", PROBES)
     assert after["tape_hooked"] == "True" and after["apply_hooked"] == "True"
-    assert after["views_loaded"] == "['tf_debug_repr.gradients.views', 'tf_debug_repr.views']"
+    assert after["views_loaded"] == "['tf_debug_repr.views', 'tf_debug_repr.views.gradients']"
     assert int(after["records"]) >= 2  # kernel and bias
 
 

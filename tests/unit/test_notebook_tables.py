@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from tf_debug_repr.hosts.notebook import facts, grid, table
+from tf_debug_repr.hosts.notebook import facts, grid, namespace_table
 
 tf = pytest.importorskip("tensorflow")
 
@@ -70,12 +70,12 @@ def test_value_bytes_from_metadata():
 def test_delta_since_the_previous_cell():
     figures = ("figures", (0.0, 1.0, 0.5, 0.1, 0))
     moved = ("figures", (0.0, 1.0, 0.75, 0.1, 0))
-    assert table.delta_text(None, (1, figures)) == "new"
-    assert table.delta_text((1, figures), (1, figures)) == "same"
-    assert table.delta_text((1, figures), (1, moved)) == "changed, Δμ=0.25"
-    assert table.delta_text((1, ("steps", 10)), (1, ("steps", 110))) == "+100 steps"
+    assert namespace_table.delta_text(None, (1, figures)) == "new"
+    assert namespace_table.delta_text((1, figures), (1, figures)) == "same"
+    assert namespace_table.delta_text((1, figures), (1, moved)) == "changed, Δμ=0.25"
+    assert namespace_table.delta_text((1, ("steps", 10)), (1, ("steps", 110))) == "+100 steps"
     weights = ("weights", ((1,), (2,), (3,)))
-    assert table.delta_text((1, weights), (1, ("weights", ((1,), (5,), (3,))))) == (
+    assert namespace_table.delta_text((1, weights), (1, ("weights", ((1,), (5,), (3,))))) == (
         "1 of 3 weights changed"
     )
-    assert table.delta_text((1, None), (2, None)) == "another value"
+    assert namespace_table.delta_text((1, None), (2, None)) == "another value"

@@ -97,7 +97,7 @@ def _on_keras(keras: ModuleType) -> None:
 def _register_views() -> None:
     from .. import views
     from ..forensics import features as forensics
-    from ..gradients import views as gradient_views
+    from ..views import gradients as gradient_views
 
     views.build_table()
     gradient_views.register()

@@ -2,7 +2,7 @@
 
 A tensor or variable as a cell's result (or in JupyterLab's debugger, "render variable")
 shows the plugin's one-line summary, its NaN/±Inf counts as a warning, its numbers when it
-is small (``numbers``), and a picture where one helps, drawn from the viewer payload
+is small (``small_values``), and a picture where one helps, drawn from the viewer payload
 (docs/tensor-viewer.md): a heatmap of a 2-D slice, a histogram of a 1-D value, or the
 image(s) it holds. The picture lives in the HTML only (no ``image/png`` copy: a saved
 notebook holds it once). ``text/plain`` is the summary and the values as the Debug Console
@@ -15,7 +15,6 @@ TensorFlow nor numpy; unloading puts back whatever printers were there before.
 
 from __future__ import annotations
 
-import base64
 import html
 import math
 import re
@@ -224,13 +223,14 @@ def build_payload(obj: Any) -> dict[str, Any]:
     return viewer_payload.build(obj, budget=PAYLOAD_BUDGET, bins=HISTOGRAM_BINS)
 
 
-def picture_png(payload: dict[str, Any]) -> bytes | None:
-    """The payload's picture as a PNG file, or None when it has none."""
+def picture_html(payload: dict[str, Any]) -> str | None:
+    """The payload's picture as HTML (its pixels one PNG, its labels text), or None when
+    it has none."""
+    from . import picture_html as layout
     from . import pictures as payload_pictures
-    from .png import encode_png
 
-    pixels = payload_pictures.draw(payload)
-    return None if pixels is None else encode_png(pixels)
+    picture = payload_pictures.draw(payload)
+    return None if picture is None else layout.html_of(picture, caption(payload))
 
 
 def wants_picture(payload: dict[str, Any], numbers: Any) -> bool:
@@ -246,15 +246,15 @@ def html_of(obj: Any) -> str | None:
     if not _ready():
         return None
     try:
-        from . import numbers as small_values
+        from . import small_values
 
         payload = build_payload(obj)
         found = small_values.host_values(obj)
         table = small_values.table_html(found[0]) if found is not None else None
-        png = None
+        picture = None
         if not payload.get("error") and wants_picture(payload, table):
-            png = picture_png(payload)
-        return render_html(payload, png, table, found[1] if found is not None else "")
+            picture = picture_html(payload)
+        return render_html(payload, picture, table, found[1] if found is not None else "")
     except Exception:
         return None
 
@@ -350,8 +350,10 @@ def caption(payload: dict[str, Any]) -> str:
 
 
 def render_html(
-    payload: dict[str, Any], png: bytes | None, numbers: str | None = None, note: str = ""
+    payload: dict[str, Any], picture: str | None, numbers: str | None = None, note: str = ""
 ) -> str:
+    """The cell's HTML: summary, warning, error or note, numbers, caption, ``picture``
+    (``picture_html``'s) and the NaN/±Inf colours' legend. Debuggee text is escaped."""
     parts = [f'<div class="tf-debug-repr" style="{_BOX}">']
     summary = payload.get("summary") or ""
     parts.append(f"<div>{html.escape(summary)}</div>")
@@ -369,15 +371,11 @@ def render_html(
         if note:
             parts.append(f'<div style="{_NOTE}">{html.escape(note)}</div>')
         parts.append(f'<div style="overflow-x:auto">{numbers}</div>')
-    if png is not None:
+    if picture is not None:
         text = caption(payload)
         if text:
             parts.append(f'<div style="{_NOTE}">{html.escape(text)}</div>')
-        data = base64.b64encode(png).decode("ascii")
-        parts.append(
-            f'<img src="data:image/png;base64,{data}" alt="{html.escape(text)}"'
-            ' style="image-rendering:pixelated;max-width:100%"/>'
-        )
+        parts.append(picture)
         if bad:
             from .colour_maps import MASK_LEGEND
 

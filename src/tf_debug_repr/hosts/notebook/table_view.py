@@ -13,7 +13,7 @@ import shlex
 import time
 from typing import Any
 
-from . import table as namespace_table
+from . import namespace_table
 
 COLUMNS = (  # (head, Row attribute sorted by)
     ("name", "name"),
