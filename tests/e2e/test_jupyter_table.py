@@ -106,3 +106,66 @@ def test_table_of_tf_values_then_live_updates_after_each_cell(kernel):
 
     messages(kernel, "%tf_table off")
     assert not [k for k, _ in messages(kernel, "x = 1") if k == "update_display_data"]
+
+
+INSPECTED = """\
+import numpy as np
+import tensorflow as tf
+import keras
+%load_ext tf_debug_repr
+
+model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3), keras.layers.Dense(2)])
+model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+features = np.random.default_rng(0).normal(size=(16, 4)).astype("float32")
+targets = np.random.default_rng(1).normal(size=(16, 2)).astype("float32")
+w = tf.Variable(tf.ones((2, 3)))
+x = tf.constant([2.0, 6.0])
+"""
+TRAIN = """\
+history = model.fit(features, targets, epochs=1, verbose=0)
+w.assign_add(0.25 * tf.ones((2, 3)))
+x = x * 2
+"""
+
+
+def shown(found: list[tuple[str, dict]]) -> dict[str, list[str]] | None:
+    """The rows of the last update of the live table among ``found``, None without one."""
+    updates = [c for k, c in found if k == "update_display_data"]
+    return table_rows(updates[-1]["data"]["text/html"]) if updates else None
+
+
+def test_live_table_counts_changes_between_the_users_cells_across_inspector_queries(kernel):
+    from .test_jupyter_inspector import MATRIX, QUERY, inspector_script
+
+    def inspector(code: str) -> list[tuple[str, dict]]:
+        # what the Inspector's front end sends after each cell: not silent, no history
+        return messages_of(kernel, code, store_history=False)
+
+    messages(kernel, INSPECTED)
+    inspector(inspector_script())
+    messages(kernel, "%tf_table live")
+    assert shown(inspector(QUERY)) is None  # the query leaves the table as it is
+
+    after_cell = shown(messages(kernel, TRAIN))
+    assert after_cell is not None
+    later = inspector(QUERY) + inspector(MATRIX.format("w")) + inspector(QUERY)
+    assert shown(later) is None  # no refresh, no second look: the cell's table stands
+    kernel.client.complete("x.sha", 5)  # a completion is no cell at all
+    assert after_cell["x"][3] == "[2]" and after_cell["x"][9] == "changed, Δμ=4"
+    assert after_cell["w"][9] == "changed, Δμ=0.25"
+    assert after_cell["model"][9] == "4 of 4 weights changed"
+
+    # the next cell changes nothing: every row reads "same", compared with TRAIN's look
+    quiet = shown(messages(kernel, "n = 1"))
+    assert quiet is not None and {r[9] for r in quiet.values()} == {"same"}
+    inspector(QUERY)
+    again = shown(messages(kernel, "x = x + 1"))
+    assert again is not None and again["x"][9] == "changed, Δμ=1" and again["w"][9] == "same"
+
+
+def messages_of(kernel, code: str, store_history: bool) -> list[tuple[str, dict]]:
+    found = kernel.messages(code, store_history=store_history)
+    for kind, content in found:
+        if kind == "error":
+            raise AssertionError("\n".join(content["traceback"]))
+    return found

@@ -2,7 +2,15 @@
 CSS variables), sortable by clicking a column head (a few lines of script in trusted
 notebooks; ``%tf_table --sort bytes`` sorts in the kernel), and a plain-text table for
 front ends without HTML. ``%tf_table live`` keeps one table current: a ``post_run_cell``
-hook updates its display after each cell (no thread, no polling); ``%tf_table off`` stops.
+hook updates its display after each of the user's cells (no thread, no polling); ``%tf_table
+off`` stops.
+
+"The user's cells" are the executions a front end keeps in the history (``store_history``).
+The Variable Inspector's query after each cell, its grid and delete requests, and other
+extensions' probes are executions too, and fire ``post_run_cell``, but they are sent with
+``store_history=False`` (or ``silent``): the table neither refreshes nor forgets its previous
+look for them, so Δ counts what changed between two of the user's cells and a query costs
+one attribute read.
 """
 
 from __future__ import annotations
@@ -172,6 +180,15 @@ def _gradient_note() -> str:
     )
 
 
+def users_cell(result: Any) -> bool:
+    """Whether ``post_run_cell``'s result is a cell the user ran: one the front end keeps in
+    the history. (No ``info``, an IPython older than 7: every cell counts.)"""
+    info = getattr(result, "info", None)
+    if info is None:
+        return True
+    return bool(getattr(info, "store_history", True)) and not getattr(info, "silent", False)
+
+
 class Magic:
     """The ``%tf_table`` line magic and its live display."""
 
@@ -214,7 +231,9 @@ class Magic:
         return self.view()
 
     def refresh(self, result: Any = None) -> None:
-        """post_run_cell: the live table's display, current again."""
+        """post_run_cell: the live table's display, current again after a user's cell."""
+        if not users_cell(result):
+            return  # an Inspector query, a probe: Δ stays between the user's cells
         if self.handle is None or self.skip:
             self.skip = False
             return
