@@ -169,3 +169,59 @@ def messages_of(kernel, code: str, store_history: bool) -> list[tuple[str, dict]
         if kind == "error":
             raise AssertionError("\n".join(content["traceback"]))
     return found
+
+
+ARTICLE = """\
+import tensorflow as tf
+import keras
+
+model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+optimizer = keras.optimizers.Adam(0.01)
+w = tf.Variable([[0.5, -1.0], [2.0, 1.5]], name="w")
+data = tf.constant([[1.0, 2.0, 3.0]])
+
+def train():
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(model(data) @ w)
+    grads = tape.gradient(loss, model.trainable_variables + [w])
+    optimizer.apply_gradients(zip(grads, model.trainable_variables + [w]))
+    return grads
+
+grads = train()  # before %load_ext: nobody asked for capture yet
+"""
+CAPTURE = "__import__('tf_debug_repr.gradients.capture').gradients.capture"
+
+
+def test_load_ext_is_consent_to_capture_gradients_and_unload_stops_it(kernel):
+    messages(kernel, ARTICLE)
+    probe = {"on": f"{CAPTURE}.enabled()", "records": f"{CAPTURE}.live_records()"}
+    assert kernel.execute("", {"n": f"{CAPTURE}.live_records()"})["n"] == "0"
+
+    messages(kernel, "%load_ext tf_debug_repr")
+    (result,) = [c for k, c in messages(kernel, "%tf_table") if k == "execute_result"]
+    page = result["data"]["text/html"]
+    assert all(r[8] == "" for r in table_rows(page).values())  # computed before consent
+    assert "‖∇‖ shows gradients computed since %load_ext tf_debug_repr: run the training" in (
+        html.unescape(page)
+    )
+
+    messages(kernel, "grads = train()")
+    (result,) = [c for k, c in messages(kernel, "%tf_table") if k == "execute_result"]
+    page = html.unescape(result["data"]["text/html"])
+    rows = table_rows(result["data"]["text/html"])
+    assert float(rows["w"][8].split()[0]) > 0 and rows["w"][8].endswith("@Adam iteration 1")
+    assert float(rows["model"][8].split()[0]) > 0
+    assert "‖∇‖" not in page.split("</table>")[1]  # no note under a filled column
+    norm = kernel.execute("", {"n": "float(tf.linalg.global_norm(grads[2:]))"})["n"]
+    assert rows["w"][8].split()[0] == kernel.execute(
+        "", {"t": f"__import__('tf_debug_repr.core.formatting').core.formatting.number({norm})"}
+    )["t"].strip("'")
+
+    messages(kernel, "%unload_ext tf_debug_repr")
+    assert kernel.execute("", probe)["on"] == "False"
+    latest = {"l": f"str({CAPTURE}.record_of(w).latest.label)"}
+    assert kernel.execute("", latest)["l"] == "'Adam iteration 1'"
+    messages(kernel, "grads = train()")
+    assert kernel.execute("", latest)["l"] == "'Adam iteration 1'"  # nothing new recorded
+    messages(kernel, "%load_ext tf_debug_repr\ngrads = train()")
+    assert kernel.execute("", latest)["l"] == "'Adam iteration 3'"  # consent again

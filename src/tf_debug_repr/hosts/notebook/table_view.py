@@ -167,17 +167,30 @@ class View:
 # ------------------------------------------------------------------------------ magic
 
 
-def _gradient_note() -> str:
+_TRAINABLE = {"variable", "keras variable"}
+
+
+def gradient_note(rows: list[namespace_table.Row]) -> str:
+    """One line saying how to fill an empty ‖∇‖ column; empty when a row has a gradient
+    or no row could have one."""
     import sys
 
-    capture = sys.modules.get("tf_debug_repr.gradients.capture")
-    if capture is not None and capture.enabled() and capture.mode() == "on":
+    if any(r.gradient is not None for r in rows):
         return ""
-    return (
-        "‖∇‖ needs gradient capture: it starts with the debugger, or run "
-        "tf_debug_repr.set_gradient_capture(True) (or %env TF_DEBUG_REPR_GRADIENTS=1 "
-        "before importing TensorFlow)"
-    )
+    if not any(r.kind in _TRAINABLE or r.shape.endswith("params") for r in rows):
+        return ""  # tensors only: no gradient belongs to them
+    capture = sys.modules.get("tf_debug_repr.gradients.capture")
+    if capture is not None and capture.enabled():
+        return (
+            "‖∇‖ shows gradients computed since %load_ext tf_debug_repr: "
+            "run the training step again to fill it"
+        )
+    if capture is not None and capture.mode() == "off":
+        return (
+            "‖∇‖ is empty: gradient capture is off (TF_DEBUG_REPR_GRADIENTS=0 or "
+            "set_gradient_capture(False)); tf_debug_repr.set_gradient_capture(True) turns it on"
+        )
+    return "‖∇‖ is empty: run %load_ext tf_debug_repr, then the training step"
 
 
 def users_cell(result: Any) -> bool:
@@ -207,7 +220,7 @@ class Magic:
         magics = NamespaceMagics(shell=self.ip)
         rows, left_out = self.table.look(self.ip.user_ns, list(magics.who_ls()))
         self.last_seconds = time.perf_counter() - started
-        return View(sort_rows(rows, self.sort), left_out, _gradient_note())
+        return View(sort_rows(rows, self.sort), left_out, gradient_note(rows))
 
     def __call__(self, line: str = "") -> Any:
         words = shlex.split(line or "")
