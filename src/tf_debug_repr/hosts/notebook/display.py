@@ -1,7 +1,7 @@
 """``%load_ext tf_debug_repr``: IPython display formatters for TensorFlow values.
 
 A tensor or variable as a cell's result (or in JupyterLab's debugger, "render variable")
-shows the plugin's one-line summary, its NaN/±Inf counts as a warning, its numbers when it
+shows the plugin's one-line summary with its NaN/±Inf counts coloured as a warning, its numbers when it
 is small (``numbers``), and a picture where one helps, drawn from the viewer payload
 (docs/tensor-viewer.md): a heatmap of a 2-D slice, a histogram of a 1-D value, or the
 image(s) it holds. The picture lives in the HTML only (no ``image/png`` copy: a saved
@@ -354,10 +354,18 @@ def render_html(
 ) -> str:
     parts = [f'<div class="tf-debug-repr" style="{_BOX}">']
     summary = payload.get("summary") or ""
-    parts.append(f"<div>{html.escape(summary)}</div>")
     bad = bad_values(payload)
-    if bad:
-        parts.append(f'<div><span style="{_WARNING}">‼ {html.escape(bad)}</span></div>')
+    marker = f"‼ {bad}"
+    if bad and marker in summary:  # the summary's own warning, coloured where it stands
+        before, _, after = summary.partition(marker)
+        parts.append(
+            f'<div>{html.escape(before)}<span style="{_WARNING}">{html.escape(marker)}</span>'
+            f"{html.escape(after)}</div>"
+        )
+    else:
+        parts.append(f"<div>{html.escape(summary)}</div>")
+        if bad:
+            parts.append(f'<div><span style="{_WARNING}">{html.escape(marker)}</span></div>')
     if payload.get("error"):
         error = str(payload["error"])
         # Why a value has no picture (a string tensor, an empty one) is a note; only an

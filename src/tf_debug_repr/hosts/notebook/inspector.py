@@ -192,7 +192,10 @@ def _history_facts(obj: Any) -> tuple[str, str]:
             last.append(f"{key}={float(values[-1]):.4g}")
         except Exception:
             continue
-    return f"{epochs} epochs", f"History of {epochs} epochs: " + " ".join(last)
+    from ...core import formatting as fmt
+
+    epochs_text = fmt.counted(epochs, "epoch")
+    return epochs_text, f"History of {epochs_text}: " + " ".join(last)
 
 
 def row(name: str, obj: Any) -> dict[str, Any]:

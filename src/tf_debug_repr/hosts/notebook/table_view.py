@@ -47,7 +47,10 @@ _CSS = (
     "font-size:var(--jp-code-font-size,12px);color:var(--jp-content-font-color1,inherit)"
 )
 _CELL = "padding:2px 8px;border-bottom:1px solid var(--jp-border-color2,#8884);text-align:left"
-_HEAD = _CELL + ";cursor:pointer;background:var(--jp-layout-color2,transparent);user-select:none"
+_HEAD = (
+    _CELL + ";cursor:pointer;background:var(--jp-layout-color2,transparent);user-select:none;"
+    "white-space:nowrap"
+)
 _WARN = "color:var(--jp-error-color1,#c00);font-weight:bold"
 _NOTE = "opacity:0.75;font-size:90%"
 # Sorts the rows by a column's data-v (numbers as numbers); a second click reverses.
@@ -116,8 +119,10 @@ def render_html(rows: list[namespace_table.Row], left_out: int, note: str) -> st
         notes.append(note)
     foot = "".join(f'<div style="{_NOTE}">{html.escape(n)}</div>' for n in notes)
     return (
-        f'<div class="tf-debug-repr-table"><table style="{_CSS}"><thead><tr>{head}</tr>'
-        f"</thead><tbody>{''.join(body)}</tbody></table>{foot}</div>"
+        # a narrow output area scrolls the table sideways: no head is cut or wrapped
+        f'<div class="tf-debug-repr-table"><div style="overflow-x:auto;max-width:100%">'
+        f'<table style="{_CSS}"><thead><tr>{head}</tr>'
+        f"</thead><tbody>{''.join(body)}</tbody></table></div>{foot}</div>"
     )
 
 
