@@ -9,7 +9,8 @@ Real kernels (ipykernel via jupyter_client), alternating:
 Each kernel runs one training step per cell; prints the median step time measured inside
 the cell, the median round trip of a cell as the client sees it (the step, plus the table's
 refresh and the Inspector's query in "loaded"), and the time of one table look and one
-Inspector query by themselves. The namespace also holds the step's gradients (``grads``, a
+Inspector query by themselves. The cells are sent as a notebook sends them
+(``store_history: true``), the queries as the Inspector does (``store_history: false``). The namespace also holds the step's gradients (``grads``, a
 list of 6 tensors, 25.2M elements), whose figures the table computes after each cell.
 
     python benchmarks/notebook_table.py [--rounds 2] [--cells 8]
@@ -53,9 +54,11 @@ QUERY = "_jupyterlab_variableinspector_dict_list()"
 LOOK = "__import__('tf_debug_repr.hosts.notebook.table_view', fromlist=['x'])._magic.last_seconds"
 
 
-def run(client, code: str, **kwargs):
+def run(client, code: str, store_history: bool = False, **kwargs):
+    """Execute ``code``; the user's cells keep their history (a notebook's do), the
+    Inspector's queries do not (its front end sends ``store_history: false``)."""
     reply = client.execute_interactive(
-        code, timeout=600, store_history=False, output_hook=lambda _msg: None, **kwargs
+        code, timeout=600, store_history=store_history, output_hook=lambda _msg: None, **kwargs
     )
     assert reply["content"]["status"] == "ok", reply["content"]
     return reply
@@ -70,13 +73,18 @@ def run_kernel(kind: str, cells: int) -> dict[str, list[float]]:
         run(client, SETUP)
         if kind == "loaded":
             run(client, inspector_script(), silent=True)
-            run(client, "%load_ext tf_debug_repr")
-            run(client, "%tf_table live")
+            run(client, "%load_ext tf_debug_repr", store_history=True)
+            run(client, "%tf_table live", store_history=True)
         for _ in range(cells):
             started = time.perf_counter()
             # user_expressions are read after the cell's post_run_cell hooks: this look
             # is the refresh that followed this very cell
-            reply = run(client, CELL, user_expressions={"look": LOOK} if kind == "loaded" else {})
+            reply = run(
+                client,
+                CELL,
+                store_history=True,
+                user_expressions={"look": LOOK} if kind == "loaded" else {},
+            )
             if kind == "loaded":
                 run(client, QUERY)
             out["cell"].append(time.perf_counter() - started)

@@ -160,8 +160,13 @@ def test_history_of_one_epoch_and_an_unnamed_variable():
 
     History.__module__, History.__name__ = inspector.HISTORY
     assert inspector._history_facts(History()) == ("1 epoch", "History of 1 epoch: loss=0.5")
-    assert views.summary(tf.Variable([1.0, 2.0])).endswith(" Variable, unnamed")
-    assert views.summary(tf.Variable([1.0], name="w")).endswith(" Variable 'w'")
+    unnamed = tf.Variable([1.0, 2.0])
+    assert views.summary(unnamed).endswith(" Variable 'Variable'")  # the Variables pane's
+    assert inspector.row("v", unnamed)["varContent"].endswith(" Variable, unnamed")
+    frozen = tf.Variable([1.0], trainable=False)
+    assert facts.unnamed(views.summary(frozen)).endswith(" Variable, unnamed non-trainable")
+    named = tf.Variable([1.0], name="Variable_1")
+    assert inspector.row("n", named)["varContent"].endswith(" Variable 'Variable_1'")
 
 
 def test_cell_numbers_follow_the_summarys_precision():

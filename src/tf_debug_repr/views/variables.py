@@ -103,13 +103,7 @@ def tail(var: Any) -> list[fmt.Part]:
     where it is (trainable is what a variable usually is). Last: the pane's row name
     usually tells the variable already, and at 300 px the figures come first."""
     flag = "" if getattr(var, "trainable", False) else f" {_trainable(var)}"
-    name = label(var)
-    if name in _UNNAMED:  # TF's default name says nothing: not "Variable 'Variable'"
-        return [fmt.Part(f"Variable, unnamed{flag}", shrink=True)]
-    return [fmt.Part(f"Variable {name!r}{flag}", shrink=True)]
-
-
-_UNNAMED = ("", "Variable")  # tf.Variable(…) without name=: "Variable:0"
+    return [fmt.Part(f"Variable {label(var)!r}{flag}", shrink=True)]
 
 
 def variable_summary(var: Any, kind: Kind, marks: Sequence[str] = ()) -> str:

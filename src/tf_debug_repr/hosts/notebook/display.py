@@ -154,8 +154,9 @@ def plain_text(obj: Any) -> str:
     """The summary line, then the values numpy-style (all of a small tensor, the corners of
     a big one): what the Debug Console prints."""
     from ... import views
+    from .facts import unnamed
 
-    return views.console_text(obj)
+    return unnamed(views.console_text(obj))
 
 
 NODE = ("tf_debug_repr.core.view_model", "Node")
@@ -200,9 +201,10 @@ def plain_printer(obj: Any, p: Any, cycle: bool) -> None:
             text = repr(obj)
         elif len(getattr(p, "stack", ())) > 1:
             from ... import views
+            from .facts import unnamed
 
             with budget.exact():  # a cell's output: one value, printed once
-                text = views.summary(obj)
+                text = unnamed(views.summary(obj))
         else:
             with budget.exact():
                 text = plain_text(obj)
@@ -353,7 +355,9 @@ def render_html(
     payload: dict[str, Any], png: bytes | None, numbers: str | None = None, note: str = ""
 ) -> str:
     parts = [f'<div class="tf-debug-repr" style="{_BOX}">']
-    summary = payload.get("summary") or ""
+    from .facts import unnamed
+
+    summary = unnamed(str(payload.get("summary") or ""))
     bad = bad_values(payload)
     marker = f"‼ {bad}"
     if bad and marker in summary:  # the summary's own warning, coloured where it stands

@@ -156,7 +156,7 @@ def _summary(obj: Any) -> str:
         text = views.container_summary(obj) if type(obj) in _CONTAINERS else views.summary(obj)
     except Exception as exc:
         text = f"{type(obj).__name__} (summary failed: {type(exc).__name__})"
-    text = str(text or "")
+    text = facts.unnamed(str(text or ""))
     return text if len(text) <= CONTENT_CHARS else text[: CONTENT_CHARS - 1] + "…"
 
 
