@@ -151,6 +151,17 @@ def test_live_table_counts_changes_between_the_users_cells_across_inspector_quer
     later = inspector(QUERY) + inspector(MATRIX.format("w")) + inspector(QUERY)
     assert shown(later) is None  # no refresh, no second look: the cell's table stands
     kernel.client.complete("x.sha", 5)  # a completion is no cell at all
+    # JupyterLab's debugger, attached, asks for the variables and renders one (no stop)
+    from .test_jupyter import JUPYTERLAB
+
+    kernel.debug("initialize", {**JUPYTERLAB, "pathFormat": "path", "linesStartAt1": True})
+    kernel.debug("attach")
+    kernel.debug("debugInfo")
+    kernel.debug("configurationDone")
+    assert "w" in [v["name"] for v in kernel.debug("inspectVariables")["variables"]]
+    rich = kernel.debug("richInspectVariables", {"variableName": "w"})
+    assert rich["data"]["text/plain"].startswith("float32[2, 3]")
+    assert not stray_updates(kernel)
     assert after_cell["x"][3] == "[2]" and after_cell["x"][9] == "changed, Δμ=4"
     assert after_cell["w"][9] == "changed, Δμ=0.25"
     assert after_cell["model"][9] == "4 of 4 weights changed"
@@ -161,6 +172,22 @@ def test_live_table_counts_changes_between_the_users_cells_across_inspector_quer
     inspector(QUERY)
     again = shown(messages(kernel, "x = x + 1"))
     assert again is not None and again["x"][9] == "changed, Δμ=1" and again["w"][9] == "same"
+
+
+def stray_updates(kernel, seconds: float = 2.0) -> list[dict]:
+    """update_display_data messages arriving on iopub within ``seconds``, whoever caused them."""
+    import queue
+    import time
+
+    found, deadline = [], time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            msg = kernel.client.get_iopub_msg(timeout=0.2)
+        except queue.Empty:
+            continue
+        if msg["msg_type"] == "update_display_data":
+            found.append(msg["content"])
+    return found
 
 
 def messages_of(kernel, code: str, store_history: bool) -> list[tuple[str, dict]]:
