@@ -220,16 +220,23 @@ def test_items_of_a_list_of_tensors_open_in_the_grid_and_big_containers_keep_the
     for name in ("tensors", "by_name"):
         row = found[name]
         assert (row["varSize"], row["varShape"], row["isMatrix"]) == ("32000", "2,000 items", True)
-        assert row["varContent"].startswith("2,000 TF values, 31.2 KiB: "), row["varContent"]
+        assert row["varContent"].startswith("2,000 tensors, 31.2 KiB: "), row["varContent"]
         assert "… 1,992 more" in row["varContent"]
     assert "float32[4]" in found["tensors"]["varContent"]
     assert "'t0': float32[4]" in found["by_name"]["varContent"]
-    assert len([n for n in names if n.startswith("tensors[")]) == 32  # the first 32 get rows
+    item_rows = [found[n] for n in names if n.startswith("tensors[")]
+    assert len(item_rows) == 32  # the first 32 get rows
+    # 16 item rows a query get figures, the shortest containers' first (grads, named); the
+    # rest read their metadata, and their grids their numbers
+    figured = [n for n in names if "[" in n and "x∈" in found[n]["varContent"]]
+    assert len(figured) == 16 and {"grads[0]", "grads[1]", 'named["dense/kernel"]'} <= set(figured)
+    assert item_rows[31]["varContent"] == "float32[4] CPU:0 (figures: open its grid)"
+    assert grid(kernel, "tensors[31]")["data"][0]["0"] == 31
     # past 10,000 items: read from a sample, and the row says so
     row = found["many"]
     assert (row["varSize"], row["varShape"]) == ("400000", "25,000 items")
     assert row["varContent"].startswith(
-        "25,000 TF values, ~391 KiB (read from 1,000 items spread over them): [float32[4]"
+        "25,000 tensors, ~391 KiB (read from 1,000 items spread over them): [float32[4]"
     )
     # the container's own grid: one row per item, bounded
     table = grid(kernel, "tensors")

@@ -64,6 +64,14 @@ SAMPLE_ITEMS = 1_000
 # that reads them (``grads[0]``, ``layers["dense"]``): the Inspector's grid request
 # evaluates the row's name, so their numbers open in the grid as any tensor's do.
 ITEM_ROWS = 32
+# Item rows get the plugin's summary (figures reduced on the device, ~1 ms each) for the
+# first SUMMARISED_ITEMS of them in one query, all containers together; the others read
+# their dtype, shape and device (metadata only), and their grid has their numbers.
+SUMMARISED_ITEMS = 16
+# Up to this many items a container's Content is the plugin's summary as the Variables pane
+# has it; past it (where that summary reads every item's shape, ~6 µs each) its count and
+# bytes come from what ``_container_items`` read and the shapes of its first items follow.
+SUMMARY_ITEMS = 100
 # The rows of a container's own grid (one per item, with its summary).
 GRID_ITEMS = 1_000
 _SAFE_KEY = re.compile(r"[A-Za-z0-9_.:/ -]{1,60}")
@@ -145,6 +153,13 @@ def _shape_text(obj: Any) -> str:
     return " x ".join("?" if d is None else str(d) for d in found)  # the Inspector's way
 
 
+def _dims_text(obj: Any) -> str:
+    found = facts.dims(obj)
+    return (
+        "" if found is None else "[" + ", ".join("?" if d is None else str(d) for d in found) + "]"
+    )
+
+
 def _size_text(size: int | None) -> str:
     return "?" if size is None else str(size)
 
@@ -161,11 +176,11 @@ def _summary(obj: Any) -> str:
 
 
 def _container_content(obj: Any, found: Items) -> str:
-    """The plugin's summary of a container; past GRID_ITEMS items (where it would read every
-    item's shape), its count and bytes from ``found`` and the summary of its first items."""
+    """The plugin's summary of a container; past SUMMARY_ITEMS items (where it would read
+    every item's shape), its count and bytes from ``found`` and the summary of its first items."""
     from ...core import formatting as fmt
 
-    if found.length <= GRID_ITEMS:
+    if found.length <= SUMMARY_ITEMS:
         return _summary(obj)
     first = dict(list(islice(obj.items(), 8))) if isinstance(obj, dict) else list(obj[:8])
     text = _summary(first)
@@ -179,7 +194,13 @@ def _container_content(obj: Any, found: Items) -> str:
     size = "? bytes" if found.nbytes is None else fmt.bytes_text(found.nbytes)
     if found.sampled:
         size = f"~{size} (read from {fmt.count(len(found.values))} items spread over them)"
-    head = f"{fmt.count(found.length)} TF values, {size}: "
+    kinds = {kind_of(v) for v in found.values}
+    noun = "TF values"
+    if kinds == {Kind.EAGER}:
+        noun = "tensors"
+    elif kinds <= {Kind.VARIABLE, Kind.KERAS_VARIABLE}:
+        noun = "variables"
+    head = f"{fmt.count(found.length)} {noun}, {size}: "
     return fmt.clip(head + text, CONTENT_CHARS)
 
 
@@ -198,7 +219,7 @@ def _history_facts(obj: Any) -> tuple[str, str]:
     return epochs_text, f"History of {epochs_text}: " + " ".join(last)
 
 
-def row(name: str, obj: Any) -> dict[str, Any]:
+def row(name: str, obj: Any, summary: bool = True) -> dict[str, Any]:
     """The Inspector's row for a value of ours: its class name as type, bytes as size,
     ``3 x 4`` (or parameters, variables, items) as shape, the plugin's summary as content."""
     kind = kind_of(obj)
@@ -214,7 +235,12 @@ def row(name: str, obj: Any) -> dict[str, Any]:
         shape, content, matrix = f"{found.length:,} items", _container_content(obj, found), True
     else:
         size = facts.value_bytes(obj, kind)
-        content = _summary(obj)
+        if summary:
+            content = _summary(obj)
+        else:  # metadata only: what it is and where; the grid has its numbers
+            where = facts.device(obj)
+            content = f"{facts.dtype_name(obj)}{_dims_text(obj)}{' ' + where if where else ''}"
+            content += " (figures: open its grid)"
         if kind in facts.OWNERS:
             count = len(facts.variables_of(obj))
             if kind is Kind.OPTIMIZER or kind is Kind.METRIC:
@@ -234,6 +260,15 @@ def row(name: str, obj: Any) -> dict[str, Any]:
         "isMatrix": bool(matrix),
         "isWidget": False,
     }
+
+
+def _brief_row(name: str, obj: Any) -> dict[str, Any]:
+    """An item's row from its metadata only (past SUMMARISED_ITEMS in one query)."""
+    try:
+        found = row(name, obj, summary=False)
+    except Exception:
+        return _guarded_row(name, obj)
+    return found
 
 
 def _guarded_row(name: str, obj: Any) -> dict[str, Any]:
@@ -343,6 +378,23 @@ def item_names(name: str, obj: Any) -> list[tuple[str, Any]]:
     return found
 
 
+def _item_rows(containers: list[tuple[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Each container's item rows, to follow its own; the shortest containers first get
+    the query's SUMMARISED_ITEMS summaries (``grads`` before a list of 2,000 batches)."""
+    left = SUMMARISED_ITEMS
+    extra: dict[str, list[dict[str, Any]]] = {}
+    for name, value in sorted(containers, key=lambda pair: len(pair[1])):
+        rows = []
+        try:
+            for item, found in item_names(name, value):
+                left -= 1
+                rows.append(_guarded_row(item, found) if left >= 0 else _brief_row(item, found))
+        except Exception:
+            pass
+        extra[name] = rows
+    return extra
+
+
 class _SomeNames:
     """Stands in for the Inspector's ``NamespaceMagics`` while its own code lists the
     names that are not ours."""
@@ -363,7 +415,7 @@ def _wrap_list(ns: dict, original: Any) -> Any:
             return original()
         names = list(magics.who_ls())
         ours: dict[str, dict[str, Any]] = {}
-        extra: dict[str, list[dict[str, Any]]] = {}  # a container's item rows, after it
+        containers: list[tuple[str, Any]] = []
         others = []
         for name in names:
             value = ns.get(name)
@@ -374,12 +426,10 @@ def _wrap_list(ns: dict, original: Any) -> Any:
             if mine:
                 ours[name] = _guarded_row(name, value)
                 if type(value) in _CONTAINERS:
-                    try:
-                        extra[name] = [_guarded_row(n, v) for n, v in item_names(name, value)]
-                    except Exception:
-                        pass
+                    containers.append((name, value))
             else:
                 others.append(name)
+        extra = _item_rows(containers)
         ns[NAMES] = _SomeNames(others)
         try:
             theirs = {r["varName"]: r for r in json.loads(original())}
