@@ -121,7 +121,11 @@ def save_npy(value, path: str) -> str:
 def load_ipython_extension(ipython) -> None:
     """``%load_ext tf_debug_repr``: rich display of TF values in the notebook (summary,
     NaN/Inf warning, a heatmap, histogram or image), TF rows in the JupyterLab Variable
-    Inspector, and ``%tf_table`` (every TF value in the namespace, live with ``live``). Imports nothing heavy until a TF value is displayed."""
+    Inspector, ``%tf_table`` (every TF value in the namespace, live with ``live``), and
+    gradient capture from now on (loading the extension is consent, as a debugger client
+    is; ``TF_DEBUG_REPR_GRADIENTS=0`` still says no). Imports nothing heavy until a TF
+    value is displayed."""
+    from .activation import startup
     from .hosts.notebook import display as ipython_display
     from .hosts.notebook import inspector, table_view
 
@@ -129,13 +133,17 @@ def load_ipython_extension(ipython) -> None:
     if getattr(ipython, "events", None) is not None:  # a full shell (not a bare formatter)
         inspector.install(ipython)
         table_view.install(ipython)
+        startup.notebook_consent(True)
 
 
 def unload_ipython_extension(ipython) -> None:
-    """``%unload_ext tf_debug_repr``: the notebook's previous display of TF values."""
+    """``%unload_ext tf_debug_repr``: the notebook's previous display of TF values, and no
+    more gradient capture (unless a debugger client is looking)."""
+    from .activation import startup
     from .hosts.notebook import display as ipython_display
     from .hosts.notebook import inspector, table_view
 
+    startup.notebook_consent(False)
     ipython_display.unregister(ipython)
     inspector.uninstall(ipython)
     table_view.uninstall(ipython)

@@ -96,9 +96,14 @@ class Kernel:
                     for name, value in content["user_expressions"].items()
                 }
 
-    def messages(self, code: str, silent: bool = False) -> list[tuple[str, dict]]:
-        """(msg_type, content) of the iopub messages ``code`` caused, up to idle."""
-        msg_id = self.client.execute(code, silent=silent, store_history=not silent)
+    def messages(
+        self, code: str, silent: bool = False, store_history: bool | None = None
+    ) -> list[tuple[str, dict]]:
+        """(msg_type, content) of the iopub messages ``code`` caused, up to idle; a user's
+        cell keeps its history, as a notebook's do (the Variable Inspector's queries send
+        ``store_history=False``)."""
+        history = not silent if store_history is None else store_history
+        msg_id = self.client.execute(code, silent=silent, store_history=history)
         found = []
         deadline = time.monotonic() + TIMEOUT
         while time.monotonic() < deadline:

@@ -81,7 +81,9 @@ def test_load_ext_gives_tf_values_summary_nan_warning_and_picture_then_unload_re
     assert summary.startswith("float32[2, 2] ‼ NaN×1") and "n=4" in summary, summary
     assert "[[ 1., nan]," in bundle["text/plain"]  # the values follow, as the Debug Console
     html = bundle["text/html"]
-    assert "float32[2, 2] ‼ NaN×1" in html and "‼ NaN×1</span>" in html
+    # the warning once, coloured where the summary says it
+    assert html.count("‼ NaN×1") == 1 and ">‼ NaN×1</span> x∈[1, 4]" in html
+    assert "<div>float32[2, 2] <span" in html
     assert ">NaN</td>" in html and ">4</td>" in html and "<img" not in html
     assert "var(--jp-" in html  # the theme's colours
 

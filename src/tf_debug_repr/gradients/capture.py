@@ -106,6 +106,15 @@ def set_enabled(on: bool) -> None:
                 install_keras_hooks(sys.modules[name])
 
 
+def set_auto(on: bool) -> None:
+    """In "auto" mode only: recording on (a debugger client, ``%load_ext``) or paused
+    (``%unload_ext`` with no client), the mode left as it is; the user's switch ("on",
+    "off") is not overridden."""
+    global _enabled
+    if _mode == "auto":
+        _enabled = bool(on)
+
+
 def enabled() -> bool:
     return _enabled
 

@@ -1,8 +1,8 @@
 """``%load_ext tf_debug_repr``: IPython display formatters for TensorFlow values.
 
 A tensor or variable as a cell's result (or in JupyterLab's debugger, "render variable")
-shows the plugin's one-line summary, its NaN/±Inf counts as a warning, its numbers when it
-is small (``small_values``), and a picture where one helps, drawn from the viewer payload
+shows the plugin's one-line summary with its NaN/±Inf counts coloured as a warning, its numbers
+when it is small (``small_values``), and a picture where one helps, drawn from the viewer payload
 (docs/tensor-viewer.md): a heatmap of a 2-D slice, a histogram of a 1-D value, or the
 image(s) it holds. The picture lives in the HTML only (no ``image/png`` copy: a saved
 notebook holds it once). ``text/plain`` is the summary and the values as the Debug Console
@@ -153,8 +153,9 @@ def plain_text(obj: Any) -> str:
     """The summary line, then the values numpy-style (all of a small tensor, the corners of
     a big one): what the Debug Console prints."""
     from ... import views
+    from .facts import unnamed
 
-    return views.console_text(obj)
+    return unnamed(views.console_text(obj))
 
 
 NODE = ("tf_debug_repr.core.view_model", "Node")
@@ -199,9 +200,10 @@ def plain_printer(obj: Any, p: Any, cycle: bool) -> None:
             text = repr(obj)
         elif len(getattr(p, "stack", ())) > 1:
             from ... import views
+            from .facts import unnamed
 
             with budget.exact():  # a cell's output: one value, printed once
-                text = views.summary(obj)
+                text = unnamed(views.summary(obj))
         else:
             with budget.exact():
                 text = plain_text(obj)
@@ -355,11 +357,21 @@ def render_html(
     """The cell's HTML: summary, warning, error or note, numbers, caption, ``picture``
     (``picture_html``'s) and the NaN/±Inf colours' legend. Debuggee text is escaped."""
     parts = [f'<div class="tf-debug-repr" style="{_BOX}">']
-    summary = payload.get("summary") or ""
-    parts.append(f"<div>{html.escape(summary)}</div>")
+    from .facts import unnamed
+
+    summary = unnamed(str(payload.get("summary") or ""))
     bad = bad_values(payload)
-    if bad:
-        parts.append(f'<div><span style="{_WARNING}">‼ {html.escape(bad)}</span></div>')
+    marker = f"‼ {bad}"
+    if bad and marker in summary:  # the summary's own warning, coloured where it stands
+        before, _, after = summary.partition(marker)
+        parts.append(
+            f'<div>{html.escape(before)}<span style="{_WARNING}">{html.escape(marker)}</span>'
+            f"{html.escape(after)}</div>"
+        )
+    else:
+        parts.append(f"<div>{html.escape(summary)}</div>")
+        if bad:
+            parts.append(f'<div><span style="{_WARNING}">{html.escape(marker)}</span></div>')
     if payload.get("error"):
         error = str(payload["error"])
         # Why a value has no picture (a string tensor, an empty one) is a note; only an
