@@ -170,11 +170,11 @@ def test_history_of_one_epoch_and_an_unnamed_variable():
 
 
 def test_cell_numbers_follow_the_summarys_precision():
-    from tf_debug_repr.hosts.notebook import numbers
+    from tf_debug_repr.hosts.notebook import small_values
 
     array = np.array([[8.61734, np.nan], [1.0, -0.0]], np.float32)
-    assert numbers.float_texts(array).tolist() == [["8.6173", "nan"], ["1", "0"]]
-    page = numbers.table_html(array)
+    assert small_values.float_texts(array).tolist() == [["8.6173", "nan"], ["1", "0"]]
+    page = small_values.table_html(array)
     assert ">8.6173</td>" in page and ">NaN</td>" in page and "8.61734" not in page
-    tiny = numbers.float_texts(np.array([1e-7, 2.5], np.float64))
+    tiny = small_values.float_texts(np.array([1e-7, 2.5], np.float64))
     assert tiny is not None and tiny[0].startswith("1.") and "e-07" in tiny[0]
