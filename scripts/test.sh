@@ -158,44 +158,65 @@ if [ $FAST -eq 1 ]; then
     "tests/e2e/test_pydevd_xml.py::test_children_are_the_programs_values[pydevd-pycharm]"
     "tests/e2e/test_jupyter_display.py::test_load_ext_gives_tf_values_summary_nan_warning_and_picture_then_unload_restores"
   )
-  echo "== pytest (fast lane: the unit tests and one end-to-end session per host)"
-  PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" \
-    tests/unit "${FAST_E2E[@]}" "$@"
+  # the unit tests alone first, as in the full run (see below)
+  echo "== pytest: unit tests"
+  PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" tests/unit "$@" \
+    || [ $? -eq 5 ] # 5: -k … chose none here
+  took
+  echo "== pytest: one end-to-end session per host"
+  PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" "${FAST_E2E[@]}" "$@" \
+    || [ $? -eq 5 ]
   took
   exit 0
 fi
 
-echo "== pytest"
-PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" "$@"
-took
-
-# Keras 2 (issue 15): the core, gradient and Keras tests again, on each Keras 2. Only in a
-# full run (no pytest arguments). The two runs go side by side (one worker each); each
-# one's output is shown when both are done.
-if [ $# -eq 0 ]; then
-  KERAS2_TESTS=(tests/e2e/test_keras_parity.py tests/e2e/test_tensors.py
-    tests/e2e/test_gradients_loop.py tests/e2e/test_gradients_reasons.py
-    tests/e2e/test_keras_io_walk.py)
-  RUNS=()
-  if [ -f "$KERAS2/.ready" ]; then
-    echo "== pytest: Keras 2 (TF 2.15), in the background"
-    PATH="$PWD/$KERAS2/bin:$PATH" "$KERAS2/bin/python" -m pytest -p no:cacheprovider \
-      "${KERAS2_TESTS[@]}" >.venv/logs/pytest-tf215.log 2>&1 &
-    RUNS+=("Keras 2 (TF 2.15):tf215:$!")
-  fi
-  echo "== pytest: tf_keras $TF_MINOR (TF_USE_LEGACY_KERAS=1), in the background"
-  TF_USE_LEGACY_KERAS=1 PYTHONPATH="$PWD/.venv/tf-keras" PATH="$PWD/.venv/bin:$PATH" \
-    .venv/bin/python -m pytest -p no:cacheprovider "${KERAS2_TESTS[@]}" \
-    >.venv/logs/pytest-tf-keras.log 2>&1 &
-  RUNS+=("tf_keras $TF_MINOR (TF_USE_LEGACY_KERAS=1):tf-keras:$!")
-  failed=0
-  for run in "${RUNS[@]}"; do
-    pid=${run##*:}
-    rest=${run%:*}
-    if wait "$pid"; then status=passed; else status=FAILED; failed=1; fi
-    echo "== pytest: ${rest%:*}: $status"
-    cat ".venv/logs/pytest-${rest##*:}.log"
-  done
+failed=0
+if [ $# -gt 0 ]; then
+  echo "== pytest"
+  PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" "$@" || failed=1
   took
   exit $failed
 fi
+
+# The unit tests first, alone: a few time what a burst of requests costs (the budget's),
+# which other processes on the same cores would blur.
+echo "== pytest: unit tests"
+PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" tests/unit || failed=1
+took
+
+# Keras 2 (issue 15): the core, gradient and Keras tests again, on each Keras 2 (a full run
+# only: no pytest arguments). Both runs start with the end-to-end tests, in the
+# background (one process each), beside them: a debug session waits on its debuggee and its
+# adapter much of its time, and their long walks (test_keras_io_walk.py, minutes each) fill
+# the cores that the main run's last files leave idle. Each one's output is shown at the end.
+RUNS=()
+KERAS2_TESTS=(tests/e2e/test_keras_parity.py tests/e2e/test_tensors.py
+  tests/e2e/test_gradients_loop.py tests/e2e/test_gradients_reasons.py
+  tests/e2e/test_keras_io_walk.py)
+if [ -f "$KERAS2/.ready" ]; then
+  echo "== pytest: Keras 2 (TF 2.15), in the background (.venv/logs/pytest-tf215.log)"
+  PATH="$PWD/$KERAS2/bin:$PATH" "$KERAS2/bin/python" -m pytest -p no:cacheprovider \
+    "${KERAS2_TESTS[@]}" >.venv/logs/pytest-tf215.log 2>&1 &
+  RUNS+=("Keras 2 (TF 2.15):tf215:$!")
+fi
+echo "== pytest: tf_keras $TF_MINOR (TF_USE_LEGACY_KERAS=1), in the background (.venv/logs/pytest-tf-keras.log)"
+TF_USE_LEGACY_KERAS=1 PYTHONPATH="$PWD/.venv/tf-keras" PATH="$PWD/.venv/bin:$PATH" \
+  .venv/bin/python -m pytest -p no:cacheprovider "${KERAS2_TESTS[@]}" \
+  >.venv/logs/pytest-tf-keras.log 2>&1 &
+RUNS+=("tf_keras $TF_MINOR (TF_USE_LEGACY_KERAS=1):tf-keras:$!")
+
+echo "== pytest: end-to-end tests"
+PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" tests/e2e || failed=1
+took
+
+for run in "${RUNS[@]}"; do
+  pid=${run##*:}
+  rest=${run%:*}
+  if wait "$pid"; then status=passed; else status=FAILED; failed=1; fi
+  echo "== pytest: ${rest%:*}: $status"
+  cat ".venv/logs/pytest-${rest##*:}.log"
+done
+if [ ${#RUNS[@]} -gt 0 ]; then
+  took
+fi
+exit $failed
