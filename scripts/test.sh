@@ -5,8 +5,7 @@
 #                                   # and one end-to-end session per host: minutes
 #   bash scripts/test.sh -k dtype   # extra arguments go to pytest (after --fast too)
 # Every pytest run ends with its 15 slowest tests (addopts in pyproject.toml). TEST_WORKERS
-# sets the number of
-# pytest-xdist workers (default 2, CI's cores; 0 runs in this process).
+# sets the number of pytest-xdist workers (default 2, CI's cores; 0 runs in this process).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -89,9 +88,7 @@ build_keras2() {
   if "$PY" -m venv "$KERAS2" \
     && "$KERAS2/bin/python" -m pip install -q 'tensorflow-cpu==2.15.*' 'debugpy>=1.8' pytest; then
     touch "$KERAS2/.ready"
-  else
-    echo "== Keras 2 (TF 2.15): its environment could not be installed with $PY; its run is skipped"
-  fi
+  fi # else its run is skipped, and says so (below)
 }
 if [ $FAST -eq 0 ]; then
   if ! compgen -G ".venv/tf-keras/tf_keras-$TF_MINOR.*.dist-info" >/dev/null; then
@@ -135,6 +132,9 @@ if [ ${#BUILDS[@]} -gt 0 ]; then
   echo "== waiting for the environments being built (logs in .venv/logs/)"
   wait_builds
   took
+fi
+if [ $FAST -eq 0 ] && [ ! -f "$KERAS2/.ready" ]; then
+  echo "== Keras 2 (TF 2.15): its environment could not be installed with $PY; its run is skipped"
 fi
 if [ -f "$KERAS2/.ready" ]; then
   # the checkout itself, as an editable install would put it (no build backend needed)
