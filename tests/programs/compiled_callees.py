@@ -109,7 +109,11 @@ def retracing(x):
     return mean(x)
 
 
+untouched_runs = []
+
+
 def untouched(x):
+    untouched_runs.append(1)  # a Python side effect: once per trace, each call if eager
     return x - 1.0
 
 
@@ -143,7 +147,8 @@ for i in range(2):
 traced_plain = plain.experimental_get_tracing_count()
 results.append(late_step(tf.constant([1.0])))  # ADD_BREAKPOINTS
 results.append(late_step(tf.constant([2.0])))
+results.append(step(x))  # its breakpoint was removed: the graph traced at its first call
 for r in results:
     print("RESULT", np.round(np.asarray(r), 4).tolist())
-print("TRACED plain", traced_plain)
+print("UNTOUCHED runs", len(untouched_runs), "traces", traced_plain)
 done = True  # END
