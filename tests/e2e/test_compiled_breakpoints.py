@@ -54,15 +54,15 @@ def test_breakpoint_in_tf_function_stops_with_values_on_every_call(debug_session
     assert "compiled_breakpoint.py:" in told[0] and "TF_DEBUG_REPR_EAGER=0" in told[0]
 
 
-def test_breakpoint_in_a_helper_stops_from_the_second_call_and_goes_when_removed(debug_session):
+def test_breakpoint_in_a_helper_stops_from_the_first_call_and_goes_when_removed(debug_session):
     path = program_path("compiled_breakpoint.py")
     s = debug_session("compiled_breakpoint.py", markers=["HELPER_BREAKPOINT", "END"])
-    # Call 1 traced `step` (AutoGraph's converted copy of `scale`: no stop) and learned
-    # that it runs `scale`; call 2 ran as Python and stops in `scale` with values.
-    assert py(s, "x.numpy().tolist()") == repr([[9.0, 13.0]])
+    # Call 1 traced `step` (AutoGraph's converted copy of `scale`: no stop), learned that
+    # it runs `scale`, and so ran as Python: it stops in `scale` with values.
+    assert py(s, "x.numpy().tolist()") == repr([[5.0, 7.0]])
     frames = s.client.request("stackTrace", {"threadId": s.thread_id})["stackFrames"]
     assert [f["name"] for f in frames[:2]] == ["scale", "step"]
-    # The breakpoint goes: call 3 runs the graph traced at call 1 again.
+    # The breakpoint goes: calls 2 and 3 run the graph traced at call 1.
     s.client.request(
         "setBreakpoints",
         {"source": {"path": path}, "breakpoints": [{"line": line_of(path, "END")}]},
