@@ -30,7 +30,7 @@ def train_with(strategy):
             per_example_loss = tf.reduce_sum(tf.square(predictions - y), axis=1)
             loss = tf.nn.compute_average_loss(per_example_loss, global_batch_size=GLOBAL_BATCH)
         gradients = tape.gradient(loss, model.trainable_variables)
-        optimizer.apply_gradients(zip(gradients, model.trainable_variables))
+        optimizer.apply_gradients(zip(gradients, model.trainable_variables, strict=True))
         return loss  # REPLICA_STEP
 
     @tf.function
