@@ -17,6 +17,8 @@ from typing import Any
 from ...activation import startup as activation
 from ...core import budget, expressions
 from ...core.bounded import TimedOut
+from ...core.guards import PLACED_KINDS
+from ...core.tf_types import kind_of
 from ...core.view_model import (
     SHORT_TEXT_DTYPES,
     Child,
@@ -214,13 +216,18 @@ def _summary_in(obj: Any, context: str | None) -> str:
         return views.summary(obj)
     except Exception as exc:
         _debug(f"summary of {type(obj).__name__} failed: {exc!r}")
-        try:
-            # a remote tensor's shape waits on its worker: not read where it timed out
-            shape = None if isinstance(exc, TimedOut) else getattr(obj, "shape", None)
-            dtype = getattr(getattr(obj, "dtype", None), "name", None)
-            head = f"{type(obj).__name__} {dtype or ''}{list(shape) if shape is not None else ''}".strip()
-        except Exception:
-            head = type(obj).__name__
+        head = type(obj).__name__
+        # A tensor's shape and dtype, never a property of the program's own class (stock
+        # debugpy would not call it), nor a remote tensor's that timed out (it waits on
+        # its worker).
+        if kind_of(obj) in PLACED_KINDS and not isinstance(exc, TimedOut):
+            try:
+                shape = getattr(obj, "shape", None)
+                dtype = getattr(getattr(obj, "dtype", None), "name", None)
+                shown = list(shape) if shape is not None else ""
+                head = f"{head} {dtype or ''}{shown}".strip()
+            except Exception:
+                pass
         return f"{head} {error_note(exc)}"
 
 
