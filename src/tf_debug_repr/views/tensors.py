@@ -31,7 +31,18 @@ from ..core.stats import (
     sampled_stride,
     tensor_stats,
 )
-from ..core.view_model import NUMPY, Child, Expression, Node, Note, Scalar, call, lazy, scalar_leaf
+from ..core.view_model import (
+    FACADE,
+    NUMPY,
+    Child,
+    Expression,
+    Node,
+    Note,
+    Scalar,
+    call,
+    lazy,
+    scalar_leaf,
+)
 
 CHUNK = 100  # most children at one level of an axis
 # Copy Value stops at this many elements; the Debug Console prints at most a screenful.
@@ -349,7 +360,8 @@ def numpy_child(tensor: Any) -> Child:
     # Strings are never a view (numpy holds copies): long ones are copied only when expanded.
     if is_on_host(tensor) and _string_bytes(tensor) <= STRING_COPY_BYTES:
         return lazy("numpy", lambda: host_view(tensor), ".numpy()")
-    return Child("numpy", HostCopy(tensor), ".numpy()")
+    # a note about the copy, not the array: its expression gives that same node
+    return Child("numpy", HostCopy(tensor), call(HOST_COPY + "({})"))
 
 
 def _string_bytes(tensor: Any) -> int:
@@ -529,7 +541,18 @@ class HostCopy(Node):
         )
 
     def children(self) -> list[Child]:
-        return [lazy("array", self.tensor.numpy, _same)]
+        return [lazy("array", self.tensor.numpy, _copied)]
+
+
+HOST_COPY = f"{FACADE}.host_copy"
+
+
+def _copied(parent: str) -> str:
+    """``x.numpy()`` from the ``numpy`` row's expression ``…host_copy(x)``."""
+    prefix = HOST_COPY + "("
+    if parent.startswith(prefix) and parent.endswith(")"):
+        return parent[len(prefix) : -1] + ".numpy()"
+    return f"({parent}).tensor.numpy()"
 
 
 def _flat_source(tensor: Any, category: str) -> Callable[[str], str]:
