@@ -117,3 +117,17 @@ def test_a_metric_not_built_yet_says_so_in_words():
     assert views.summary(r2) == "R2Score 'r2_score' not built yet (state: num_samples)"
     result = rows(r2)["result"].resolve()
     assert isinstance(result, Note) and str(result) == "not built yet"
+
+
+def test_pydevd_xml_path_lists_the_same_group():
+    """PyCharm's ``get_dictionary`` path reads the same views: the raising attributes are in
+    the group, not among the values."""
+    import keras
+
+    layer = keras.layers.Dense(2)
+    layer.build((None, 3))
+    found = TensorResolveProvider().get_dictionary(layer)
+    groups = [name for name in found if name.startswith("raise when read (")]
+    assert groups and "input" not in found and "output" not in found
+    inside = TensorResolveProvider().get_dictionary(found[groups[0]])
+    assert str(inside["input"]).startswith("AttributeError: The layer dense")
