@@ -131,3 +131,18 @@ def test_pydevd_xml_path_lists_the_same_group():
     assert groups and "input" not in found and "output" not in found
     inside = TensorResolveProvider().get_dictionary(found[groups[0]])
     assert str(inside["input"]).startswith("AttributeError: The layer dense")
+
+
+def test_a_layer_reads_the_same_in_its_models_tree_and_on_its_own():
+    """The line is the value's own: the tree's row ``dense (Dense)`` and its expression's
+    value (a Watch of ``model.layers[0]``, ``self`` in ``call``) read the same, class and
+    name last, where only the line says which layer it is."""
+    import keras
+
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4, name="dense")])
+    row = rows(model)["dense (Dense)"]
+    layer = eval(expression_of(row, "model"), {"model": model})
+    assert layer is model.layers[0]
+    text = views.summary(row.resolve())
+    assert text == views.summary(layer) and text.endswith(", Dense 'dense'")
+    assert text.startswith("16 params → [None, 4]: kernel[3, 4] bias[4]")
