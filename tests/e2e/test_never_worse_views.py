@@ -58,9 +58,7 @@ def walk(s: Stopped, rows: list[Variable], path: str, depth: int, seen: dict) ->
                 same = same_value(row, result) or ADDRESS.sub("", result) == ADDRESS.sub(
                     "", row.value
                 )
-                # a long string element: its row and its 0-d tensor cut the text apart
-                cut = row.type == "Note" and result.endswith("… string CPU:0")
-                if not (same or cut or same_count(s, row)):
+                if not (same or same_count(s, row)):
                     seen["expressions"].append(
                         f"{where}: {row.evaluate_name} -> {result[:120]!r}, row {row.value[:120]!r}"
                     )
@@ -95,6 +93,7 @@ def stops() -> dict[str, list[dict]]:
                 }
                 seen["numpy"] = s.child_map(local["big_strings"])["numpy"]
                 seen["numpy_result"] = s.evaluate(seen["numpy"].evaluate_name)["result"]
+                seen["first_string"] = s.child_map(local["big_strings"])["[0]"]
             found[marker].append(seen)
             if marker == "BREAKPOINT_RESTORED":
                 break
@@ -168,6 +167,11 @@ def test_restored_function_rows_evaluate_to_what_they_show(stops):
     numpy_row = seen["numpy"]
     assert numpy_row.value == "ndarray string[3] on CPU:0: expand to copy 2.9 MiB to the host"
     assert seen["numpy_result"] == numpy_row.value
+    # a long element: its head and length, typed bytes as a short one is; its expression
+    # the element, whose own line starts with the same head
+    first = seen["first_string"]
+    assert first.type == "bytes" and first.value.endswith("… (977 KiB)"), first
+    assert first.evaluate_name == "big_strings[0]"
 
 
 def probe_calls(s: Stopped) -> tuple[int, int]:

@@ -22,6 +22,7 @@ from ...core.tf_types import kind_of
 from ...core.view_model import (
     SHORT_TEXT_DTYPES,
     Child,
+    CutBytes,
     Expression,
     Node,
     Note,
@@ -93,7 +94,17 @@ class _TextLeaf(_NoteLeaf):
 
 
 _TextLeaf.__name__ = _TextLeaf.__qualname__ = "str"
-_LEAVES = (_NoteLeaf, _TextLeaf)
+
+
+class _BytesLeaf(_NoteLeaf):
+    """A long string element's head and length (``CutBytes``): typed ``bytes``, as a short
+    element's value is."""
+
+    __slots__ = ()
+
+
+_BytesLeaf.__name__ = _BytesLeaf.__qualname__ = "bytes"
+_LEAVES = (_NoteLeaf, _TextLeaf, _BytesLeaf)
 _text_typed: dict[type, type] = {}  # a Node class -> its subclass named "str"
 
 
@@ -142,7 +153,9 @@ def for_pydevd(value: Any) -> Any:
     """A view's value as pydevd should get it."""
     jupyter = jupyter_tree()
     if isinstance(value, Note):
-        return (_TextLeaf if jupyter else _NoteLeaf)(value.text)
+        if jupyter:
+            return _TextLeaf(value.text)
+        return (_BytesLeaf if isinstance(value, CutBytes) else _NoteLeaf)(value.text)
     if isinstance(value, Scalar):
         if value.dtype in SHORT_TEXT_DTYPES and isinstance(value.value, float):
             return _named_float(value, "float" if jupyter else value.dtype)
