@@ -18,9 +18,12 @@ from typing import Any
 from ...activation import startup as activation
 from ...core import budget, expressions
 from ...core.bounded import TimedOut
+from ...core.guards import PLACED_KINDS
+from ...core.tf_types import kind_of
 from ...core.view_model import (
     SHORT_TEXT_DTYPES,
     Child,
+    CutBytes,
     Expression,
     Node,
     Note,
@@ -92,7 +95,17 @@ class _TextLeaf(_NoteLeaf):
 
 
 _TextLeaf.__name__ = _TextLeaf.__qualname__ = "str"
-_LEAVES = (_NoteLeaf, _TextLeaf)
+
+
+class _BytesLeaf(_NoteLeaf):
+    """A long string element's head and length (``CutBytes``): typed ``bytes``, as a short
+    element's value is."""
+
+    __slots__ = ()
+
+
+_BytesLeaf.__name__ = _BytesLeaf.__qualname__ = "bytes"
+_LEAVES = (_NoteLeaf, _TextLeaf, _BytesLeaf)
 _text_typed: dict[type, type] = {}  # a Node class -> its subclass named "str"
 
 
@@ -184,7 +197,9 @@ def for_pydevd(value: Any) -> Any:
         if leaf is not None:
             return leaf
     if isinstance(value, Note):
-        return (_TextLeaf if jupyter else _NoteLeaf)(value.text)
+        if jupyter:
+            return _TextLeaf(value.text)
+        return (_BytesLeaf if isinstance(value, CutBytes) else _NoteLeaf)(value.text)
     if isinstance(value, Scalar):
         if value.dtype in SHORT_TEXT_DTYPES and isinstance(value.value, float):
             return _named_float(value, "float" if jupyter else value.dtype)
@@ -258,13 +273,18 @@ def _summary_in(obj: Any, context: str | None) -> str:
         return views.summary(obj)
     except Exception as exc:
         _debug(f"summary of {type(obj).__name__} failed: {exc!r}")
-        try:
-            # a remote tensor's shape waits on its worker: not read where it timed out
-            shape = None if isinstance(exc, TimedOut) else getattr(obj, "shape", None)
-            dtype = getattr(getattr(obj, "dtype", None), "name", None)
-            head = f"{type(obj).__name__} {dtype or ''}{list(shape) if shape is not None else ''}".strip()
-        except Exception:
-            head = type(obj).__name__
+        head = type(obj).__name__
+        # A tensor's shape and dtype, never a property of the program's own class (stock
+        # debugpy would not call it), nor a remote tensor's that timed out (it waits on
+        # its worker).
+        if kind_of(obj) in PLACED_KINDS and not isinstance(exc, TimedOut):
+            try:
+                shape = getattr(obj, "shape", None)
+                dtype = getattr(getattr(obj, "dtype", None), "name", None)
+                shown = list(shape) if shape is not None else ""
+                head = f"{head} {dtype or ''}{shown}".strip()
+            except Exception:
+                pass
         return f"{head} {error_note(exc)}"
 
 
