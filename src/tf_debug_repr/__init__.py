@@ -16,6 +16,7 @@ __all__ = [
     "gradient_of",
     "memory",
     "numerics_stop",
+    "report",
     "save_npy",
     "set_gradient_capture",
     "view_payload",
@@ -67,6 +68,27 @@ def memory(model=None):
     frame = memory_report.caller_frame()
     try:
         return memory_report.report(frame)
+    finally:
+        del frame
+
+
+def report(source=None, format: str = "markdown", limit: int = 60_000) -> str:  # noqa: A002
+    """The TF values of the frame this is evaluated in (Debug Console, Watch, a notebook
+    cell, the program itself) as a Markdown report to paste: each value's summary, shape,
+    dtype, device, NaN/Inf and the first bad index, gradients and their norms, what changed
+    since the last stop, each Keras model's layers with parameter counts. ``source``: a
+    frame, a dict of names (``locals()``) or one value instead. ``format="json"`` for
+    tools. At most ``limit`` characters; what was left out is said. Debuggee text is
+    escaped, never markup. Changes nothing in the program."""
+    from .hosts import report as state_report
+
+    if source is not None:
+        return state_report.report(source, format=format, limit=limit)
+    from .forensics import memory as memory_report
+
+    frame = memory_report.caller_frame()
+    try:
+        return state_report.report(frame, format=format, limit=limit)
     finally:
         del frame
 
