@@ -84,9 +84,7 @@ def report(source=None, format: str = "markdown", limit: int = 60_000) -> str:  
 
     if source is not None:
         return state_report.report(source, format=format, limit=limit)
-    from .forensics import memory as memory_report
-
-    frame = memory_report.caller_frame()
+    frame = state_report.caller_frame()
     try:
         return state_report.report(frame, format=format, limit=limit)
     finally:

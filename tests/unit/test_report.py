@@ -90,7 +90,7 @@ def test_gradients_and_their_norms(gradient_hooks):
     (line,) = [x for x in text.splitlines() if x.startswith("| w | 10 |")]
     assert "‖g‖=10" in line
     data = json.loads(tf_debug_repr.report({"w": w}, format="json"))
-    assert data["values"][0]["gradient_norm"] == pytest.approx(10.0)
+    assert data["values"][0]["gradients"][0]["norm"] == pytest.approx(10.0)
 
 
 def test_hostile_names_and_strings_are_text_never_markup(tmp_path: Path):

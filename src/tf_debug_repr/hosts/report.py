@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from types import FrameType, FunctionType, ModuleType
@@ -86,6 +87,15 @@ class Layer:
 
 
 @dataclass
+class Gradient:
+    """The latest gradient of a variable (a model's weight, under its path)."""
+
+    variable: str
+    norm: float | None
+    summary: str
+
+
+@dataclass
 class Entry:
     """One TF value of the frame, as the report says it."""
 
@@ -99,8 +109,7 @@ class Entry:
     posinf: int | None = None
     neginf: int | None = None
     first_bad: list[int] | None = None
-    gradient: str = ""
-    gradient_norm: float | None = None
+    gradients: list[Gradient] = field(default_factory=list)
     change: str = ""
     params: int | None = None
     layers: list[Layer] = field(default_factory=list)
@@ -177,6 +186,35 @@ def _model(entry: Entry, value: Any) -> None:
     entry.layers_left_out = max(0, len(layers) - MAX_LAYERS)
 
 
+def _gradient(entry: Entry, name: str, variable: Any) -> None:
+    info = _attempt(gradient_views.gradient_info, variable)
+    if info is None or len(entry.gradients) >= MAX_LAYERS:
+        return
+    norm = getattr(info, "norm", None)
+    entry.gradients.append(
+        Gradient(
+            variable=name,
+            norm=float(norm) if isinstance(norm, (int, float)) else None,
+            summary=_text(info.summary),
+        )
+    )
+
+
+def _weights(model: Any) -> list:
+    return list(getattr(model, "trainable_weights", None) or [])
+
+
+def _model_gradients(entry: Entry, name: str, model: Any) -> None:
+    """Each trainable weight's gradient, named by the weight's path."""
+    try:
+        weights = bounded.call(_weights, model, what="reading .trainable_weights")
+    except Exception:
+        return
+    for i, weight in enumerate(weights):
+        path = _text(variable_views.label, weight)
+        _gradient(entry, f"{name}.trainable_weights[{i}] ({path})", weight)
+
+
 def _entry(name: str, value: Any, kind: Kind | None) -> Entry:
     if kind is None:  # a container of TF values: its brief line (``[float32[3], …]``)
         text = _text(dispatch.container_summary, value)
@@ -184,6 +222,8 @@ def _entry(name: str, value: Any, kind: Kind | None) -> Entry:
     entry = Entry(name, kind.value, _text(dispatch.summary, value))
     if kind in _MODELS:
         _model(entry, value)
+        if kind is Kind.KERAS_LAYER:
+            _model_gradients(entry, name, value)
     else:
         entry.shape = _text(lambda: fmt.shape_text(value.shape)) if hasattr(value, "shape") else ""
         entry.dtype = _text(variable_views.dtype_name, value) if hasattr(value, "dtype") else ""
@@ -192,12 +232,15 @@ def _entry(name: str, value: Any, kind: Kind | None) -> Entry:
             _bad_values(entry, value)
         except Exception:  # the summary line says what failed; the counts stay unknown
             pass
-    info = _attempt(gradient_views.gradient_info, value)
-    if info is not None:
-        entry.gradient = _text(info.summary)
-        norm = getattr(info, "norm", None)
-        entry.gradient_norm = float(norm) if isinstance(norm, (int, float)) else None
-    change = _attempt(changes.change_since_last_stop, value)
+    _gradient(entry, name, value)
+    # What changed since the last stop, and a snapshot for the next one (as the Watch pane
+    # takes one of what it shows): a model's weights, a variable.
+    if kind is Kind.KERAS_LAYER:
+        change = _attempt(changes.weight_changes, value, True)
+    else:
+        change = _attempt(changes.change_since_last_stop, value)
+        if kind in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
+            _attempt(dispatch.note_looked_at, value)
     if change is not None:
         entry.change = _text(change.summary)
     return entry
@@ -228,10 +271,21 @@ def _candidates(names: list[tuple[Any, Any]]) -> list[tuple[str, Any, Kind | Non
 
 
 def _names(frame: FrameType) -> list[tuple[Any, Any]]:
+    """Locals, then the module's globals that no local hides. A module's private names and
+    IPython's history (a notebook's ``_``, ``_3``, ``Out``) are no state to report."""
     local_names = frame.f_locals
+    module = frame.f_globals
+    shell = "get_ipython" in module
+
+    def public(name: Any) -> bool:
+        if not isinstance(name, str):
+            return True
+        return not name.startswith("_") and not (shell and name in ("In", "Out"))
+
+    if local_names is module or frame.f_code.co_name == "<module>":
+        return [(n, v) for n, v in local_names.items() if public(n)]
     names = list(local_names.items())
-    if frame.f_globals is not local_names:
-        names += [(n, v) for n, v in frame.f_globals.items() if n not in local_names]
+    names += [(n, v) for n, v in module.items() if n not in local_names and public(n)]
     return names
 
 
@@ -321,15 +375,15 @@ def markdown(report: Report, limit: int = LIMIT) -> str:
             f"| {_cell(e.name)} | {_cell(e.summary)} | {_cell(e.shape)} | {_cell(e.dtype)} "
             f"| {_cell(e.device)} | {_bad_text(e)} |"
         )
-    with_gradient = [e for e in report.values if e.gradient]
-    if with_gradient:
+    gradients = [g for e in report.values for g in e.gradients]
+    if gradients:
         w.add("")
         w.add("### Gradients")
         w.add("")
         w.add("| variable | ‖g‖ | gradient |")
         w.add("|---|---|---|")
-        for e in with_gradient:
-            w.add(f"| {_cell(e.name)} | {_norm(e.gradient_norm)} | {_cell(e.gradient)} |")
+        for g in gradients:
+            w.add(f"| {_cell(g.variable)} | {_norm(g.norm)} | {_cell(g.summary)} |")
     changed = [e for e in report.values if e.change]
     if changed:
         w.add("")
@@ -408,6 +462,23 @@ _JSON_NAMED = 200  # names of left-out values in the JSON; ``left_out_count`` ha
 
 
 # --------------------------------------------------------------------------- entry
+
+
+def caller_frame(depth: int = 1) -> FrameType:
+    """The frame ``report()`` was called from: the frame selected in the Call Stack when
+    pydevd evaluates it (Watch, Debug Console: its ``evaluate_expression(py_db, frame, …)``
+    is on the stack), else the caller itself (a line of the program, a notebook cell, an
+    ``eval`` in a namespace: IPython's ``user_expressions``)."""
+    frame = sys._getframe(depth + 1)
+    probe: FrameType | None = frame
+    while probe is not None:
+        code = probe.f_code
+        if code.co_name == "evaluate_expression" and "pydevd" in code.co_filename:
+            selected = probe.f_locals.get("frame")
+            if isinstance(selected, FrameType):
+                return selected
+        probe = probe.f_back
+    return frame
 
 
 def report(
