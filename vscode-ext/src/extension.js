@@ -3,13 +3,16 @@
 /**
  * The extension's entry point, kept thin: the launch side (src/launch/: debug configurations,
  * the bundled plugin on PYTHONPATH, launch.json templates and completions) and the tensor viewer
- * (src/viewer/: "View Tensor" panels and the page's host).
+ * (src/viewer/: "View Tensor" panels and the page's host), and "Copy TensorFlow state as Markdown"
+ * (src/report/), which evaluates in the sessions the viewer tracks.
  */
 const crypto = require('node:crypto');
 const vscode = require('vscode');
 const { registerLaunch, COMMAND_ADD, COMMAND_ADD_COMPOUNDS } = require('./launch/commands');
 const { ViewerSessions } = require('./viewer/sessions');
 const { TensorViewer } = require('./viewer/tensorViewer');
+const { copyReport, COMMAND_COPY_REPORT } = require('./report/copyReport');
+const { showError, showInfo } = require('./notify');
 
 /** globalState key of the secret that signs what viewer pages keep for a window reload. */
 const VIEWER_KEY = 'tfDebugRepr.viewerStateKey';
@@ -17,13 +20,23 @@ const VIEWER_KEY = 'tfDebugRepr.viewerStateKey';
 /** @param {vscode.ExtensionContext} context */
 function activate(context) {
   const log = vscode.window.createOutputChannel('TensorFlow Debugging', { log: true });
+  const sessions = new ViewerSessions();
   context.subscriptions.push(
     log,
     ...registerLaunch(context, log),
     // Registered at activation (onDebugResolve:debugpy), before the adapter starts, so the
     // tracker sees every message of every debugpy session.
     // The serializer restores views after a window reload (onWebviewPanel activation).
-    ...new TensorViewer(context.extensionUri, new ViewerSessions(), viewerKey(context)).register(),
+    ...new TensorViewer(context.extensionUri, sessions, viewerKey(context)).register(),
+    vscode.commands.registerCommand(COMMAND_COPY_REPORT, () =>
+      copyReport(sessions, {
+        activeSessionId: vscode.debug.activeDebugSession?.id,
+        activeStackItem: vscode.debug.activeStackItem,
+        writeClipboard: (text) => vscode.env.clipboard.writeText(text),
+        info: showInfo,
+        error: showError,
+      }),
+    ),
   );
 }
 
