@@ -14,6 +14,7 @@ __all__ = [
     "change_since_last_stop",
     "gradient_info",
     "gradient_of",
+    "inline_values",
     "memory",
     "numerics_stop",
     "report",
@@ -87,6 +88,21 @@ def report(source=None, format: str = "markdown", limit: int = 60_000) -> str:  
     frame = state_report.caller_frame()
     try:
         return state_report.report(frame, format=format, limit=limit)
+    finally:
+        del frame
+
+
+def inline_values(names: str) -> str:
+    """The editor's inline values: ``names`` a JSON list of plain names; returns JSON of the
+    short form (the summary line's first 80 characters) of each TF value among them in the
+    frame this is evaluated in (Call Stack selection, else the caller). Names are looked up,
+    never evaluated."""
+    from .hosts import inline
+    from .hosts import report as state_report
+
+    frame = state_report.caller_frame()
+    try:
+        return inline.inline_values(frame, names)
     finally:
         del frame
 

@@ -61,6 +61,19 @@ def test_the_report_at_a_breakpoint_of_a_training_step(s):
     assert float(kernel[1]) == pytest.approx(float(norm), rel=1e-3)
 
 
+def test_inline_values_of_the_names_on_the_lines_in_view(s):
+    """What the extension's inline values provider evaluates: names as a JSON literal."""
+    names = json.dumps(["tape", "loss", "model", "x", "y", "grads", "ratio", "step", "nope"])
+    expression = f"__import__('tf_debug_repr').inline_values({names!r})"
+    body = s.client.evaluate(expression, s.frame_id, "clipboard")
+    found = json.loads(ast.literal_eval(body["result"]))
+    # TF values only: ``step`` is an int, ``grads`` a list, ``nope`` is not in the frame
+    assert set(found) == {"tape", "loss", "model", "x", "y", "ratio"}, found
+    assert found["ratio"].startswith("float32[3] ‼ NaN×1 -Inf×1"), found
+    assert found["x"].startswith("float32[16, 4] x∈[")
+    assert all(len(v) <= 80 for v in found.values())
+
+
 def test_gradients_of_variables_and_the_change_since_the_last_stop(s):
     data = json.loads(_report(s, "json"))
     model = next(v for v in data["values"] if v["name"] == "model")

@@ -1,0 +1,66 @@
+"""``tf_debug_repr.inline_values(names)``: the short form of each TF value among ``names`` in
+the caller's frame, for the editor's inline values (VS Code's ``InlineValuesProvider`` asks it
+once per stop for the names on the lines in view).
+
+``names`` is data: a JSON list of strings, each looked up as a plain name in the frame's locals,
+then its module's globals (never evaluated, no attribute read: a property is the program's
+code). Only TF values answer; each answer is the summary line the Variables pane shows
+(``views.summary``), cut to ``CHARS`` characters (its figures come first: dtype and shape, NaN/Inf
+counts, range and mean). Bounded: ``MAX_NAMES`` names, ``SECONDS`` of reading.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from types import FrameType
+from typing import Any
+
+from ..core import expressions
+from ..core import formatting as fmt
+from ..core.tf_types import kind_of
+from ..core.view_model import error_note
+from ..views import dispatch
+
+MAX_NAMES = 200
+CHARS = 80
+SECONDS = 2.0
+
+
+def _lookup(frame: FrameType, name: str) -> tuple[bool, Any]:
+    local_names = frame.f_locals
+    if name in local_names:
+        return True, local_names[name]
+    if name in frame.f_globals:
+        return True, frame.f_globals[name]
+    return False, None
+
+
+def short_form(value: Any) -> str:
+    try:
+        return fmt.clip(dispatch.summary(value), CHARS)
+    except Exception as exc:
+        return error_note(exc).text
+
+
+def inline_values(frame: FrameType, names_json: str) -> str:
+    """``{"w": "float32[64, 10] x∈[…] μ=0.1", …}`` as JSON for the TF values among the
+    names; a name that is no identifier, is not in the frame or is no TF value is left out."""
+    try:
+        names = json.loads(names_json) if isinstance(names_json, str) else []
+    except ValueError:
+        names = []
+    if not isinstance(names, list):
+        names = []
+    found: dict[str, str] = {}
+    deadline = time.perf_counter() + SECONDS
+    for raw in names[:MAX_NAMES]:
+        name = expressions.identifier(raw)
+        if name is None or name in found:
+            continue
+        if time.perf_counter() > deadline:
+            break
+        present, value = _lookup(frame, name)
+        if present and kind_of(value) is not None:
+            found[name] = short_form(value)
+    return json.dumps(found, ensure_ascii=False)
