@@ -4,7 +4,8 @@
  * The extension's entry point, kept thin: the launch side (src/launch/: debug configurations,
  * the bundled plugin on PYTHONPATH, launch.json templates and completions) and the tensor viewer
  * (src/viewer/: "View Tensor" panels and the page's host), and "Copy TensorFlow state as Markdown"
- * (src/report/), which evaluates in the sessions the viewer tracks.
+ * (src/report/), which evaluates in the sessions the viewer tracks, and TF-aware inline values
+ * (src/inline/).
  */
 const crypto = require('node:crypto');
 const vscode = require('vscode');
@@ -13,6 +14,7 @@ const { ViewerSessions } = require('./viewer/sessions');
 const { TensorViewer } = require('./viewer/tensorViewer');
 const { copyReport, COMMAND_COPY_REPORT } = require('./report/copyReport');
 const { showError, showInfo } = require('./notify');
+const { createInlineValuesProvider, SETTING: INLINE_SETTING } = require('./inline/inlineValues');
 
 /** globalState key of the secret that signs what viewer pages keep for a window reload. */
 const VIEWER_KEY = 'tfDebugRepr.viewerStateKey';
@@ -35,6 +37,15 @@ function activate(context) {
         writeClipboard: (text) => vscode.env.clipboard.writeText(text),
         info: showInfo,
         error: showError,
+      }),
+    ),
+    vscode.languages.registerInlineValuesProvider(
+      { language: 'python' },
+      createInlineValuesProvider({
+        Range: vscode.Range,
+        InlineValueText: vscode.InlineValueText,
+        enabled: () => vscode.workspace.getConfiguration('tfDebugRepr').get(INLINE_SETTING, /** @type {boolean} */ (true)),
+        activeSession: () => vscode.debug.activeDebugSession,
       }),
     ),
   );
