@@ -50,3 +50,13 @@ def test_bounded_in_names():
         for name in names:
             globals().pop(name)
     assert len(found) == inline.MAX_NAMES
+
+
+def test_a_variable_keeps_its_gradient_norm_within_the_limit(gradient_hooks):
+    w = tf.Variable(tf.fill([64, 10], 0.5), name="a_rather_long_variable_name_for_the_line")
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(w * 3.0)
+    tape.gradient(loss, [w])  # 3 everywhere: norm 3·√640 = 75.89
+    found = json.loads(tf_debug_repr.inline_values(json.dumps(["w"])))
+    assert found["w"].startswith("float32[64, 10] x∈[0.5, 0.5]"), found
+    assert "∇‖g‖=75.89@" in found["w"] and len(found["w"]) <= inline.CHARS, found

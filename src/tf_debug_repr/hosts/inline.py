@@ -4,9 +4,9 @@ once per stop for the names on the lines in view).
 
 ``names`` is data: a JSON list of strings, each looked up as a plain name in the frame's locals,
 then its module's globals (never evaluated, no attribute read: a property is the program's
-code). Only TF values answer; each answer is the summary line the Variables pane shows
-(``views.summary``), cut to ``CHARS`` characters (its figures come first: dtype and shape, NaN/Inf
-counts, range and mean). Bounded: ``MAX_NAMES`` names, ``SECONDS`` of reading.
+code). Only TF values answer; each answer is the summary line the Variables pane shows,
+rendered within ``CHARS`` characters by the same priorities (dtype and shape, NaN/Inf counts,
+range and mean first), with the gradient's and ``Δ`` marks kept whole. Bounded: ``MAX_NAMES`` names, ``SECONDS`` of reading.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from ..core import formatting as fmt
 from ..core.tf_types import kind_of
 from ..core.view_model import error_note
 from ..views import dispatch
+from ..views import tensors as tensor_views
 
 MAX_NAMES = 200
 CHARS = 80
@@ -37,8 +38,16 @@ def _lookup(frame: FrameType, name: str) -> tuple[bool, Any]:
 
 
 def short_form(value: Any) -> str:
+    """A tensor's or variable's summary parts rendered within ``CHARS`` by their priority
+    (inline elements, then facts, then moments go first; ``‼`` flags stay), with the
+    features' marks kept whole (``∇‖g‖=…`` of a variable, ``Δ``); any other TF value's
+    summary line, cut."""
     try:
-        return fmt.clip(dispatch.summary(value), CHARS)
+        tensor = dispatch.values_of(value)
+        if tensor is None or not tensor_views.has_values(tensor):
+            return fmt.clip(dispatch.summary(value), CHARS)
+        line = fmt.render(tensor_views.summary_parts(tensor), CHARS)
+        return fmt.with_marks(line, dispatch.marks(value, kind_of(value)), CHARS)
     except Exception as exc:
         return error_note(exc).text
 
