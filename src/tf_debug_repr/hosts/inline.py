@@ -18,6 +18,7 @@ from typing import Any
 
 from ..core import expressions
 from ..core import formatting as fmt
+from ..core.guards import remote_device
 from ..core.tf_types import kind_of
 from ..core.view_model import error_note
 from ..views import dispatch
@@ -43,6 +44,8 @@ def short_form(value: Any) -> str:
     features' marks kept whole (``∇‖g‖=…`` of a variable, ``Δ``); any other TF value's
     summary line, cut."""
     try:
+        if remote_device(value) is not None:  # a worker's value: the views' bounded read
+            return fmt.clip(dispatch.summary(value), CHARS)
         tensor = dispatch.values_of(value)
         if tensor is None or not tensor_views.has_values(tensor):
             return fmt.clip(dispatch.summary(value), CHARS)

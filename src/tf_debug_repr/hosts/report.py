@@ -25,6 +25,7 @@ from typing import Any
 
 from ..core import bounded, expressions
 from ..core import formatting as fmt
+from ..core.guards import remote_device
 from ..core.stats import first_bad_index
 from ..core.tf_types import Kind, kind_of
 from ..core.view_model import error_note
@@ -109,6 +110,7 @@ class Entry:
     posinf: int | None = None
     neginf: int | None = None
     first_bad: list[int] | None = None
+    bad_text: str = ""  # the views' own warning (``‼ NaN×3 +Inf×1``, ``~`` when sampled)
     gradients: list[Gradient] = field(default_factory=list)
     change: str = ""
     params: int | None = None
@@ -157,6 +159,7 @@ def _bad_values(entry: Entry, value: Any) -> None:
     if stats.category not in ("float", "complex"):
         return
     entry.nan, entry.posinf, entry.neginf = stats.nan, stats.posinf, stats.neginf
+    entry.bad_text = fmt.bad_values_text(stats)
     if stats.bad:
         source = tensor_views.host_array(tensor) if tensor_views.host_sliced(tensor) else tensor
         index = first_bad_index(source)
@@ -229,7 +232,11 @@ def _entry(name: str, value: Any, kind: Kind | None) -> Entry:
         entry.dtype = _text(variable_views.dtype_name, value) if hasattr(value, "dtype") else ""
         entry.device = _text(_device, value)
         try:
-            _bad_values(entry, value)
+            device = remote_device(value)  # a worker's value: bounded, as the views read it
+            if device is None:
+                _bad_values(entry, value)
+            else:
+                bounded.on_device(device, _bad_values, entry, value)
         except Exception:  # the summary line says what failed; the counts stay unknown
             pass
     _gradient(entry, name, value)
@@ -323,17 +330,11 @@ def _cell(text: str) -> str:
 def _bad_text(entry: Entry) -> str:
     if entry.nan is None:
         return "–"
-    if not (entry.nan or entry.posinf or entry.neginf):
+    if not entry.bad_text:
         return "none"
-    parts = [
-        f"{label}×{fmt.count(n)}"
-        for label, n in (("NaN", entry.nan), ("+Inf", entry.posinf), ("-Inf", entry.neginf))
-        if n
-    ]
-    text = f"{fmt.WARNING} " + " ".join(parts)
-    if entry.first_bad is not None:
-        text += " first at [" + ", ".join(str(i) for i in entry.first_bad) + "]"
-    return text
+    if entry.first_bad is None:
+        return entry.bad_text
+    return f"{entry.bad_text} first at [{', '.join(str(i) for i in entry.first_bad)}]"
 
 
 def _norm(value: float | None) -> str:
