@@ -88,6 +88,7 @@ test('the report copied and the inline values shown at a stop, from the bundled 
     const source = fs.readFileSync(PROGRAM, 'utf8').split('\n');
     const first = source.findIndex((l) => l.startsWith('def main'));
     const provider = createInlineValuesProvider({ Range, InlineValueText, enabled: () => true, activeSession: () => debugSession });
+    /** @type {string[]} */
     const requests = [];
     const counting = { ...debugSession, customRequest: (/** @type {string} */ c, /** @type {any} */ a) => (requests.push(c), debugSession.customRequest(c, a)) };
     const counted = createInlineValuesProvider({ Range, InlineValueText, enabled: () => true, activeSession: () => counting });
