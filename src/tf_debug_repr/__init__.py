@@ -14,8 +14,10 @@ __all__ = [
     "change_since_last_stop",
     "gradient_info",
     "gradient_of",
+    "inline_values",
     "memory",
     "numerics_stop",
+    "report",
     "save_npy",
     "set_gradient_capture",
     "view_payload",
@@ -67,6 +69,40 @@ def memory(model=None):
     frame = memory_report.caller_frame()
     try:
         return memory_report.report(frame)
+    finally:
+        del frame
+
+
+def report(source=None, format: str = "markdown", limit: int = 60_000) -> str:  # noqa: A002
+    """The TF values of the frame this is evaluated in (Debug Console, Watch, a notebook
+    cell, the program itself) as a Markdown report to paste: each value's summary, shape,
+    dtype, device, NaN/Inf and the first bad index, gradients and their norms, what changed
+    since the last stop, each Keras model's layers with parameter counts. ``source``: a
+    frame, a dict of names (``locals()``) or one value instead. ``format="json"`` for
+    tools. At most ``limit`` characters; what was left out is said. Debuggee text is
+    escaped, never markup. Changes nothing in the program."""
+    from .hosts import report as state_report
+
+    if source is not None:
+        return state_report.report(source, format=format, limit=limit)
+    frame = state_report.caller_frame()
+    try:
+        return state_report.report(frame, format=format, limit=limit)
+    finally:
+        del frame
+
+
+def inline_values(names: str) -> str:
+    """The editor's inline values: ``names`` a JSON list of plain names; returns JSON of the
+    short form (the summary line's first 80 characters) of each TF value among them in the
+    frame this is evaluated in (Call Stack selection, else the caller). Names are looked up,
+    never evaluated."""
+    from .hosts import inline
+    from .hosts import report as state_report
+
+    frame = state_report.caller_frame()
+    try:
+        return inline.inline_values(frame, names)
     finally:
         del frame
 

@@ -3,13 +3,18 @@
 /**
  * The extension's entry point, kept thin: the launch side (src/launch/: debug configurations,
  * the bundled plugin on PYTHONPATH, launch.json templates and completions) and the tensor viewer
- * (src/viewer/: "View Tensor" panels and the page's host).
+ * (src/viewer/: "View Tensor" panels and the page's host), and "Copy TensorFlow state as Markdown"
+ * (src/report/), which evaluates in the sessions the viewer tracks, and TF-aware inline values
+ * (src/inline/).
  */
 const crypto = require('node:crypto');
 const vscode = require('vscode');
 const { registerLaunch, COMMAND_ADD, COMMAND_ADD_COMPOUNDS } = require('./launch/commands');
 const { ViewerSessions } = require('./viewer/sessions');
 const { TensorViewer } = require('./viewer/tensorViewer');
+const { copyReport, COMMAND_COPY_REPORT } = require('./report/copyReport');
+const { showError, showInfo } = require('./notify');
+const { createInlineValuesProvider, SETTING: INLINE_SETTING } = require('./inline/inlineValues');
 
 /** globalState key of the secret that signs what viewer pages keep for a window reload. */
 const VIEWER_KEY = 'tfDebugRepr.viewerStateKey';
@@ -17,13 +22,32 @@ const VIEWER_KEY = 'tfDebugRepr.viewerStateKey';
 /** @param {vscode.ExtensionContext} context */
 function activate(context) {
   const log = vscode.window.createOutputChannel('TensorFlow Debugging', { log: true });
+  const sessions = new ViewerSessions();
   context.subscriptions.push(
     log,
     ...registerLaunch(context, log),
     // Registered at activation (onDebugResolve:debugpy), before the adapter starts, so the
     // tracker sees every message of every debugpy session.
     // The serializer restores views after a window reload (onWebviewPanel activation).
-    ...new TensorViewer(context.extensionUri, new ViewerSessions(), viewerKey(context)).register(),
+    ...new TensorViewer(context.extensionUri, sessions, viewerKey(context)).register(),
+    vscode.commands.registerCommand(COMMAND_COPY_REPORT, () =>
+      copyReport(sessions, {
+        activeSessionId: vscode.debug.activeDebugSession?.id,
+        activeStackItem: vscode.debug.activeStackItem,
+        writeClipboard: (text) => vscode.env.clipboard.writeText(text),
+        info: showInfo,
+        error: showError,
+      }),
+    ),
+    vscode.languages.registerInlineValuesProvider(
+      { language: 'python' },
+      createInlineValuesProvider({
+        Range: vscode.Range,
+        InlineValueText: vscode.InlineValueText,
+        enabled: () => vscode.workspace.getConfiguration('tfDebugRepr').get(INLINE_SETTING, /** @type {boolean} */ (true)),
+        activeSession: () => vscode.debug.activeDebugSession,
+      }),
+    ),
   );
 }
 

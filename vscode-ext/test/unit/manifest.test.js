@@ -17,6 +17,7 @@ function recordingVscode() {
   /**
    * @type {{ commands: string[], debugProviders: { type: string, trigger: number | undefined, methods: string[] }[],
    *   completion: any[], configSections: string[], providers?: object[], settings?: { [key: string]: any },
+   *   inline?: { selector: any, provider: any }[],
    *   trackerFactories: { type: string, factory: any }[], handlers: { [id: string]: Function }, errors: string[],
    *   serializers: { viewType: string, serializer: any }[] }}
    */
@@ -39,7 +40,12 @@ function recordingVscode() {
         return disposable;
       },
     },
-    languages: { registerCompletionItemProvider: (/** @type {any} */ selector) => (rec.completion.push(selector), disposable) },
+    languages: {
+      registerCompletionItemProvider: (/** @type {any} */ selector) => (rec.completion.push(selector), disposable),
+      registerInlineValuesProvider: (/** @type {any} */ selector, /** @type {any} */ provider) => ((rec.inline = [...(rec.inline ?? []), { selector, provider }]), disposable),
+    },
+    Range: class {},
+    InlineValueText: class {},
     window: {
       createOutputChannel: () => ({ appendLine() {}, dispose() {} }),
       registerWebviewPanelSerializer: (/** @type {string} */ viewType, /** @type {any} */ serializer) => (rec.serializers.push({ viewType, serializer }), disposable),
@@ -275,4 +281,21 @@ test('the key that signs what viewer pages keep is made once and kept in globalS
   const again = activate({ 'tfDebugRepr.viewerStateKey': key }).rec.globalState.kept;
   assert.equal(again['tfDebugRepr.viewerStateKey'], key, 'the same key after a reload, so saved views verify');
   assert.notEqual(activate().rec.globalState.kept['tfDebugRepr.viewerStateKey'], key, 'random, not a constant');
+});
+
+test('TF-aware inline values are provided for Python, on by default with a setting to turn them off', async () => {
+  const { rec } = activate();
+  assert.equal(rec.inline.length, 1);
+  assert.deepEqual(rec.inline[0].selector, { language: 'python' });
+  const setting = pkg.contributes.configuration.properties['tfDebugRepr.inlineValues'];
+  assert.equal(setting.type, 'boolean');
+  assert.equal(setting.default, true);
+  // Off: nothing asked of any session.
+  rec.settings = { 'tfDebugRepr.inlineValues': false };
+  const none = await rec.inline[0].provider.provideInlineValues(
+    { lineCount: 1, lineAt: () => ({ text: 'x = 1' }) },
+    { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } },
+    { frameId: 1, stoppedLocation: { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } } },
+  );
+  assert.deepEqual(none, []);
 });
