@@ -454,7 +454,7 @@ def on_tape_gradient(tape: Any, target: Any, sources: Any, result: Any) -> None:
         watched = list(info.watched)
     all_none = all(g is None for g in flat_grads)
     last: list[tuple[str, Any, Any, str | None, Any]] = []
-    for source, grad in zip(flat_sources, flat_grads, strict=True):
+    for source, grad in zip(flat_sources, flat_grads):
         reason = None
         if grad is None:
             try:
@@ -645,7 +645,7 @@ def on_optimizer_apply(optimizer: Any, grads: Any, variables: Any, iteration: An
     replica = _replica()
     where: tuple[str, int | None] | None = None
     target = f"gradients passed to {name}.apply"
-    for grad, var in zip(grads, variables, strict=True):
+    for grad, var in zip(grads, variables):
         if not _weakrefable(var):
             continue
         with _lock:

@@ -440,7 +440,7 @@ def _string_leaves(block: Any) -> list[Any]:
     heads = host_array(tf.strings.substr(block, 0, SUMMARY_STRING_BYTES))
     return [
         Note(f"{head!r}… ({fmt.bytes_text(int(n))})") if n > SUMMARY_STRING_BYTES else leaf(head)
-        for head, n in zip(heads, lengths, strict=True)
+        for head, n in zip(heads, lengths)
     ]
 
 
