@@ -852,12 +852,13 @@ def install_keras_hooks(keras: Any) -> bool:
     return True
 
 
-# Keras 2's two optimizer families: (module under <root>.src, class whose apply_gradients
-# the program calls). The new family's Optimizer overrides _BaseOptimizer's and calls it:
-# wrapping only the subclass records each update once.
+# Keras 2's two optimizer families: (modules under <root>.src, the first found wins; class
+# whose apply_gradients the program calls). The new family's Optimizer overrides
+# _BaseOptimizer's and calls it: wrapping only the subclass records each update once.
+# Keras 2.9-2.10 had them as optimizer_experimental.optimizer and optimizer_v2.optimizer_v2.
 _KERAS2_OPTIMIZERS = (
-    ("optimizers.optimizer", "Optimizer"),
-    ("optimizers.legacy.optimizer_v2", "OptimizerV2"),
+    (("optimizers.optimizer", "optimizers.optimizer_experimental.optimizer"), "Optimizer"),
+    (("optimizers.legacy.optimizer_v2", "optimizers.optimizer_v2.optimizer_v2"), "OptimizerV2"),
 )
 
 
@@ -865,9 +866,13 @@ def _install_keras2_hooks(root: str) -> bool:
     import importlib
 
     installed = False
-    for module_name, class_name in _KERAS2_OPTIMIZERS:
+    for module_names, class_name in _KERAS2_OPTIMIZERS:
         cls = None
-        for prefix in (f"{root}.src", root):  # Keras <= 2.12 had no src/
+        for module_name, prefix in (
+            (m, p)
+            for m in module_names
+            for p in (f"{root}.src", root)  # <= 2.12: no src/
+        ):
             try:
                 cls = getattr(importlib.import_module(f"{prefix}.{module_name}"), class_name)
                 break

@@ -17,10 +17,10 @@ for that one row). The front end writes every field into HTML unescaped, so ever
 ``varContent`` and ``varType`` is escaped here (debuggee text is data, never markup), and
 an item row is only named by an int index (its name goes into the panel's ``del`` link).
 
-Polling stays cheap: a row of an eager tensor (immutable) is kept with the tensor it was
-made from and served again while the same tensor is under the same name; so is a Keras
-object's while its variables are the same objects (its row reads their count and
-parameters, never their values). Only what changed is read again.
+Polling stays cheap where it can stay right: the row of an eager tensor (immutable), or of a
+list, tuple or dict of them, is kept with the value it was made from and served again while
+the same value (the same items) is under the same name. Variables, models, layers and
+optimizers are read again at every refresh (see ``_state_key``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ import sys
 from typing import Any
 
 from ...core.tf_types import Kind, kind_of
-from . import facts
 
 LIST = "var_dic_list"
 CONTENT = "_getcontentof"
@@ -69,15 +68,13 @@ def _all_eager(values: list[Any]) -> bool:
 
 def _state_key(value: Any, kind: Kind | None) -> Any:
     """What a row depends on, or None where it must be read again each time. An eager
-    tensor never changes; an owner's row (parameters, variables, the summary of its
-    structure) changes with the set of its variables (their objects; never their values,
-    which the row does not show); a list, tuple or dict of eager tensors with its items
-    (the same objects, in order, under the same keys). Variables and containers of them
-    are read again each time: their values change in place."""
+    tensor never changes; a list, tuple or dict of eager tensors changes with its items
+    (the same objects, in order, under the same keys). Everything else is read again each
+    time: a variable's values change in place, and a model's, layer's or optimizer's row
+    shows its latest gradient and iteration, which a step (a compiled one too) changes
+    with no Python-side event to key on."""
     if kind is Kind.EAGER:
         return ()
-    if kind in facts.OWNERS:
-        return tuple(map(id, facts.variables_of(value)))
     if kind is None and type(value) in (list, tuple, dict):
         items = list(value.values()) if isinstance(value, dict) else list(value)
         if not _all_eager(items):
@@ -143,18 +140,22 @@ def _wrap_list(ns: dict, original: Any, rules: Any) -> Any:
         others = []
         for name in names:
             value = ns.get(name)
+            kept_before = cache.rows.get(name)
             try:
                 kind = kind_of(value)
-                mine = rules.is_ours(value)
+                key, same = None, False
+                if kept_before is not None and kept_before[0] is value:
+                    # kept last time: if its state is the same, it is still ours
+                    key = _state_key(value, kind)
+                    same = key is not None and key == kept_before[1]
+                mine = same or rules.is_ours(value)
+                if mine and key is None:
+                    key = _state_key(value, kind)
             except Exception:
-                kind, mine = None, False
+                kind, mine, key = None, False, None
             if not mine:
                 others.append(name)
                 continue
-            try:
-                key = _state_key(value, kind)
-            except Exception:
-                key = None
             found = cache.get(name, value, key)
             if found is None:
                 found = [_classic_row(rules._guarded_row(name, value))]
