@@ -607,7 +607,9 @@ def iteration_before(optimizer: Any) -> Any:
     scalar tensor, read as a number only when shown. None inside a trace."""
     if not _executing_eagerly():
         return None
-    from tensorflow.python.eager import record as tape_recording
+    from ..core import tf_compat
+
+    tape_recording = tf_compat.tape_recording()
 
     counter = getattr(getattr(optimizer, "_iterations", None), "value", None)
     with tape_recording.stop_recording():  # never on a tape the program holds open

@@ -220,9 +220,9 @@ def _site_for(tf: Any, optimizer: Any, variables: list, replicated: bool) -> _Si
 
 
 def _replicas() -> int:
-    from tensorflow.python.distribute import distribute_lib
+    import tensorflow as tf  # the public name: TF <= 2.12 had no distribute_lib's
 
-    context = distribute_lib.get_replica_context()
+    context = tf.distribute.get_replica_context()
     return 1 if context is None else int(context.num_replicas_in_sync)
 
 
@@ -303,7 +303,9 @@ def _own_ops(tf: Any) -> Any:
     """Where the ops this module adds to a step are made: never recorded on a tape, and
     under one name scope, ``tf_debug_repr``, so that a profile of the step shows their cost
     apart (``benchmarks/compiled_capture.py --part profile`` sums it)."""
-    from tensorflow.python.eager import record
+    from ..core import tf_compat
+
+    record = tf_compat.tape_recording()
 
     with record.stop_recording(), tf.name_scope("tf_debug_repr"):
         yield
