@@ -93,7 +93,15 @@ build_keras2() {
 # Python 3.9 + TF 2.9 and its Keras 2.9 + Notebook 6's classic Variable Inspector, as in TF's
 # own 2.9.0-jupyter image (issue 29): a venv of its own (about 3 minutes once, ~1.3 GB), with
 # the checkout's src/ on its path like Keras 2's; skipped, and said, where no Python 3.9 is.
-PY39=${PYTHON39:-$(command -v python3.9 || ls /root/.pyenv/versions/3.9.*/bin/python3.9 2>/dev/null | tail -1 || true)}
+PY39=${PYTHON39:-}
+if [ -z "$PY39" ]; then
+  for candidate in $(command -v python3.9 || true) /root/.pyenv/versions/3.9.*/bin/python3.9; do
+    if [ -x "$candidate" ] && "$candidate" -c pass 2>/dev/null; then # a pyenv shim must run
+      PY39=$candidate
+      break
+    fi
+  done
+fi
 PY39_ENV=.venv/py39-tf29
 build_py39() {
   rm -rf "$PY39_ENV"
