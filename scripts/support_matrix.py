@@ -1,6 +1,6 @@
 """The support matrix: build environments and run one real debug session in each.
 
-    .venv/bin/python scripts/support_matrix.py             # the default cells (8 here)
+    .venv/bin/python scripts/support_matrix.py             # the default cells (9 here)
     .venv/bin/python scripts/support_matrix.py --full      # and every TF 2.13-2.21
     .venv/bin/python scripts/support_matrix.py --only tf2.15-keras2 --only tf2.21-tf_keras
 
@@ -17,7 +17,9 @@ In each cell:
   (not the stock repr), and no "capture hooks failed"/"plugin disabled" line;
 - *demo*: ``python -m tf_debug_repr demo`` in the cell's venv stops at its breakpoint;
 - *jupyter* (cells that ask for it): ``tests/e2e/test_jupyter.py`` run by the cell's Python,
-  a real ipykernel (with the cell's debugpy) attached as JupyterLab's debugger attaches.
+  a real ipykernel (with the cell's debugpy) attached as JupyterLab's debugger attaches;
+- *classic* (cells that ask for it): ``tests/e2e/test_jupyter_classic_inspector.py``, the
+  classic Notebook's Variable Inspector's own kernel code in a real ipykernel.
 
 Cells whose Python is not on this machine are listed as such. The table (Markdown) goes
 to stdout; ``--json PATH`` also writes the raw results.
@@ -85,6 +87,7 @@ class Cell:
     env: tuple[tuple[str, str], ...] = ()
     venv: str = ""  # cells with the same venv name share one (same requirements)
     jupyter: bool = False
+    classic: bool = False  # the classic Notebook's Variable Inspector (needs jupyter's packages)
 
     @property
     def venv_name(self) -> str:
@@ -92,6 +95,9 @@ class Cell:
 
 
 JUPYTER = ("ipykernel", "jupyter_client", "pytest")
+# TF's own Jupyter image (tensorflow/tensorflow:2.9.0-jupyter): the classic Notebook 6 and
+# its Variable Inspector (jupyter_contrib_nbextensions 0.7)
+CLASSIC = ("notebook<7", "jupyter_contrib_nbextensions==0.7.*")
 
 
 def _cells(full: bool) -> list[Cell]:
@@ -119,6 +125,13 @@ def _cells(full: bool) -> list[Cell]:
         ),
         Cell("tf2.21-py3.13", "3.13", ("tensorflow-cpu==2.21.*", "debugpy")),
         Cell("tf2.21-numpy1.26", "3.11", ("tensorflow-cpu==2.21.*", "numpy==1.26.*", "debugpy")),
+        # TF's 2.9.0-jupyter image: Python 3.9, TF 2.9 and its Keras 2.9, numpy 1.x
+        Cell(
+            "tf2.9-keras2-py3.9",
+            "3.9",
+            ("tensorflow-cpu==2.9.*", "numpy<2", "debugpy", *JUPYTER, *CLASSIC),
+            classic=True,  # test_jupyter.py reads Keras 3's optimizer API: not this cell's
+        ),
     ]
     if full:
         cells.append(
@@ -263,7 +276,7 @@ def demo(python: Path, cell: Cell, work: Path) -> bool:
     return done.returncode == 0 and "stopped at demo.py:" in done.stdout
 
 
-def jupyter(python: Path) -> bool:
+def jupyter(python: Path, test: str = "tests/e2e/test_jupyter.py") -> bool:
     try:
         done = subprocess.run(
             [
@@ -273,7 +286,7 @@ def jupyter(python: Path) -> bool:
                 "-q",
                 "-p",
                 "no:cacheprovider",
-                "tests/e2e/test_jupyter.py",
+                test,
             ],
             capture_output=True,
             text=True,
@@ -324,6 +337,10 @@ def main(argv: list[str] | None = None) -> int:
                 row["checks"]["demo"] = demo(venv_python, cell, Path(tmp))
                 if cell.jupyter:
                     row["checks"]["jupyter"] = jupyter(venv_python)
+                if cell.classic:
+                    row["checks"]["classic"] = jupyter(
+                        venv_python, "tests/e2e/test_jupyter_classic_inspector.py"
+                    )
             row["seconds"] = round(time.time() - begun)
             rows.append(row)
             print(f"{cell.name}: {row.get('checks')} {row.get('error', '')}", file=sys.stderr)
@@ -345,19 +362,19 @@ def _versions(text: str | None) -> list[str]:
 def table(rows: list[dict], seconds: float) -> str:
     lines = [
         "| cell | Python | TF | Keras | numpy | debugpy | core | gradients | keras views | demo"
-        " | jupyter |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        " | jupyter | classic Inspector |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         if "checks" not in row:
-            lines.append(f"| {row['cell']} | {row['python']} | {row['status']} |||||||||")
+            lines.append(f"| {row['cell']} | {row['python']} | {row['status']} ||||||||||")
             continue
         py, tf, keras, flavour, np_version, debugpy = _versions(row.get("versions"))
         keras_text = f"{keras} ({flavour})" if flavour == "tf_keras" else keras
         checks = row["checks"]
         marks = [
             "–" if k not in checks else "✓" if checks[k] else "✗"
-            for k in ("core", "gradients", "keras", "demo", "jupyter")
+            for k in ("core", "gradients", "keras", "demo", "jupyter", "classic")
         ]
         lines.append(
             f"| {row['cell']} | {py} | {tf} | {keras_text} | {np_version} | {debugpy} | "

@@ -90,7 +90,30 @@ build_keras2() {
     touch "$KERAS2/.ready"
   fi # else its run is skipped, and says so (below)
 }
+# Python 3.9 + TF 2.9 and its Keras 2.9 + Notebook 6's classic Variable Inspector, as in TF's
+# own 2.9.0-jupyter image (issue 29): a venv of its own (about 3 minutes once, ~1.3 GB), with
+# the checkout's src/ on its path like Keras 2's; skipped, and said, where no Python 3.9 is.
+PY39=${PYTHON39:-}
+if [ -z "$PY39" ]; then
+  for candidate in $(command -v python3.9 || true) /root/.pyenv/versions/3.9.*/bin/python3.9; do
+    if [ -x "$candidate" ] && "$candidate" -c pass 2>/dev/null; then # a pyenv shim must run
+      PY39=$candidate
+      break
+    fi
+  done
+fi
+PY39_ENV=.venv/py39-tf29
+build_py39() {
+  rm -rf "$PY39_ENV"
+  if "$PY39" -m venv "$PY39_ENV" && "$PY39_ENV/bin/python" -m pip install -q 'tensorflow-cpu==2.9.*' \
+    'numpy<2' debugpy ipykernel jupyter_client 'notebook<7' 'jupyter_contrib_nbextensions==0.7.*' pytest; then
+    touch "$PY39_ENV/.ready"
+  fi
+}
 if [ $FAST -eq 0 ]; then
+  if [ -n "$PY39" ] && [ ! -f "$PY39_ENV/.ready" ]; then
+    build py39-tf29 build_py39
+  fi
   if ! compgen -G ".venv/tf-keras/tf_keras-$TF_MINOR.*.dist-info" >/dev/null; then
     build tf-keras build_tf_keras
   fi
@@ -139,6 +162,12 @@ fi
 if [ -f "$KERAS2/.ready" ]; then
   # the checkout itself, as an editable install would put it (no build backend needed)
   echo "$PWD/src" >"$("$KERAS2/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/zz_tf_debug_repr_checkout.pth"
+fi
+if [ $FAST -eq 0 ] && [ ! -f "$PY39_ENV/.ready" ]; then
+  echo "== Python 3.9 + TF 2.9: no Python 3.9 here, or its environment could not be installed; its run is skipped"
+fi
+if [ -f "$PY39_ENV/.ready" ]; then
+  echo "$PWD/src" >"$("$PY39_ENV/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/zz_tf_debug_repr_checkout.pth"
 fi
 
 # pytest-xdist: -n N workers; --dist loadfile keeps each file on one worker, so the debug
@@ -198,6 +227,14 @@ if [ -f "$KERAS2/.ready" ]; then
   PATH="$PWD/$KERAS2/bin:$PATH" "$KERAS2/bin/python" -m pytest -p no:cacheprovider \
     "${KERAS2_TESTS[@]}" >.venv/logs/pytest-tf215.log 2>&1 &
   RUNS+=("Keras 2 (TF 2.15):tf215:$!")
+fi
+if [ -f "$PY39_ENV/.ready" ]; then
+  # the classic Notebook's Variable Inspector in a real Python 3.9 kernel (~30 s); the
+  # debug session on Python 3.9 + TF 2.9 is scripts/support_matrix.py's tf2.9-keras2-py3.9 cell
+  echo "== pytest: Python 3.9 + TF 2.9, in the background (.venv/logs/pytest-py39-tf29.log)"
+  PATH="$PWD/$PY39_ENV/bin:$PATH" "$PY39_ENV/bin/python" -m pytest -p no:cacheprovider \
+    tests/e2e/test_jupyter_classic_inspector.py >.venv/logs/pytest-py39-tf29.log 2>&1 &
+  RUNS+=("Python 3.9 + TF 2.9:py39-tf29:$!")
 fi
 echo "== pytest: tf_keras $TF_MINOR (TF_USE_LEGACY_KERAS=1), in the background (.venv/logs/pytest-tf-keras.log)"
 TF_USE_LEGACY_KERAS=1 PYTHONPATH="$PWD/.venv/tf-keras" PATH="$PWD/.venv/bin:$PATH" \

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Optional, Union
 
 # A suffix appended to the parent's expression (``"[3]"`` -> ``x[3]``), a function of
 # the parent's expression, or None where no expression can reproduce the value.
-Expression = str | Callable[[str], str] | None
+Expression = Optional[Union[str, Callable[[str], str]]]  # runtime alias: no `X | Y` on Python 3.9
 
 _UNSET: Any = object()
 

@@ -234,9 +234,7 @@ def _visit_owner(walk: _Walk, expression: str, owner: Any, counted: Memory) -> N
             name=str(getattr(owner, "name", "") or type(owner).__name__),
             params=sum(_safe_count(v) for v in weights),
             param_bytes=sum(sizes),
-            trainable_bytes=sum(
-                s for v, s in zip(weights, sizes, strict=True) if id(_storage(v)) in trainable
-            ),
+            trainable_bytes=sum(s for v, s in zip(weights, sizes) if id(_storage(v)) in trainable),
             optimizer=type(optimizer).__name__ if slots else "",
             slot_bytes=sum(_safe_nbytes(v) for v in slots),
             slot_count=len(slots),

@@ -456,7 +456,7 @@ def on_tape_gradient(tape: Any, target: Any, sources: Any, result: Any) -> None:
         watched = list(info.watched)
     all_none = all(g is None for g in flat_grads)
     last: list[tuple[str, Any, Any, str | None, Any]] = []
-    for source, grad in zip(flat_sources, flat_grads, strict=True):
+    for source, grad in zip(flat_sources, flat_grads):
         reason = None
         if grad is None:
             try:
@@ -609,7 +609,9 @@ def iteration_before(optimizer: Any) -> Any:
     scalar tensor, read as a number only when shown. None inside a trace."""
     if not _executing_eagerly():
         return None
-    from tensorflow.python.eager import record as tape_recording
+    from ..core import tf_compat
+
+    tape_recording = tf_compat.tape_recording()
 
     counter = getattr(getattr(optimizer, "_iterations", None), "value", None)
     with tape_recording.stop_recording():  # never on a tape the program holds open
@@ -647,7 +649,7 @@ def on_optimizer_apply(optimizer: Any, grads: Any, variables: Any, iteration: An
     replica = _replica()
     where: tuple[str, int | None] | None = None
     target = f"gradients passed to {name}.apply"
-    for grad, var in zip(grads, variables, strict=True):
+    for grad, var in zip(grads, variables):
         if not _weakrefable(var):
             continue
         with _lock:
@@ -854,12 +856,13 @@ def install_keras_hooks(keras: Any) -> bool:
     return True
 
 
-# Keras 2's two optimizer families: (module under <root>.src, class whose apply_gradients
-# the program calls). The new family's Optimizer overrides _BaseOptimizer's and calls it:
-# wrapping only the subclass records each update once.
+# Keras 2's two optimizer families: (modules under <root>.src, the first found wins; class
+# whose apply_gradients the program calls). The new family's Optimizer overrides
+# _BaseOptimizer's and calls it: wrapping only the subclass records each update once.
+# Keras 2.9-2.10 had them as optimizer_experimental.optimizer and optimizer_v2.optimizer_v2.
 _KERAS2_OPTIMIZERS = (
-    ("optimizers.optimizer", "Optimizer"),
-    ("optimizers.legacy.optimizer_v2", "OptimizerV2"),
+    (("optimizers.optimizer", "optimizers.optimizer_experimental.optimizer"), "Optimizer"),
+    (("optimizers.legacy.optimizer_v2", "optimizers.optimizer_v2.optimizer_v2"), "OptimizerV2"),
 )
 
 
@@ -867,9 +870,13 @@ def _install_keras2_hooks(root: str) -> bool:
     import importlib
 
     installed = False
-    for module_name, class_name in _KERAS2_OPTIMIZERS:
+    for module_names, class_name in _KERAS2_OPTIMIZERS:
         cls = None
-        for prefix in (f"{root}.src", root):  # Keras <= 2.12 had no src/
+        for module_name, prefix in (
+            (m, p)
+            for m in module_names
+            for p in (f"{root}.src", root)  # <= 2.12: no src/
+        ):
             try:
                 cls = getattr(importlib.import_module(f"{prefix}.{module_name}"), class_name)
                 break

@@ -220,9 +220,9 @@ def _site_for(tf: Any, optimizer: Any, variables: list, replicated: bool) -> _Si
 
 
 def _replicas() -> int:
-    from tensorflow.python.distribute import distribute_lib
+    import tensorflow as tf  # the public name: TF <= 2.12 had no distribute_lib's
 
-    context = distribute_lib.get_replica_context()
+    context = tf.distribute.get_replica_context()
     return 1 if context is None else int(context.num_replicas_in_sync)
 
 
@@ -303,7 +303,9 @@ def _own_ops(tf: Any) -> Any:
     """Where the ops this module adds to a step are made: never recorded on a tape, and
     under one name scope, ``tf_debug_repr``, so that a profile of the step shows their cost
     apart (``benchmarks/compiled_capture.py --part profile`` sums it)."""
-    from tensorflow.python.eager import record
+    from ..core import tf_compat
+
+    record = tf_compat.tape_recording()
 
     with record.stop_recording(), tf.name_scope("tf_debug_repr"):
         yield
@@ -314,7 +316,7 @@ def _float_pairs(grads: Any, variables: Any) -> list[tuple[Any, Any]]:
         return []
     return [
         (g, v)
-        for g, v in zip(grads, variables, strict=True)
+        for g, v in zip(grads, variables)
         if g is not None
         and hasattr(g, "dtype")
         and (g.dtype.is_floating or g.dtype.is_complex)
@@ -393,7 +395,7 @@ def _write_norms(tf: Any, site: _Site, pairs: list, shadows: list) -> Any:
     """This step's squared norms into the ring, and the samples they came from for the
     gradients whose values are not kept; returns the ring's slot."""
     slot = tf.math.floormod(site.counter.read_value(), HISTORY)
-    samples = [_sample(tf, g, k) for (g, _), k in zip(pairs, site.steps, strict=True)]
+    samples = [_sample(tf, g, k) for (g, _), k in zip(pairs, site.steps)]
     squares = tf.stack([(2.0 * scale) * tf.nn.l2_loss(values) for values, scale in samples])
     site.squares.scatter_nd_update([[slot]], [squares])
     rows = [i for i, shadow in enumerate(shadows) if shadow.values is None]
@@ -435,7 +437,7 @@ def _keep_values(site: _Site, pairs: list, shadows: list, factored: bool) -> Non
     import tensorflow as tf
 
     with _own_ops(tf):
-        for (grad, _), shadow in zip(pairs, shadows, strict=True):
+        for (grad, _), shadow in zip(pairs, shadows):
             if shadow.values is None:
                 continue
             if shadow.factors is not None:

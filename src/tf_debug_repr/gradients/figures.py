@@ -103,7 +103,10 @@ def norm_of(gradient: Any) -> Any:
         with np.errstate(all="ignore"):
             return math.sqrt(float(np.dot(array, array)))
     import tensorflow as tf
-    from tensorflow.python.eager import record as tape_recording
+
+    from ..core import tf_compat
+
+    tape_recording = tf_compat.tape_recording()
 
     with tf.init_scope(), tape_recording.stop_recording(), tf.device(tensor.device):
         return tf.norm(tf.cast(tf.reshape(tensor, [-1]), tf.float32))
@@ -153,7 +156,10 @@ def _finite(value: Any) -> bool:
 def device_figures(tensor: Any, stride: int) -> Any:
     """The same figures reduced on the tensor's device; a tensor read only when shown."""
     import tensorflow as tf
-    from tensorflow.python.eager import record as tape_recording
+
+    from ..core import tf_compat
+
+    tape_recording = tf_compat.tape_recording()
 
     with tf.init_scope(), tape_recording.stop_recording(), tf.device(tensor.device):
         flat = tf.reshape(tensor, [-1])

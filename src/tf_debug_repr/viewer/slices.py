@@ -67,7 +67,7 @@ def resolve(shape: tuple[int, ...], axes: Any = None, index: Any = None, region:
         if not isinstance(wanted, (list, tuple)) or len(wanted) != 2:
             raise PayloadError(f"axes must be two axes [row, column], not {_shown(axes)}")
         shown = []
-        for axis, default in zip(wanted, (-2, -1), strict=True):
+        for axis, default in zip(wanted, (-2, -1)):
             # None keeps that axis's default, as the page reads a payload's axes.
             a = default if axis is None else _int(axis, "an axis")
             if not -rank <= a < rank:
@@ -114,7 +114,7 @@ def _resolve_region(rows: int, cols: int, region: Any) -> tuple[tuple[int, int],
     if not isinstance(region, (list, tuple)) or len(region) != 2:
         raise PayloadError(f"region must be [[r0, r1], [c0, c1]], not {_shown(region)}")
     ranges = []
-    for (name, extent), span in zip((("rows", rows), ("columns", cols)), region, strict=True):
+    for (name, extent), span in zip((("rows", rows), ("columns", cols)), region):
         if not isinstance(span, (list, tuple)) or len(span) != 2:
             raise PayloadError(f"region must be [[r0, r1], [c0, c1]], not {_shown(region)}")
         a, b = _int(span[0], "a region bound"), _int(span[1], "a region bound")

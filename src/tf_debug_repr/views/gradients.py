@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, TypeGuard
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # typing.TypeGuard is Python 3.10+; annotations here are never evaluated
+    from typing import TypeGuard
 
 from ..core import additions, notebook_cells
 from ..core import formatting as fmt

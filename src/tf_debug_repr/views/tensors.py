@@ -463,7 +463,7 @@ def _string_leaves(block: Any) -> list[Any]:
         CutBytes(f"{head!r}… ({fmt.bytes_text(int(n))})")
         if n > SUMMARY_STRING_BYTES
         else leaf(head)
-        for head, n in zip(heads, lengths, strict=True)
+        for head, n in zip(heads, lengths)
     ]
 
 

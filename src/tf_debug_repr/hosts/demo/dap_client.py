@@ -16,10 +16,10 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, Any, Union
 
 # the adapter's stdio pipes, or a socket's file (attach with ``connect``)
-_Stream = IO[bytes] | io.BufferedIOBase
+_Stream = Union[IO[bytes], io.BufferedIOBase]  # runtime alias: no `X | Y` on Python 3.9
 
 DEFAULT_TIMEOUT = 90.0
 

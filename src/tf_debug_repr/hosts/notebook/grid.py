@@ -56,10 +56,10 @@ def _cells(array: np.ndarray) -> tuple[str, list[list[Any]]]:
 def table(index_name: str, columns: Sequence[str], rows: list[list[Any]], types: Sequence[str]):
     """The JSON text of a table: ``index_name`` heads the row numbers."""
     fields = [{"name": text(index_name), "type": "integer"}]
-    fields += [{"name": text(c), "type": t} for c, t in zip(columns, types, strict=True)]
+    fields += [{"name": text(c), "type": t} for c, t in zip(columns, types)]
     names = [f["name"] for f in fields]
     data = [
-        dict(zip(names, [i, *(text(c) if isinstance(c, str) else c for c in row)], strict=True))
+        dict(zip(names, [i, *(text(c) if isinstance(c, str) else c for c in row)]))
         for i, row in enumerate(rows)
     ]
     schema = {"fields": fields, "primaryKey": [names[0]], "pandas_version": "1.4.0"}

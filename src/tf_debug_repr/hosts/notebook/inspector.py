@@ -483,19 +483,36 @@ def unwrap(ns: dict) -> None:
 
 
 class Hook:
-    """``post_execute``: a dict lookup per cell while the Inspector's functions are ours."""
+    """``post_execute``: two dict lookups per cell while the Inspectors' functions are ours
+    (JupyterLab's, and the classic Notebook's: ``inspector_classic``, the same rows)."""
 
     def __init__(self, ip: Any) -> None:
         self.ip = ip
 
     def __call__(self) -> None:
+        from . import inspector_classic
+
         try:
             ns = self.ip.user_ns
             current = ns.get(LIST)
             if current is not None and not hasattr(current, _MARK):
                 wrap(ns)
+            if inspector_classic.needs_wrap(ns):
+                wrap_classic(ns)
         except Exception:
             pass
+
+
+def wrap_classic(ns: dict) -> bool:
+    """Wrap the classic Notebook's Inspector's functions in ``ns`` with this module's rows."""
+    from . import inspector_classic
+
+    return inspector_classic.wrap(ns, sys.modules[__name__])
+
+
+def _transformers(ip: Any) -> list | None:
+    found = getattr(ip, "input_transformers_post", None)
+    return found if isinstance(found, list) else None
 
 
 _hook: Hook | None = None
@@ -505,8 +522,13 @@ def install(ip: Any) -> None:
     global _hook
     if _hook is not None:
         return
+    from . import inspector_classic
+
     _hook = Hook(ip)
     ip.events.register("post_execute", _hook)
+    transformers = _transformers(ip)
+    if transformers is not None and inspector_classic.transform not in transformers:
+        transformers.append(inspector_classic.transform)
     _hook()  # the Inspector may have come first
 
 
@@ -519,4 +541,10 @@ def uninstall(ip: Any) -> None:
     except ValueError:
         pass
     _hook = None
+    from . import inspector_classic
+
+    transformers = _transformers(ip)
+    if transformers is not None and inspector_classic.transform in transformers:
+        transformers.remove(inspector_classic.transform)
     unwrap(ip.user_ns)
+    inspector_classic.unwrap(ip.user_ns)

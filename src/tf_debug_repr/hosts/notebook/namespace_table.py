@@ -212,7 +212,7 @@ def delta_text(before: tuple[int, Any] | None, now: tuple[int, Any]) -> str:
     if old == current:
         return "same"
     if old[0] == current[0] == "weights" and len(old[1]) == len(current[1]):
-        changed = sum(a != b for a, b in zip(old[1], current[1], strict=True))
+        changed = sum(a != b for a, b in zip(old[1], current[1]))
         return f"{changed} of {len(current[1])} weights changed"
     if old[0] == current[0] == "figures":
         mean_before, mean_now = old[1][2], current[1][2]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import base64
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Union
 
 import numpy as np
 
@@ -80,7 +80,7 @@ class Image:
     pixels: np.ndarray  # the payload's grid, enlarged, RGBA
 
 
-Picture = Heatmap | Histogram | Image
+Picture = Union[Heatmap, Histogram, Image]  # runtime alias: no `X | Y` on Python 3.9
 
 
 def number_text(value: float) -> str:

@@ -91,7 +91,7 @@ def cells(row: namespace_table.Row) -> list[tuple[str, str]]:
         row.delta,
     )
     shown = (row.name, row.kind, row.dtype, row.shape, row.device, size, span, row.bad)
-    return list(zip((*shown, gradient, row.delta), keys, strict=True))
+    return list(zip((*shown, gradient, row.delta), keys))
 
 
 def render_html(rows: list[namespace_table.Row], left_out: int, note: str) -> str:
@@ -129,9 +129,7 @@ def render_html(rows: list[namespace_table.Row], left_out: int, note: str) -> st
 def render_text(rows: list[namespace_table.Row], left_out: int, note: str) -> str:
     grid = [[h for h, _ in COLUMNS]] + [[text for text, _ in cells(r)] for r in rows]
     widths = [max(len(line[i]) for line in grid) for i in range(len(COLUMNS))]
-    lines = [
-        "  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip() for line in grid
-    ]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() for line in grid]
     if not rows:
         lines.append("no TensorFlow values in the namespace yet")
     if left_out:

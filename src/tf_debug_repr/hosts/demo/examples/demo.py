@@ -32,7 +32,7 @@ def main() -> tuple[object, ...]:
         logits = model(features)
         loss = loss_fn(labels, logits)
     grads = tape.gradient(loss, model.trainable_variables)
-    optimizer.apply_gradients(zip(grads, model.trainable_variables, strict=True))
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
 
     kernel = model.layers[0].kernel
     scale = tf.Variable(2.0, name="scale")
