@@ -10,35 +10,6 @@ import os
 import keras
 import tensorflow as tf
 
-_profile = None
-if os.environ.get("BENCH_PROFILE"):  # cProfile of the plugin's answers, on pydevd's thread
-    import cProfile
-    import functools
-
-    from tf_debug_repr.hosts.pydevd import adapter
-
-    _profile = cProfile.Profile()
-    _depth = [0]
-
-    def _profiled(fn):  # type: ignore[no-untyped-def]
-        @functools.wraps(fn)
-        def wrapper(*args, **kwargs):  # type: ignore[no-untyped-def]
-            _depth[0] += 1
-            if _depth[0] == 1:
-                _profile.enable()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                _depth[0] -= 1
-                if _depth[0] == 0:
-                    _profile.disable()
-
-        return wrapper
-
-    adapter._children = _profiled(adapter._children)
-    adapter._summary_in = _profiled(adapter._summary_in)
-    adapter._container_summary = _profiled(adapter._container_summary)
-
 STEPS = int(os.environ.get("BENCH_STEPS", "7"))
 layers = [keras.layers.Dense(512, activation="relu") for _ in range(20)]
 model = keras.Sequential([keras.Input((512,)), *layers, keras.layers.Dense(10)])
@@ -64,6 +35,4 @@ def train_step(x: tf.Tensor, y: tf.Tensor) -> tf.Tensor:
 
 for step in range(STEPS):
     loss = train_step(x, y)
-    if _profile is not None:  # what the stops before this one cost, on this thread
-        _profile.dump_stats(os.environ["BENCH_PROFILE"])
     print("step", step, float(loss))  # BREAKPOINT
