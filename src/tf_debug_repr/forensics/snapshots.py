@@ -394,10 +394,94 @@ def _compare(entry: _Entry, now: Any, stop: int, steps: tuple[int | None, int]) 
     )
 
 
+_BLOCK = 1 << 13  # elements compared at a time on the host: both blocks stay in cache
+
+
+def _host_arrays(then: Any, now: Any) -> tuple[Any, Any] | None:
+    """Both values as flat numpy arrays when they live in host memory and are of a real
+    dtype (an eager CPU tensor's ``numpy()`` shares its buffer: no copy); else None."""
+    if "CPU" not in (now.device or "").upper() or "CPU" not in (then.device or "").upper():
+        return None
+    dtype = now.dtype
+    if not (dtype.is_floating or dtype.is_integer or dtype.is_bool) or dtype.is_complex:
+        return None
+    try:
+        import numpy as np
+
+        a, b = np.asarray(now).reshape(-1), np.asarray(then).reshape(-1)
+    except Exception:  # a dtype numpy does not hold (bfloat16 on old numpy): TF's way
+        return None
+    if a.dtype.kind not in "fiub" or a.dtype != b.dtype:
+        return None
+    return a, b
+
+
+def _host_figures(a: Any, b: Any) -> tuple[float, int, float, int | None]:
+    """``_figures`` in one pass over both buffers, block by block in cache: a block that
+    did not change costs one compare (most weights between stops of an evaluation, all of
+    a frozen layer's); a changed one its float64 difference, its square sum, its largest
+    magnitude and its count of non-zeros, on the block still in cache. NaN in a block
+    (NaN where NaN was counts as unchanged) takes the exact element-wise way for it."""
+    import numpy as np
+
+    squares = 0.0
+    changed = 0
+    largest = 0.0
+    where: int | None = None if not a.size else 0
+    buffer = np.empty(min(a.size, _BLOCK), np.float64)
+    for start in range(0, a.size, _BLOCK):
+        x, y = a[start : start + _BLOCK], b[start : start + _BLOCK]
+        if np.array_equal(x, y):
+            continue
+        diff = np.subtract(x, y, dtype=np.float64, out=buffer[: x.size])
+        block_squares = float(np.einsum("i,i->", diff, diff))  # not BLAS: no threads
+        magnitude = np.abs(diff, out=diff)
+        index = int(np.argmax(magnitude))  # the first NaN, if there is one
+        top = float(magnitude[index])
+        if math.isnan(top):  # a NaN, inf - inf, or NaN where NaN was: element by element
+            block_squares, count, top, index = _exact_block(x, y)
+        else:
+            count = int(np.count_nonzero(magnitude))
+        if not count:
+            continue
+        changed += count
+        squares += block_squares
+        if (top > largest or math.isnan(top)) and not math.isnan(largest):
+            largest, where = top, start + index
+    return math.sqrt(squares), changed, largest, where
+
+
+def _exact_block(x: Any, y: Any) -> tuple[float, int, float, int]:
+    """One block's (square sum, changed, largest, its index) with NaN where NaN was (and
+    equal infinities) unchanged."""
+    import numpy as np
+
+    differ = x != y
+    if x.dtype.kind == "f":
+        differ &= ~(np.isnan(x) & np.isnan(y))
+    diff = np.where(differ, x.astype(np.float64) - y.astype(np.float64), 0.0)
+    magnitude = np.abs(diff)
+    index = int(np.argmax(magnitude))
+    return (
+        float(np.sum(diff * diff)),
+        int(np.count_nonzero(differ)),
+        float(magnitude[index]),
+        index,
+    )
+
+
 def _figures(then: Any, now: Any) -> tuple[float, int, float, int | None]:
-    """(‖Δ‖₂ in float64, elements changed, max |Δ|, flat index of the max), on the device."""
+    """(‖Δ‖₂ in float64, elements changed, max |Δ|, flat index of the max), on the device:
+    on the host in one pass (``_host_figures``), elsewhere by TF's ops on the value's
+    own device."""
     import tensorflow as tf
 
+    host = _host_arrays(then, now)
+    if host is not None:
+        import numpy as np
+
+        with np.errstate(all="ignore"):  # NaN and inf are figures here, not warnings
+            return _host_figures(*host)
     with harmless(now.device):
         if now.dtype.is_floating or now.dtype.is_integer or now.dtype == tf.bool:
             a = tf.cast(tf.reshape(now, [-1]), tf.float64)

@@ -11,6 +11,9 @@ or modules is decided by ``tf_types`` (the one table of kinds).
 from __future__ import annotations
 
 import math
+import threading
+import weakref
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -156,23 +159,110 @@ def _state_text(layer: Any) -> str:
         return f"state {error_note(exc)}"
 
 
+# --------------------------------------------------------------------------- structure
+
+
+@dataclass
+class _Structure:
+    """What a training step cannot change in a layer: its sublayers, its weights (the
+    list, names, shapes, dtypes), and the texts made of them. Kept per layer while its
+    ``signature`` holds; values, gradients and attributes are read at every stop."""
+
+    signature: tuple
+    subs: list
+    attribute: str
+    weights: list
+    params: int
+    params_text: str
+    output_text: str
+    weights_text: str
+    nested: frozenset[int]
+
+
+_structures: weakref.WeakKeyDictionary[Any, _Structure] = weakref.WeakKeyDictionary()
+_structures_lock = threading.Lock()
+
+
+def _signature(layer: Any, weights: list) -> tuple:
+    """What a change of structure changes: the layer's class, whether it is built, its own
+    sublayer list and the identity of each of its weights (a layer added, removed or
+    replaced, a model built or rebuilt, a weight added by a later ``build``)."""
+    own = getattr(layer, "_layers", None) or []
+    return (
+        type(layer),
+        bool(getattr(layer, "built", True)),
+        tuple(id(sub) for sub in own),
+        tuple(id(w) for w in weights),
+    )
+
+
+def _structure(layer: Any) -> tuple[_Structure | None, Note | None]:
+    """The layer's structure, computed at the first look and after a change of its
+    signature only; (None, the note) when reading ``layers`` hung (not kept)."""
+    weights = _weights(layer)
+    signature = _signature(layer, weights)
+    try:
+        with _structures_lock:
+            kept = _structures.get(layer)
+    except TypeError:  # not weakly referenceable, or unhashable: computed every time
+        kept = None
+    if kept is not None and kept.signature == signature:
+        return kept, None
+    subs, attribute, hung = _sublayers_or_hang(layer)
+    if hung is not None:
+        return None, hung
+    structure = _Structure(
+        signature=signature,
+        subs=subs,
+        attribute=attribute,
+        weights=weights,
+        params=sum(_size(w) for w in weights),
+        params_text=_params_text(weights),
+        output_text=_output_text(layer, subs),
+        weights_text=" ".join(
+            f"{variable_views.weight_name(w)}{fmt.shape_text(w.shape)}" for w in weights[:4]
+        ),
+        nested=frozenset(id(w) for sub in subs for w in sub.weights),
+    )
+    try:
+        with _structures_lock:
+            _structures[layer] = structure
+    except TypeError:
+        pass
+    return structure, None
+
+
+def forget_structures() -> None:
+    """Drop every kept structure (tests)."""
+    with _structures_lock:
+        _structures.clear()
+
+
 def layer_summary(layer: Any) -> str:
     """``81,937 params → [None, 28, 28, 1], 5 layers, Sequential 'generator'``: what it
     holds and returns first, its class and name (the pane's row often has them) last."""
     name = _title(layer)
-    subs, _, hung = _sublayers_or_hang(layer)
-    weights = _weights(layer)
+    structure, hung = _structure(layer)
+    if structure is None:  # ``layers`` hung: Keras's own list, said so, nothing kept
+        subs, _ = _own_sublayers(layer)
+        weights = _weights(layer)
+        params_text, output_text = _params_text(weights), _output_text(layer, subs)
+        weights_text = " ".join(
+            f"{variable_views.weight_name(w)}{fmt.shape_text(w.shape)}" for w in weights[:4]
+        )
+    else:
+        subs, weights = structure.subs, structure.weights
+        params_text, output_text = structure.params_text, structure.output_text
+        weights_text = structure.weights_text
     untracked = _untracked_variables(layer, weights)
     state = _state_text(layer)
     if not getattr(layer, "built", True) and not (weights or untracked or state):
         return f"not built yet (no weights), {name}"
-    text = fmt.join([_params_text(weights), _output_text(layer, subs)])
+    text = fmt.join([params_text, output_text])
     if subs:
         text += f", {fmt.counted(len(subs), 'layer')}"
     elif weights:
-        text += ": " + " ".join(
-            f"{variable_views.weight_name(w)}{fmt.shape_text(w.shape)}" for w in weights[:4]
-        )
+        text += ": " + weights_text
     if untracked:
         listed = " ".join(f"{n}{fmt.shape_text(v.shape)}" for n, v in untracked[:4])
         text += f"; variables outside weights: {listed}"
@@ -198,14 +288,20 @@ def layer_children(layer: Any, extra: list[Child] | None = None) -> list[Child]:
         shown[id(value)] = name
         return f".{name}"
 
-    subs, attribute, hung = _sublayers_or_hang(layer)
+    structure, hung = _structure(layer)
+    if structure is None:
+        subs, attribute = _own_sublayers(layer)
+        weights = _weights(layer)
+        nested: frozenset[int] = frozenset(id(w) for sub in subs for w in sub.weights)
+        params = sum(_size(w) for w in weights)
+    else:
+        subs, attribute, weights = structure.subs, structure.attribute, structure.weights
+        nested, params = structure.nested, structure.params
     rows = [] if hung is None else [Child("layers", hung)]
     rows += [
         Child(f"{sub.name} ({type(sub).__name__})", sub, held(sub, f"{attribute}[{i}]"))
         for i, sub in enumerate(subs[:LISTED])
     ]
-    weights = _weights(layer)
-    nested = {id(w) for sub in subs for w in sub.weights}
     for k, weight in enumerate(weights):
         if id(weight) not in nested:
             rows.append(
@@ -216,9 +312,7 @@ def layer_children(layer: Any, extra: list[Child] | None = None) -> list[Child]:
         if plain is not None and not plain.startswith("_"):
             rows.append(Child(plain, variable, held(variable, f".{plain}")))
     rows.extend(preprocessing.state_children(layer))
-    rows.append(
-        Child("params", sum(_size(w) for w in weights), call(f"{MODULE}.param_count({{}})"))
-    )
+    rows.append(Child("params", params, call(f"{MODULE}.param_count({{}})")))
     if subs and weights:
         rows.append(Child("all weights", Weights(weights), ".weights"))
     trainable = list(layer.trainable_weights)

@@ -1,0 +1,90 @@
+"""What a step cannot change is computed once per layer (views/models.py ``_structure``),
+and computed again when the structure does change between stops; the host compare of
+``Δ since last stop`` gives TF's figures."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+tf = pytest.importorskip("tensorflow")
+keras = pytest.importorskip("keras")
+
+from tf_debug_repr import views  # noqa: E402
+from tf_debug_repr.forensics import snapshots  # noqa: E402
+from tf_debug_repr.views import models  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def fresh():
+    views.build_table()
+    models.forget_structures()
+    yield
+    models.forget_structures()
+
+
+def _names(model: object) -> list[str]:
+    return [c.name for c in views.children(model)]
+
+
+def test_a_model_that_gains_a_layer_between_stops_shows_it():
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3, name="first")])
+    assert "1 layer" in views.summary(model) and "first (Dense)" in _names(model)
+    kept = models._structures[model]
+    assert models._structure(model)[0] is kept  # the second look reuses it
+    model.add(keras.layers.Dense(2, name="second"))
+    summary = views.summary(model)
+    assert "2 layers" in summary and "23 params" in summary  # 4*3+3 + 3*2+2
+    assert "second (Dense)" in _names(model)
+    assert models._structures[model] is not kept
+
+
+def test_a_layer_built_between_stops_shows_its_weights():
+    layer = keras.layers.Dense(5, name="late")
+    assert views.summary(layer).startswith("not built yet")
+    layer.build((None, 2))
+    summary = views.summary(layer)
+    assert summary.startswith("15 params") and "kernel[2, 5]" in summary
+
+
+def test_a_popped_layer_is_gone_and_the_counts_follow():
+    model = keras.Sequential(
+        [keras.Input((4,)), keras.layers.Dense(3, name="a"), keras.layers.Dense(2, name="b")]
+    )
+    assert "2 layers" in views.summary(model)
+    model.pop()
+    assert "1 layer" in views.summary(model) and "15 params" in views.summary(model)
+    assert "b (Dense)" not in _names(model)
+
+
+def test_weights_values_are_read_at_every_look_while_the_structure_is_kept():
+    layer = keras.layers.Dense(2, name="d")
+    layer.build((None, 2))
+    kernel = next(c for c in views.children(layer) if c.name.startswith("kernel")).value
+    before = views.summary(kernel)
+    kernel.assign(tf.fill([2, 2], 7.0))
+    assert views.summary(kernel) != before and "7" in views.summary(kernel)
+    assert models._structure(layer)[0] is models._structures[layer]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32", "bool", "float64"])
+def test_the_host_compare_gives_tfs_figures(dtype, monkeypatch):
+    rng = np.random.default_rng(1)
+    start = rng.normal(size=(300, 70)) * 10
+    then = tf.constant(start.astype(dtype) if dtype != "bool" else start > 0)
+    changed = start.copy()
+    changed[5, 6], changed[299, 69], changed[150, 0] = 1e3, -2e3, np.nan
+    now = tf.constant(changed.astype(dtype) if dtype != "bool" else changed > 1)
+    assert snapshots._host_arrays(then, now) is not None
+    host = snapshots._figures(then, now)
+    monkeypatch.setattr(snapshots, "_host_arrays", lambda *_: None)
+    device = snapshots._figures(then, now)
+    assert host[1:] == device[1:] or (np.isnan(host[2]) and host[1] == device[1])
+    assert host[0] == pytest.approx(device[0], rel=1e-12, nan_ok=True)
+
+
+def test_nan_where_nan_was_is_unchanged_on_the_host():
+    then = tf.constant([1.0, np.nan, 3.0, np.inf])
+    now = tf.constant([1.0, np.nan, 5.0, np.inf])
+    norm, changed, largest, where = snapshots._figures(then, now)
+    assert (norm, changed, largest, where) == (2.0, 1, 2.0, 2)
