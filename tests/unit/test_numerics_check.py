@@ -79,19 +79,51 @@ def test_inside_tf_function_the_message_names_the_op_and_the_line(checking):
     assert "output 0 holds NaN: 1, +Inf: 0, -Inf: 0 of 2 elements, first at [1]" in text
 
 
-def test_an_xla_function_is_checked_at_its_outputs_and_it_is_said(checking, capsys):
-    # XLA has no op that raises on NaN/Inf (checks inside used to make compilation fail):
-    # the call's outputs are checked eagerly, as any op's.
+def test_an_xla_function_is_checked_op_by_op_and_names_the_line(checking, capsys):
+    # XLA has no op that raises on NaN/Inf: a check writes what it found into a variable,
+    # which the call reads when it returns; nothing fails, TF prints nothing.
     @tf.function(jit_compile=True)
     def log_of(values):
-        return tf.math.log(values)
+        doubled = values * 2.0
+        return tf.math.log(doubled)  # THE XLA LINE
 
     with pytest.raises(tf.errors.InvalidArgumentError) as caught:
         log_of(tf.constant([1.0, -1.0]))
-    assert "has NaN×1 of 2, first at [1]" in str(caught.value)
-    assert "inside functions compiled with XLA (jit_compile=True) ops are not checked" in (
-        capsys.readouterr().err
-    )
+    text = str(caught.value)
+    assert text.startswith("NaN/Inf produced by op Log in tf.function graph log_of, created at")
+    assert "in log_of: return tf.math.log(doubled)  # THE XLA LINE" in text.split("\n")[0]
+    assert "output 0 holds NaN: 1, +Inf: 0, -Inf: 0 of 2 elements, first at [1]" in text
+    assert caught.value.op_type == "Log" and caught.value.nan == 1
+    assert caught.value.first_bad == (1,)
+    assert capsys.readouterr().err == ""
+    # the next clean call is not blamed for the last one
+    assert float(log_of(tf.constant([1.0, 2.0]))[0]) == pytest.approx(np.log(2.0))
+
+
+def test_a_nan_made_in_a_gradient_names_the_forward_line(checking):
+    w = tf.Variable([1.0, 2.0])
+
+    def step():
+        with tf.GradientTape() as tape:
+            d = w * 0.0
+            y = tf.norm(d)  # THE FORWARD LINE
+        return tape.gradient(y, w)
+
+    for run in (step, tf.function(step), tf.function(step, jit_compile=True)):
+        with pytest.raises(tf.errors.InvalidArgumentError) as caught:
+            run()
+        first = str(caught.value).split("\n")[0]
+        assert first.startswith("NaN/Inf made in the gradient of Sqrt at "), first
+        assert first.endswith("in step: y = tf.norm(d)  # THE FORWARD LINE"), first
+
+
+def test_the_debuggers_own_ops_never_stop(checking):
+    from tf_debug_repr.core.guards import harmless
+
+    with harmless():
+        assert np.isnan(tf.sqrt(tf.constant(-1.0)).numpy())
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.sqrt(tf.constant(-1.0))
 
 
 def test_disabled_nothing_is_checked():
