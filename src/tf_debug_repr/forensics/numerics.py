@@ -642,7 +642,10 @@ def _instrument(
             [*message.split("\n"), mode_line(stop_on_inf)],
         )
         divided = [t for t in inputs or [] if _checked(t)] if op_type in DIVISIONS else None
-        _check_with_counts(output, number, stop_on_inf, divided)
+        if _distributed():
+            _assert_check(output, slot, _graph_checks[number][3], stop_on_inf, divided)
+        else:
+            _check_with_counts(output, number, stop_on_inf, divided)
 
 
 _OWN_SCOPE = "tf_debug_repr/"  # gradient capture's ops in a traced step (compiled.py)
@@ -762,6 +765,75 @@ def _check_with_counts(
         op = op.inputs[0].op if op.inputs else None
     if op is not None and op.type in ("If", "StatelessIf"):
         op._set_attr("_lower_using_switch_merge", attr_value_pb2.AttrValue(b=False))
+
+
+def _assert_check(
+    output: Any,
+    slot: int,
+    lines: list[str],
+    stop_on_inf: bool,
+    divided: list | None = None,
+) -> None:
+    """Under a tf.distribute strategy (a variable made there is a distributed one, which
+    replicas may not assign): the check fails an ``Assert``, as before the flags (TF logs
+    that it aborts on stderr). One reduction when all is finite; only a failing output
+    pays for the counts and the first index, in the branch that raises. ``Assert`` prints each string escaped
+    (quotes, newlines, non-ASCII): one plain-ASCII string per line of the message.
+    ``divided``: a division's inputs; ±Inf it makes from finite ones fails too."""
+    import tensorflow as tf
+
+    rank = output.shape.rank
+
+    def fail() -> Any:
+        bad = tf.logical_not(tf.math.is_finite(output))
+        inf = tf.math.is_inf(output)
+
+        def count(mask: Any) -> Any:
+            return tf.reduce_sum(tf.cast(mask, tf.int64))
+
+        where = "[]"
+        if rank != 0:
+            flat = tf.where(tf.reshape(bad, [-1]))[0, 0]
+            index = tf.unravel_index(flat, tf.shape(output, out_type=tf.int64))
+            where = tf.strings.join(
+                ["[", tf.strings.reduce_join(tf.strings.as_string(index), separator=", "), "]"]
+            )
+        figures = [
+            count(tf.math.is_nan(output)),
+            count(tf.logical_and(inf, output > 0)),
+            count(tf.logical_and(inf, output < 0)),
+            tf.size(output, out_type=tf.int64),
+        ]
+        text = [tf.strings.as_string(figure) for figure in figures]
+        facts = tf.strings.join(
+            [f"output {slot} holds NaN: ", text[0], ", +Inf: ", text[1], ", -Inf: ", text[2]]
+            + [" of ", text[3], " elements, first at ", where]
+        )
+        shown = (
+            [line.strip() for line in lines[:1]] + [facts] + [line.strip() for line in lines[1:]]
+        )
+        check = tf.debugging.Assert(False, shown, summarize=1)
+        with tf.control_dependencies([check]):
+            return tf.constant(False)
+
+    if stop_on_inf:
+        fine = tf.reduce_all(tf.math.is_finite(output))
+    else:
+        fine = tf.logical_not(tf.reduce_any(tf.math.is_nan(output)))
+        if divided is not None:  # a division's ±Inf from finite inputs fails too
+            born = [tf.reduce_all(tf.math.is_finite(output))]
+            born += [tf.logical_not(tf.reduce_all(tf.math.is_finite(t))) for t in divided]
+            fine = tf.logical_and(fine, tf.reduce_any(tf.stack(born)))
+    tf.cond(fine, lambda: tf.constant(True), fail)
+
+
+def _distributed() -> bool:
+    import tensorflow as tf
+
+    try:
+        return bool(tf.distribute.has_strategy())
+    except Exception:
+        return False
 
 
 def graph_error(device: str, values: Any) -> Any:
