@@ -69,17 +69,7 @@ def _answers_quickly(client: DapClient, s: Stopped) -> dict[str, str]:
     return seen
 
 
-# (mode, kind) -> (the function the stop is in, its marker, the first sentence's marker)
-CASES = {
-    ("eager", "forward"): ("step", "FORWARD NAN", "FORWARD NAN"),
-    ("eager", "backward"): ("step", "GRADIENT LINE", "BACKWARD NAN"),
-    ("graph", "forward"): ("main", "CALL LINE", "FORWARD NAN"),
-    ("graph", "backward"): ("main", "CALL LINE", "BACKWARD NAN"),
-    ("xla", "forward"): ("main", "CALL LINE", "FORWARD NAN"),
-    ("xla", "backward"): ("main", "CALL LINE", "BACKWARD NAN"),
-}
-
-
+CASES = [(mode, kind) for mode in ("eager", "graph", "xla") for kind in ("forward", "backward")]
 # Every case with the plugin's eager switch on auto (the default); off and on, one case.
 SESSIONS = [(*case, "auto") for case in CASES] + [
     ("graph", "backward", "0"),
@@ -88,7 +78,11 @@ SESSIONS = [(*case, "auto") for case in CASES] + [
 
 
 @pytest.mark.parametrize(("mode", "kind", "eager_switch"), SESSIONS)
-def test_a_nan_stops_bounded_says_where_and_the_session_answers(mode, kind, eager_switch):
+def test_a_nan_stops_on_its_line_bounded_and_the_session_answers(mode, kind, eager_switch):
+    """Compiled calls are re-run eagerly from the variables' values before them, so every
+    mode stops in the step, on the line whose op made the NaN (backward: the tape.gradient
+    line, the message naming the forward line), with that line's locals; the variables
+    are then as the compiled call left them (the plain run's NaN kernel)."""
     env = {"TF_DEBUG_REPR_CHECK_NUMERICS": "1", "TF_DEBUG_REPR_EAGER": eager_switch}
     client, event, took = _session(mode, kind, env)
     try:
@@ -97,26 +91,30 @@ def test_a_nan_stops_bounded_says_where_and_the_session_answers(mode, kind, eage
         assert took < STOP_WITHIN_S
         s = Stopped(client, event["body"])
         path = program_path(PROGRAM)
-        function, stop_marker, made_marker = CASES[(mode, kind)]
-        if eager_switch == "1":  # every tf.function runs eagerly: the op's own line
-            function, stop_marker = "step", "GRADIENT LINE"
+        stop_marker = "FORWARD NAN" if kind == "forward" else "GRADIENT LINE"
         top = client.top_frame(s.thread_id)
-        assert (top["name"], top["line"]) == (function, line_of(path, stop_marker)), top
+        assert (top["name"], top["line"]) == ("step", line_of(path, stop_marker)), top
         info = client.request("exceptionInfo", {"threadId": s.thread_id}, timeout=30)
         assert info["exceptionId"].startswith("NumericsError"), info
-        first = info["description"].split("\n", 1)[0]
-        made = f"{path}:{line_of(path, made_marker)} in step"
+        text = info["description"]
+        first = text.split("\n", 1)[0]
         if kind == "backward":
-            assert first.startswith("NaN/Inf made in the gradient of Sqrt at "), first
-            assert f"at {made}: spread = tf.norm(d)" in first, first
-        elif mode == "eager" or eager_switch == "1":  # the stop is on that line itself
-            assert first.startswith("NaN/Inf first produced by op Sqrt on CPU:0"), first
-            assert f"ran at {made}: spread = tf.sqrt(d - 1.0)" in info["description"]
+            made = f"{path}:{line_of(path, 'BACKWARD NAN')} in step: spread = tf.norm(d)"
+            assert first.startswith(f"NaN/Inf made in the gradient of Sqrt at {made}"), first
         else:
-            assert "op Sqrt" in first and made in first, first
-            assert "spread = tf.sqrt(d - 1.0)" in first, first
+            assert first.startswith("NaN/Inf first produced by op Sqrt on CPU:0"), first
+            made = f"{path}:{line_of(path, 'FORWARD NAN')} in step: spread = tf.sqrt(d - 1.0)"
+            assert f"ran at {made}" in text, text
+        compiled = mode != "eager" and eager_switch != "1"
+        assert ("by re-running this call of step eagerly" in text) is compiled, text
         local = _answers_quickly(client, s)
         assert local["x"].startswith("float32[2, 2]"), local
+        assert local["d"].startswith("float32[2, 2] x∈[0, 0]"), local  # the line's values
+        kernel = s.evaluate(
+            "bool(tf.reduce_all(tf.math.is_finite(model.trainable_variables[0])))", "repl"
+        )["result"]
+        # eagerly the stop comes before the update; a compiled call applied its NaN
+        assert kernel == str(not compiled), kernel
         assert not TF_WARNING.findall(output), TF_WARNING.findall(output)
         assert "failed" not in output and "RecursionError" not in output, output[-3000:]
     finally:

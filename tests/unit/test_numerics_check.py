@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import traceback
+
 import numpy as np
 import pytest
 
@@ -277,3 +279,34 @@ def test_rebuilt_as_tf_errors_are_it_keeps_its_facts(checking):
     assert rebuilt.message.startswith("In a layer:")
     unrelated = type(e)(None, None, "something else", e.error_code)
     assert (unrelated.op_type, unrelated.output) == ("?", None)
+
+
+@pytest.mark.parametrize("jit_compile", [False, True])
+def test_a_compiled_call_is_rerun_eagerly_to_the_line_and_its_state_kept(checking, jit_compile):
+    # As JAX's jax_debug_nans: the call that made a NaN runs again eagerly, op by op, from
+    # its variables' values before it; the error comes from the line, with its frame; the
+    # variables are then what the compiled call left (the plain run's).
+    count = tf.Variable(0)
+    w = tf.Variable([1.0, -1.0])
+
+    @tf.function(jit_compile=jit_compile)
+    def step(x):
+        count.assign_add(1)
+        roots = tf.sqrt(w * x)  # THE RERUN LINE
+        w.assign_add(roots * x)
+        return tf.reduce_sum(roots)
+
+    assert float(step(tf.constant(0.0))) == 0.0  # traced, clean
+    with pytest.raises(tf.errors.InvalidArgumentError) as caught:
+        step(tf.constant(1.0))
+    text = str(caught.value)
+    assert text.startswith("NaN/Inf first produced by op Sqrt"), text
+    assert "by re-running this call of step eagerly" in text
+    frames = [f for f in traceback.extract_tb(caught.value.__traceback__) if f.name == "step"]
+    assert frames and frames[-1].line.endswith("# THE RERUN LINE"), frames
+    from tf_debug_repr.core.guards import harmless
+
+    with harmless():  # read as the debugger does (a read of a NaN eagerly would stop)
+        assert int(count.numpy()) == 2  # once per call, as compiled, not once more
+        values = w.numpy()
+    assert np.isnan(values[1]) and values[0] == 2.0  # what the compiled call wrote

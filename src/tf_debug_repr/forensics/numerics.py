@@ -293,6 +293,10 @@ class NumericsCallback:
         if graph is not None:
             if not _graph_v2():
                 return self._graph.callback(op_type, inputs, attrs, outputs, op_name, graph)
+            try:
+                _met_in_trace(op_name, inputs, graph)  # a variable's value before the call
+            except Exception as exc:
+                _warn_once(f"re-run: a variable was not read: {exc!r}")
             if op_bytes not in self._skip:
                 try:
                     _instrument(
@@ -916,22 +920,151 @@ def _own_files_are_library() -> None:
 def _checked_call(original: Callable) -> Callable:
     """``Function._call``: when a call run eagerly returns (or fails), a traced check that
     found a NaN raises its ``NumericsError`` here, at the user's call of the function, its
-    message first saying where (no traceback of TF's before it)."""
+    message first saying where (no traceback of TF's before it). Before that, the call is
+    re-run eagerly, op by op, from the variables' values before it (as JAX's
+    ``jax_debug_nans`` re-runs a jitted call): the eager check stops on the line that made
+    the NaN, with its values; the variables are then put back as the compiled call left them."""
 
     def _call(self: Any, *args: Any, **kwds: Any) -> Any:
+        from tensorflow.python.eager import context
+
+        if getattr(_local, "replaying", False) or not context.executing_eagerly():
+            return original(self, *args, **kwds)
+        outer = getattr(_local, "before", None)
+        before = _State(_handles.get(self, ()))
+        _local.before = before
         try:
-            result = original(self, *args, **kwds)
-        except Exception:
-            error = _graph_failure()
-            if error is not None:
-                raise error from None
-            raise
-        error = _graph_failure()
-        if error is not None:
-            raise error
-        return result
+            try:
+                result = original(self, *args, **kwds)
+            except Exception:
+                error = _graph_failure()
+                if error is None:
+                    raise
+            else:
+                error = _graph_failure()
+                if error is None:
+                    return result
+        finally:
+            _local.before = outer
+            try:
+                _handles[self] = before.handles()
+            except TypeError:  # not weakly referable
+                pass
+        _replay(self, before, args, kwds, error)
+        raise error from None
 
     return _call
+
+
+# tf.function -> the handles of the variables its traces read or wrote (weakly)
+_handles: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+class _State:
+    """Variables' values at one moment, by their handles: read before a call (the ones
+    known from earlier traces), or while the call's first trace meets them (no op of the
+    call has run yet). A read shares the variable's buffer until the next write copies it."""
+
+    def __init__(self, handles: Any) -> None:
+        self.values: dict[int, tuple[Any, Any]] = {}
+        for ref in handles:
+            handle = ref()
+            if handle is not None:
+                self.add(handle)
+
+    def add(self, handle: Any) -> None:
+        if id(handle) in self.values:
+            return
+        try:
+            import tensorflow as tf
+            from tensorflow.python.ops import gen_resource_variable_ops, resource_variable_ops
+
+            from ..core.guards import harmless
+
+            data = resource_variable_ops.get_eager_safe_handle_data(handle)
+            dtype = tf.as_dtype(data.shape_and_type[0].dtype)
+            with harmless():  # the check's own read: a NaN there is not a stop
+                value = gen_resource_variable_ops.read_variable_op(handle, dtype)
+            self.values[id(handle)] = (handle, value)
+        except Exception:  # not initialised yet (made in this call), or not a variable
+            pass
+
+    def handles(self) -> list:
+        return [weakref.ref(handle) for handle, _ in self.values.values()]
+
+    def restore(self) -> None:
+        from tensorflow.python.ops import gen_resource_variable_ops
+
+        from ..core.guards import harmless
+
+        with harmless():
+            for handle, value in self.values.values():
+                gen_resource_variable_ops.assign_variable_op(handle, value)
+
+
+def _met_in_trace(op_name: str | None, inputs: Any, graph: Any) -> None:
+    """While a call's trace runs: the variables its ops use, read now, before they run
+    (not the plugin's own: gradient capture's, the checks' flags)."""
+    before = getattr(_local, "before", None)
+    if before is None or (
+        op_name and (op_name.startswith(_OWN_SCOPE) or f"/{_OWN_SCOPE}" in op_name)
+    ):
+        return
+    import tensorflow as tf
+
+    own = {id(flag.handle) for flag in list(_flags.by_device.values())}
+
+    for tensor in inputs or ():
+        if getattr(tensor, "dtype", None) != tf.resource:
+            continue
+        for external, internal in graph.captures:
+            if internal is tensor:
+                if hasattr(external, "numpy") and id(external) not in own:
+                    before.add(external)
+                break
+
+
+def _replay(function: Any, before: _State, args: tuple, kwds: dict, error: Any) -> None:
+    """Re-run the call eagerly from ``before``; its NumericsError (at the line, with the
+    line's values) is raised once the variables are as the compiled call left them."""
+    if not before.values:
+        return
+    import tensorflow as tf
+
+    after = _State([weakref.ref(handle) for handle, _ in before.values.values()])
+    stop: Any = None
+    _local.replaying = True
+    eager_before = tf.config.functions_run_eagerly()
+    try:
+        before.restore()
+        tf.config.run_functions_eagerly(True)
+        function._python_function(*args, **kwds)
+    except tf.errors.InvalidArgumentError as exc:
+        if isinstance(exc, error_class()):
+            stop = exc
+    except Exception:
+        pass
+    finally:
+        tf.config.run_functions_eagerly(eager_before)
+        _local.replaying = False
+        try:
+            after.restore()
+        except Exception as exc:
+            _warn_once(f"re-run: variables not put back: {exc!r}")
+    if stop is None:
+        return
+    note = (
+        f"  (stopped here by re-running this call of {getattr(function, '__name__', '?')} "
+        "eagerly from its variables' values before it; the variables are back as the "
+        "compiled call left them. The compiled call said: "
+        f"{str(error.message).split(chr(10), 1)[0]})"
+    )
+    try:
+        stop._message = f"{stop.message}\n{note}"
+    except Exception:
+        pass
+    _remember(stop)
+    raise stop
 
 
 def _graph_failure() -> Any:
