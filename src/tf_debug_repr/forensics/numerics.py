@@ -1024,10 +1024,25 @@ def _met_in_trace(op_name: str | None, inputs: Any, graph: Any) -> None:
                 break
 
 
+def _consumes(args: tuple, kwds: dict) -> bool:
+    """Does the call take something a re-run would advance (a tf.data iterator, as Keras's
+    compiled fit functions do, a Python generator)? Then it is not re-run."""
+    import tensorflow as tf
+
+    try:
+        leaves = tf.nest.flatten((args, kwds))
+    except Exception:
+        return True
+    return any(
+        hasattr(leaf, "get_next") or hasattr(leaf, "__next__") or isinstance(leaf, tf.data.Dataset)
+        for leaf in leaves
+    )
+
+
 def _replay(function: Any, before: _State, args: tuple, kwds: dict, error: Any) -> None:
     """Re-run the call eagerly from ``before``; its NumericsError (at the line, with the
     line's values) is raised once the variables are as the compiled call left them."""
-    if not before.values:
+    if not before.values or _consumes(args, kwds):
         return
     import tensorflow as tf
 
