@@ -310,3 +310,21 @@ def test_a_compiled_call_is_rerun_eagerly_to_the_line_and_its_state_kept(checkin
         assert int(count.numpy()) == 2  # once per call, as compiled, not once more
         values = w.numpy()
     assert np.isnan(values[1]) and values[0] == 2.0  # what the compiled call wrote
+
+
+def test_a_call_taking_an_iterator_is_not_rerun(checking):
+    # Keras's compiled fit functions take an iterator: a re-run would take the next batch.
+    w = tf.Variable([1.0, -1.0])
+    batches = iter(tf.data.Dataset.from_tensor_slices([[1.0], [1.0], [5.0]]))
+
+    @tf.function
+    def step(iterator):
+        x = next(iterator)
+        return tf.sqrt(w * x)
+
+    with pytest.raises(tf.errors.InvalidArgumentError) as caught:
+        step(batches)
+    text = str(caught.value)
+    assert text.startswith("NaN/Inf produced by op Sqrt in tf.function graph step"), text
+    assert "re-running" not in text
+    assert float(next(batches)[0]) == 1.0  # the second batch: taken by no re-run
