@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import traceback
+
 import numpy as np
 import pytest
 
@@ -79,19 +81,51 @@ def test_inside_tf_function_the_message_names_the_op_and_the_line(checking):
     assert "output 0 holds NaN: 1, +Inf: 0, -Inf: 0 of 2 elements, first at [1]" in text
 
 
-def test_an_xla_function_is_checked_at_its_outputs_and_it_is_said(checking, capsys):
-    # XLA has no op that raises on NaN/Inf (checks inside used to make compilation fail):
-    # the call's outputs are checked eagerly, as any op's.
+def test_an_xla_function_is_checked_op_by_op_and_names_the_line(checking, capsys):
+    # XLA has no op that raises on NaN/Inf: a check writes what it found into a variable,
+    # which the call reads when it returns; nothing fails, TF prints nothing.
     @tf.function(jit_compile=True)
     def log_of(values):
-        return tf.math.log(values)
+        doubled = values * 2.0
+        return tf.math.log(doubled)  # THE XLA LINE
 
     with pytest.raises(tf.errors.InvalidArgumentError) as caught:
         log_of(tf.constant([1.0, -1.0]))
-    assert "has NaN×1 of 2, first at [1]" in str(caught.value)
-    assert "inside functions compiled with XLA (jit_compile=True) ops are not checked" in (
-        capsys.readouterr().err
-    )
+    text = str(caught.value)
+    assert text.startswith("NaN/Inf produced by op Log in tf.function graph log_of, created at")
+    assert "in log_of: return tf.math.log(doubled)  # THE XLA LINE" in text.split("\n")[0]
+    assert "output 0 holds NaN: 1, +Inf: 0, -Inf: 0 of 2 elements, first at [1]" in text
+    assert caught.value.op_type == "Log" and caught.value.nan == 1
+    assert caught.value.first_bad == (1,)
+    assert capsys.readouterr().err == ""
+    # the next clean call is not blamed for the last one
+    assert float(log_of(tf.constant([1.0, 2.0]))[0]) == pytest.approx(np.log(2.0))
+
+
+def test_a_nan_made_in_a_gradient_names_the_forward_line(checking):
+    w = tf.Variable([1.0, 2.0])
+
+    def step():
+        with tf.GradientTape() as tape:
+            d = w * 0.0
+            y = tf.norm(d)  # THE FORWARD LINE
+        return tape.gradient(y, w)
+
+    for run in (step, tf.function(step), tf.function(step, jit_compile=True)):
+        with pytest.raises(tf.errors.InvalidArgumentError) as caught:
+            run()
+        first = str(caught.value).split("\n")[0]
+        assert first.startswith("NaN/Inf made in the gradient of Sqrt at "), first
+        assert first.endswith("in step: y = tf.norm(d)  # THE FORWARD LINE"), first
+
+
+def test_the_debuggers_own_ops_never_stop(checking):
+    from tf_debug_repr.core.guards import harmless
+
+    with harmless():
+        assert np.isnan(tf.sqrt(tf.constant(-1.0)).numpy())
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.sqrt(tf.constant(-1.0))
 
 
 def test_disabled_nothing_is_checked():
@@ -245,3 +279,52 @@ def test_rebuilt_as_tf_errors_are_it_keeps_its_facts(checking):
     assert rebuilt.message.startswith("In a layer:")
     unrelated = type(e)(None, None, "something else", e.error_code)
     assert (unrelated.op_type, unrelated.output) == ("?", None)
+
+
+@pytest.mark.parametrize("jit_compile", [False, True])
+def test_a_compiled_call_is_rerun_eagerly_to_the_line_and_its_state_kept(checking, jit_compile):
+    # As JAX's jax_debug_nans: the call that made a NaN runs again eagerly, op by op, from
+    # its variables' values before it; the error comes from the line, with its frame; the
+    # variables are then what the compiled call left (the plain run's).
+    count = tf.Variable(0)
+    w = tf.Variable([1.0, -1.0])
+
+    @tf.function(jit_compile=jit_compile)
+    def step(x):
+        count.assign_add(1)
+        roots = tf.sqrt(w * x)  # THE RERUN LINE
+        w.assign_add(roots * x)
+        return tf.reduce_sum(roots)
+
+    assert float(step(tf.constant(0.0))) == 0.0  # traced, clean
+    with pytest.raises(tf.errors.InvalidArgumentError) as caught:
+        step(tf.constant(1.0))
+    text = str(caught.value)
+    assert text.startswith("NaN/Inf first produced by op Sqrt"), text
+    assert "by re-running this call of step eagerly" in text
+    frames = [f for f in traceback.extract_tb(caught.value.__traceback__) if f.name == "step"]
+    assert frames and frames[-1].line.endswith("# THE RERUN LINE"), frames
+    from tf_debug_repr.core.guards import harmless
+
+    with harmless():  # read as the debugger does (a read of a NaN eagerly would stop)
+        assert int(count.numpy()) == 2  # once per call, as compiled, not once more
+        values = w.numpy()
+    assert np.isnan(values[1]) and values[0] == 2.0  # what the compiled call wrote
+
+
+def test_a_call_taking_an_iterator_is_not_rerun(checking):
+    # Keras's compiled fit functions take an iterator: a re-run would take the next batch.
+    w = tf.Variable([1.0, -1.0])
+    batches = iter(tf.data.Dataset.from_tensor_slices([[1.0], [1.0], [5.0]]))
+
+    @tf.function
+    def step(iterator):
+        x = next(iterator)
+        return tf.sqrt(w * x)
+
+    with pytest.raises(tf.errors.InvalidArgumentError) as caught:
+        step(batches)
+    text = str(caught.value)
+    assert text.startswith("NaN/Inf produced by op Sqrt in tf.function graph step"), text
+    assert "re-running" not in text
+    assert float(next(batches)[0]) == 1.0  # the second batch: taken by no re-run

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,6 +19,13 @@ from .tensor_like import EagerTensorLike
 from .tf_types import Kind, kind_of
 from .view_model import FACADE
 
+_observer = threading.local()  # .depth: harmless() blocks open on this thread
+
+
+def observing() -> bool:
+    """Are the ops run now the plugin's own, as an observer (inside ``harmless``)?"""
+    return getattr(_observer, "depth", 0) > 0
+
 
 @contextlib.contextmanager
 def harmless(device: str | None = None) -> Iterator[None]:
@@ -26,16 +34,21 @@ def harmless(device: str | None = None) -> Iterator[None]:
     ``init_scope`` lifts out of any graph being traced (a breakpoint inside a
     ``tf.function``, or Keras's scratch graph while it infers shapes) and pauses gradient
     tapes; ``tf.device`` keeps work on a tensor's own device even inside a user's
-    ``with tf.device('/CPU:0')``.
+    ``with tf.device('/CPU:0')``. ``observing()`` is true inside: the NaN check never
+    stops on an op the plugin runs to show a value.
     """
     import tensorflow as tf
 
-    with tf.init_scope():
-        if device:
-            with tf.device(device):
+    _observer.depth = getattr(_observer, "depth", 0) + 1
+    try:
+        with tf.init_scope():
+            if device:
+                with tf.device(device):
+                    yield
+            else:
                 yield
-        else:
-            yield
+    finally:
+        _observer.depth -= 1
 
 
 def building_graph() -> bool:

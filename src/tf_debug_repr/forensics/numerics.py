@@ -32,6 +32,7 @@ thread), once, when the switch is set; without it this module is never imported.
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -48,7 +49,9 @@ _IGNORED = {
 _INPUTS_SHOWN = 8
 # Ops that divide: ±Inf from finite inputs is a division by zero (or an overflow of one),
 # never an infinity made on purpose; it stops under ``1`` as NaN does.
-DIVISIONS = frozenset({"RealDiv", "Div", "FloorDiv", "Reciprocal", "Inv", "Rsqrt", "Xdivy"})
+DIVISIONS = frozenset(
+    {"RealDiv", "Div", "FloorDiv", "Reciprocal", "Inv", "Rsqrt", "Xdivy", "SqrtGrad"}
+)
 
 _installed: list = []  # the callbacks installed (one per thread that asked)
 _error_class: type | None = None
@@ -199,6 +202,19 @@ def report(
         f"output {slot} of {len(outputs)}, {output.dtype.name}{fmt.shape_text(output.shape)} "
         f"has {counts} of {fmt.count(size)}, first{where}",
     ]
+    forward = forward_of_gradient()
+    if forward is not None and isinstance(forward[1], tuple):
+        path, line, function = forward[1]
+        import linecache
+
+        forward_source = linecache.getline(path, line).strip()
+        where_ = notebook_cells.site_text(path, line, full_path=True)
+        lines.insert(
+            0,
+            f"NaN/Inf made in the gradient of {forward[0]} at {where_} in {function}: "
+            f"{forward_source}",
+        )
+        lines[1] = "  by " + lines[1]
     if division:
         lines.append(DIVISION_LINE)
     site, source = running_site()
@@ -277,6 +293,10 @@ class NumericsCallback:
         if graph is not None:
             if not _graph_v2():
                 return self._graph.callback(op_type, inputs, attrs, outputs, op_name, graph)
+            try:
+                _met_in_trace(op_name, inputs, graph)  # a variable's value before the call
+            except Exception as exc:
+                _warn_once(f"re-run: a variable was not read: {exc!r}")
             if op_bytes not in self._skip:
                 try:
                     _instrument(
@@ -285,23 +305,49 @@ class NumericsCallback:
                 except Exception as exc:  # never break the user's tracing
                     _warn_once(f"a check was not added to a traced {op_type}: {exc!r}")
             return None  # outputs unchanged
-        if op_bytes in self._skip or op_bytes == b"CheckNumericsV2" or not outputs:
+        if op_bytes in self._skip or op_bytes in _OWN_OPS or not outputs:
             return None
+        if getattr(_local, "busy", False):
+            return None  # the check's own ops (the report's figures, its summaries)
+        if _taping():
+            _record_site(op_bytes, outputs, inputs)
+        _local.busy = True
+        try:
+            error = self._eager(op_bytes.decode(), op_name, inputs, outputs)
+        finally:
+            _local.busy = False
+        if error is not None:
+            _remember(error)
+            raise error
+        return None
+
+    def _eager(self, op_type: str, op_name: str | None, inputs: Any, outputs: Any) -> Any:
+        """The error for the first bad output of an eagerly run op, or None."""
         for slot, output in enumerate(outputs):
-            if not _checked(output) or (op_bytes, slot) in _IGNORED or _finite(output):
+            if not _checked(output) or (op_type.encode(), slot) in _IGNORED:
+                continue
+            health = _health(output)
+            if health is None:
                 continue
             division = False
-            if not self.stop_on_inf and not _has_nan(output):
+            if not self.stop_on_inf and not health[0]:
                 # ±Inf only: made on purpose as often as not, unless a division made it
                 # from finite inputs (x / 0): its NaN would come later, on another line
-                division = op_bytes.decode() in DIVISIONS and all(
+                division = op_type in DIVISIONS and all(
                     _finite(tensor) for tensor in inputs or [] if _checked(tensor)
                 )
                 if not division:
                     continue
+            if _is_function(op_type):
+                return None  # a tf.function's call: its traced checks say where (_call)
+            if observing():
+                # An op the debugger runs while the program is stopped (the plugin's views,
+                # gradient capture's sync, an expression in the Debug Console): looking
+                # never raises, as under stock debugpy. Asked only of a bad output.
+                return None
             try:
                 message, facts = report(
-                    op_bytes.decode(),
+                    op_type,
                     op_name,
                     slot,
                     list(outputs),
@@ -310,14 +356,106 @@ class NumericsCallback:
                     division,
                 )
             except Exception as exc:  # the facts failed: the stop still comes, said plainly
-                message = (
-                    f"NaN/Inf first produced by op {op_bytes.decode()} (output {slot}); {exc!r}"
-                )
-                facts = _bare_facts(op_bytes.decode(), op_name, slot, outputs, inputs)
-            error = error_class()(message, facts)
-            _remember(error)
-            raise error
+                message = f"NaN/Inf first produced by op {op_type} (output {slot}); {exc!r}"
+                facts = _bare_facts(op_type, op_name, slot, outputs, inputs)
+            return error_class()(message, facts)
         return None
+
+
+# Where eager ops recorded on a tape ran, for a NaN made later in their gradient (the
+# tape keeps no Python line): key -> (weak reference to the tensor, (file, line, function)).
+_sites: dict[Any, tuple[Any, tuple[str, int, str]]] = {}
+_SITES_KEPT = 1 << 16
+_library_files: dict[str, bool] = {}
+
+
+def _taping() -> bool:
+    from tensorflow.python import pywrap_tfe
+
+    return not pywrap_tfe.TFE_Py_TapeSetIsEmpty()
+
+
+def _user_site() -> tuple[str, int, str] | None:
+    import sys
+
+    frame: Any = sys._getframe(2)
+    while frame is not None:
+        path = frame.f_code.co_filename
+        library = _library_files.get(path)
+        if library is None:
+            library = _library_files[path] = _is_library(path)
+        if not library:
+            return path, frame.f_lineno, frame.f_code.co_name
+        frame = frame.f_back
+    return None
+
+
+def _record_site(op_type: bytes, outputs: Any, inputs: Any) -> None:
+    """While a tape records: the user's line that ran this eager op, under its first
+    output and under (its type, its first input) (the tape may keep neither output)."""
+    try:
+        site = _user_site()
+        if site is None:
+            return
+        if len(_sites) > _SITES_KEPT:
+            for key in list(_sites)[: _SITES_KEPT // 2]:
+                del _sites[key]
+        keys: list[tuple[Any, Any]] = []
+        if outputs:
+            keys.append((id(outputs[0]), outputs[0]))
+        if inputs:
+            keys.append(((op_type.decode(), id(inputs[0])), inputs[0]))
+        for key, tensor in keys:
+            _sites[key] = (weakref.ref(tensor), site)
+    except Exception:  # never in the program's way (a tensor not weakly referable)
+        pass
+
+
+def _forward_site(op_type: str, outputs: list, inputs: list) -> tuple[str, int, str] | None:
+    keys = [(id(t), t) for t in outputs[:1]] + [((op_type, id(t)), t) for t in inputs[:1]]
+    for key, tensor in keys:
+        found = _sites.get(key)
+        if found is not None and found[0]() is tensor:
+            return found[1]
+    return None
+
+
+def _is_function(op_type: str) -> bool:
+    """Is this "op" a call of a traced function (``__inference_step_123``)?"""
+    if op_type.startswith("__inference_"):
+        return True
+    try:
+        from tensorflow.python.eager import context
+
+        return bool(context.context().has_function(op_type))
+    except Exception:
+        return False
+
+
+def observing() -> bool:
+    """Is this op run by the debugger rather than by the program: inside the plugin's
+    observer guard (``core.guards.harmless``), or on a thread that pydevd holds suspended
+    (it answers requests there: variables, evaluate)?"""
+    import sys
+
+    from ..core import guards
+
+    if guards.observing():
+        return True
+    frame: Any = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name in _SUSPEND_FUNCTIONS and "pydevd" in code.co_filename:
+            return True
+        frame = frame.f_back
+    return False
+
+
+# pydevd's functions that hold a thread suspended while it serves the client's requests.
+_SUSPEND_FUNCTIONS = frozenset({"do_wait_suspend", "_do_wait_suspend"})
+# The check's own ops: never checked.
+_OWN_OPS = frozenset({b"CheckNumericsV2", b"DebugNumericSummaryV2"})
+_local = threading.local()  # .busy: the check is running ops of its own on this thread
 
 
 # The dtypes CheckNumericsV2 has kernels for; float8 and the like are not checked.
@@ -406,19 +544,62 @@ def running_site() -> tuple[str, str]:
     return f"{path}:{line} in {probe.f_code.co_name}", source
 
 
+def forward_of_gradient() -> tuple[str, Any] | None:
+    """While a gradient function runs (``tape.gradient``, eager or traced): the forward
+    op's type and, in a traced function, the forward op itself (None eagerly), from TF's
+    ``_gradient_function`` frame (the tape keeps the forward outputs only where the
+    gradient needs them; the op is found from its inputs then)."""
+    import sys
+
+    frame: Any = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "_gradient_function" and code.co_filename.endswith("backprop.py"):
+            local = frame.f_locals
+            op_type = str(local.get("op_name") or "?")
+            for output in local.get("outputs") or ():
+                if output is not None and hasattr(output, "op") and hasattr(output, "graph"):
+                    return op_type, output.op
+            inputs = [t for t in local.get("inputs") or () if t is not None]
+            if inputs and hasattr(inputs[0], "consumers"):
+                for op in inputs[0].consumers():
+                    if op.type == op_type and list(op.inputs) == inputs:
+                        return op_type, op
+                return op_type, None
+            # eagerly: where the forward op ran, as recorded when it ran under a tape
+            outputs = [t for t in local.get("outputs") or () if t is not None]
+            return op_type, _forward_site(op_type, outputs, inputs)
+        frame = frame.f_back
+    return None
+
+
 def graph_message(
     op_type: str, op_name: str | None, slot: int, outputs: list, inputs: list, graph: Any
 ) -> str:
+    """The message of a check in a traced function, first the sentence that says where:
+    the user's line that created the op, or for an op of a gradient the forward line
+    whose gradient it computes (as PyTorch's anomaly mode names the forward op)."""
     output = outputs[slot]
     site, source = creation_site(getattr(output.op, "traceback", None))
     name = f" ({op_name})" if op_name and op_name != op_type else ""
-    lines = [
-        f"NaN/Inf produced by op {op_type}{name} in tf.function graph "
-        f"{getattr(graph, 'name', '?')}: output {slot} of {len(outputs)}, "
-        f"{output.dtype.name}{fmt.shape_text(output.shape)}",
-    ]
+    function = getattr(graph, "name", "?")
+    head = f"NaN/Inf produced by op {op_type}{name} in tf.function graph {function}"
     if site:
-        lines.append(f"  created at {site}: {source}")
+        head += f", created at {site}: {source}"
+    forward = forward_of_gradient()
+    lines = []
+    if forward is not None and forward[1] is not None:
+        forward_site, forward_source = creation_site(getattr(forward[1], "traceback", None))
+        if forward_site:
+            lines.append(
+                f"NaN/Inf made in the gradient of {forward[0]} at {forward_site}: {forward_source}"
+            )
+            lines.append(f"  by {head}")
+    if not lines:
+        lines.append(head)
+    lines.append(
+        f"  output {slot} of {len(outputs)}: {output.dtype.name}{fmt.shape_text(output.shape)}"
+    )
     lines.append(f"  inputs ({len(inputs)}):")
     for i, tensor in enumerate(list(inputs)[:_INPUTS_SHOWN]):
         producer = getattr(getattr(tensor, "op", None), "type", "?")
@@ -442,38 +623,165 @@ def _instrument(
     stop_on_inf: bool = False,
 ) -> None:
     """A check after each floating output of an op being traced, run by tf.function's
-    automatic control dependencies; the outputs stay the user's. A failing check reports
-    the counts and the first index as the eager check does. XLA has no op that raises
-    (its CheckNumerics is a no-op, DebugNumericSummaryV2 fails to compile): functions
-    compiled with XLA are left unchecked, said once."""
-    from tensorflow.python.ops import control_flow_util
-
-    if control_flow_util.GraphOrParentsInXlaContext(graph):
-        _warn_once(
-            "XLA: inside functions compiled with XLA (jit_compile=True) ops are not "
-            "checked one by one (XLA has no op that can stop on NaN/Inf); their outputs "
-            "are, when the call returns"
-        )
-        return
+    automatic control dependencies; the outputs stay the user's. A check that finds a
+    NaN (or ±Inf where it stops) writes its number, the counts and the first index into
+    a variable of the check's (``_Flags``) and raises nothing: the call ends as it would
+    without the check, and ``Function._call`` (wrapped by ``enable``) reads the variable
+    when it returns and raises ``NumericsError`` there, its message made here, now. No
+    op fails, so TF prints nothing (a failing ``Assert`` made TF log ``local_rendezvous …
+    aborting`` on stderr), and the same ops compile with XLA (``Assert`` and
+    ``CheckNumerics`` do nothing there)."""
     outputs = list(outputs or [])
+    if op_name and (op_name.startswith(_OWN_SCOPE) or f"/{_OWN_SCOPE}" in op_name):
+        return  # gradient capture's own ops
     for slot, output in enumerate(outputs):
         if not _checked(output) or (op_type.encode(), slot) in _IGNORED:
             continue
         message = graph_message(op_type, op_name, slot, outputs, list(inputs or []), graph)
-        lines = [*message.split("\n"), mode_line(stop_on_inf)]
+        number = len(_graph_checks) + 1
+        _graph_checks[number] = (
+            op_type,
+            op_name,
+            slot,
+            [*message.split("\n"), mode_line(stop_on_inf)],
+        )
         divided = [t for t in inputs or [] if _checked(t)] if op_type in DIVISIONS else None
-        _check_with_counts(output, slot, lines, stop_on_inf, divided)
+        if _distributed():
+            _assert_check(output, slot, _graph_checks[number][3], stop_on_inf, divided)
+        else:
+            _check_with_counts(output, number, stop_on_inf, divided)
+
+
+_OWN_SCOPE = "tf_debug_repr/"  # gradient capture's ops in a traced step (compiled.py)
+# check number -> the lines of its message, made when the op was traced
+_graph_checks: dict[int, tuple[str, str | None, int, list[str]]] = {}
+_RANK_KEPT = 8  # dimensions of a failing output's shape written (to place its first index)
+# [check, NaN, +Inf, -Inf, size, first flat index, rank, shape…]: what a failing check writes
+_FLAG_SIZE = 7 + _RANK_KEPT
+
+
+class _Flags:
+    """The variables failing checks write, one per device (a compiled step reads and
+    writes variables on its own device): made eagerly, held here, never tracked by a
+    model or a checkpoint."""
+
+    def __init__(self) -> None:
+        self.by_device: dict[str, Any] = {}
+        self.lock = threading.Lock()
+
+    def on(self, device: str) -> Any:
+        import tensorflow as tf
+
+        with self.lock:
+            flag = self.by_device.get(device)
+            if flag is None:
+                with tf.init_scope(), tf.device(device or None):
+                    flag = tf.Variable(
+                        tf.zeros([_FLAG_SIZE], tf.int64),
+                        trainable=False,
+                        name="tf_debug_repr_numerics",
+                    )
+                self.by_device[device] = flag
+            return flag
+
+    def raised(self) -> list:
+        """[(device, the values written)] of the flags a check wrote, each reset to 0."""
+        import numpy as np
+
+        found = []
+        with self.lock:
+            flags = list(self.by_device.items())
+        for device, flag in flags:
+            values = flag.numpy()
+            if values[0]:
+                flag.assign(np.zeros_like(values))
+                found.append((device, values))
+        return found
+
+
+_flags = _Flags()
 
 
 def _check_with_counts(
+    output: Any,
+    number: int,
+    stop_on_inf: bool,
+    divided: list | None = None,
+) -> None:
+    """One reduction when all is finite; only a failing output pays for the counts and
+    the first index, in the branch that writes them (once per call: the first failing
+    check's are kept). ``divided``: a division's inputs; ±Inf it makes from finite ones
+    fails too."""
+    import tensorflow as tf
+    from tensorflow.core.framework import attr_value_pb2
+
+    rank = output.shape.rank
+    flag = _flags.on(getattr(output, "device", "") or "")
+
+    def fail() -> Any:
+        bad = tf.reshape(tf.logical_not(tf.math.is_finite(output)), [-1])
+        inf = tf.math.is_inf(output)
+
+        def count(mask: Any) -> Any:
+            return tf.reduce_sum(tf.cast(mask, tf.int64))
+
+        # the first bad element (XLA has no tf.where; the 1 after them: never empty)
+        marks = tf.concat([tf.cast(bad, tf.int32), tf.ones([1], tf.int32)], 0)
+        first = tf.argmax(marks, output_type=tf.int64)
+        if rank is not None and rank <= _RANK_KEPT:
+            shape = tf.pad(tf.shape(output, out_type=tf.int64), [[0, _RANK_KEPT - rank]])
+            known = tf.constant(rank, tf.int64)
+        else:
+            shape = tf.zeros([_RANK_KEPT], tf.int64)
+            known = tf.constant(-1, tf.int64)
+        figures = tf.stack(
+            [
+                tf.constant(number, tf.int64),
+                count(tf.math.is_nan(output)),
+                count(tf.logical_and(inf, output > 0)),
+                count(tf.logical_and(inf, output < 0)),
+                tf.size(output, out_type=tf.int64),
+                first,
+                known,
+            ]
+        )
+        values = tf.concat([figures, shape], 0)
+        first_to_fail = tf.equal(flag[0], 0)
+        kept = tf.where(first_to_fail, values, flag.read_value())
+        with tf.control_dependencies([flag.assign(kept)]):
+            return tf.constant(False)
+
+    if stop_on_inf:
+        fine = tf.reduce_all(tf.math.is_finite(output))
+    else:
+        fine = tf.logical_not(tf.reduce_any(tf.math.is_nan(output)))
+        if divided is not None:  # a division's ±Inf from finite inputs fails too
+            born = [tf.reduce_all(tf.math.is_finite(output))]
+            born += [tf.logical_not(tf.reduce_all(tf.math.is_finite(t))) for t in divided]
+            fine = tf.logical_and(fine, tf.reduce_any(tf.stack(born)))
+    result = tf.cond(fine, lambda: tf.constant(True), fail)
+    # Run as one functional If, not lowered to Switch/Merge: Grappler's loop optimizer
+    # warns on stderr about every lowered Merge with a control input.
+    op = getattr(result, "op", None)
+    for _ in range(3):  # the If, under the Identity ops cond_v2 puts on its outputs
+        if op is None or op.type in ("If", "StatelessIf"):
+            break
+        op = op.inputs[0].op if op.inputs else None
+    if op is not None and op.type in ("If", "StatelessIf"):
+        op._set_attr("_lower_using_switch_merge", attr_value_pb2.AttrValue(b=False))
+
+
+def _assert_check(
     output: Any,
     slot: int,
     lines: list[str],
     stop_on_inf: bool,
     divided: list | None = None,
 ) -> None:
-    """One reduction when all is finite; only a failing output pays for the counts and
-    the first index, in the branch that raises. ``Assert`` prints each string escaped
+    """Under a tf.distribute strategy (a variable made there is a distributed one, which
+    replicas may not assign): the check fails an ``Assert``, as before the flags (TF logs
+    that it aborts on stderr). One reduction when all is finite; only a failing output
+    pays for the counts and the first index, in the branch that raises. ``Assert`` prints each string escaped
     (quotes, newlines, non-ASCII): one plain-ASCII string per line of the message.
     ``divided``: a division's inputs; ±Inf it makes from finite ones fails too."""
     import tensorflow as tf
@@ -523,33 +831,80 @@ def _check_with_counts(
     tf.cond(fine, lambda: tf.constant(True), fail)
 
 
-def _finite(output: Any) -> bool:
-    """One CheckNumericsV2 on the output's device; True when it holds no NaN/Inf."""
+def _distributed() -> bool:
     import tensorflow as tf
-    from tensorflow.python.eager import record
-    from tensorflow.python.ops import array_ops
 
     try:
-        # off the user's tape (the check op has a gradient), on the output's device
-        with record.stop_recording(), tf.device(output.device):
-            array_ops.check_numerics_v2(output, "")
-    except tf.errors.InvalidArgumentError:
+        return bool(tf.distribute.has_strategy())
+    except Exception:
         return False
-    except Exception:  # no kernel here, or the like: not ours to stop the program for
-        return True
-    return True
 
 
-def _has_nan(output: Any) -> bool:
-    """Asked only of an output the check found not finite: NaN, or only ±Inf?"""
+def graph_error(device: str, values: Any) -> Any:
+    """The ``NumericsError`` of a failing graph check, from what it wrote."""
+    import numpy as np
+
+    number, nan, pos, neg, size, first, rank = (int(v) for v in values[:7])
+    op_type, op_name, slot, known = _graph_checks.get(number) or (
+        "?",
+        None,
+        0,
+        ["NaN/Inf produced by an op in a tf.function"],
+    )
+    lines = list(known)
+    where = ""
+    if rank == 0:
+        index: tuple[int, ...] | None = ()
+    elif rank > 0:
+        shape = tuple(int(d) for d in values[7 : 7 + rank])
+        index = tuple(int(i) for i in np.unravel_index(first, shape)) if size else None
+    else:
+        index = None
+    if index is not None:
+        where = ", first at [" + ", ".join(str(i) for i in index) + "]"
+    lines.insert(
+        2 if len(lines) > 1 and lines[1].startswith("  by ") else 1,
+        f"  output {slot} holds NaN: {nan}, +Inf: {pos}, -Inf: {neg} of {size} elements{where}",
+    )
+    facts = dict(_NO_FACTS, op_type=op_type, op_name=op_name, slot=slot, nan=nan)
+    facts.update(pos_inf=pos, neg_inf=neg, first_bad=index)
+    facts["device"] = fmt.device_text(device) or "?"
+    return error_class()("\n".join(lines), facts)
+
+
+def _health(output: Any) -> tuple[int, int, int] | None:
+    """(NaN, +Inf, -Inf) counts of an output, by one ``DebugNumericSummaryV2`` on its own
+    device, off the user's tape; None when all is finite or it cannot tell. The op never
+    fails (a failing ``CheckNumerics`` made TF log ``local_rendezvous … Tensor had NaN
+    values`` on stderr, a line the plain run never prints)."""
     import tensorflow as tf
     from tensorflow.python.eager import record
 
     try:
         with record.stop_recording(), tf.device(output.device):
-            return bool(tf.reduce_any(tf.math.is_nan(output)))
-    except Exception:  # cannot tell: stop, as the check found something
-        return True
+            _, _, neg, pos, nan = _summary_op()(output, tensor_debug_mode=3, tensor_id=-1).numpy()
+    except Exception:  # no kernel here, or the like: not ours to stop the program for
+        return None
+    if not (neg or pos or nan):
+        return None
+    return int(nan), int(pos), int(neg)
+
+
+def _finite(output: Any) -> bool:
+    """True when the output holds no NaN/Inf (or it cannot be told)."""
+    return _health(output) is None
+
+
+_summary: list = []
+
+
+def _summary_op() -> Any:
+    """``DebugNumericSummaryV2`` (mode 3, CONCISE_HEALTH: id, size, -Inf, +Inf, NaN)."""
+    if not _summary:
+        from tensorflow.python.ops import gen_debug_ops
+
+        _summary.append(gen_debug_ops.debug_numeric_summary_v2)
+    return _summary[0]
 
 
 def _own_files_are_library() -> None:
@@ -560,6 +915,191 @@ def _own_files_are_library() -> None:
     import os
 
     debugger.count_as_library(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _checked_call(original: Callable) -> Callable:
+    """``Function._call``: when a call run eagerly returns (or fails), a traced check that
+    found a NaN raises its ``NumericsError`` here, at the user's call of the function, its
+    message first saying where (no traceback of TF's before it). Before that, the call is
+    re-run eagerly, op by op, from the variables' values before it (as JAX's
+    ``jax_debug_nans`` re-runs a jitted call): the eager check stops on the line that made
+    the NaN, with its values; the variables are then put back as the compiled call left them."""
+
+    def _call(self: Any, *args: Any, **kwds: Any) -> Any:
+        from tensorflow.python.eager import context
+
+        if getattr(_local, "replaying", False) or not context.executing_eagerly():
+            return original(self, *args, **kwds)
+        outer = getattr(_local, "before", None)
+        before = _State(_handles.get(self, ()))
+        _local.before = before
+        try:
+            try:
+                result = original(self, *args, **kwds)
+            except Exception:
+                error = _graph_failure()
+                if error is None:
+                    raise
+            else:
+                error = _graph_failure()
+                if error is None:
+                    return result
+        finally:
+            _local.before = outer
+            try:
+                _handles[self] = before.handles()
+            except TypeError:  # not weakly referable
+                pass
+        _replay(self, before, args, kwds, error)
+        raise error from None
+
+    return _call
+
+
+# tf.function -> the handles of the variables its traces read or wrote (weakly)
+_handles: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+class _State:
+    """Variables' values at one moment, by their handles: read before a call (the ones
+    known from earlier traces), or while the call's first trace meets them (no op of the
+    call has run yet). A read shares the variable's buffer until the next write copies it."""
+
+    def __init__(self, handles: Any) -> None:
+        self.values: dict[int, tuple[Any, Any]] = {}
+        for ref in handles:
+            handle = ref()
+            if handle is not None:
+                self.add(handle)
+
+    def add(self, handle: Any) -> None:
+        if id(handle) in self.values:
+            return
+        try:
+            import tensorflow as tf
+            from tensorflow.python.ops import gen_resource_variable_ops, resource_variable_ops
+
+            from ..core.guards import harmless
+
+            data = resource_variable_ops.get_eager_safe_handle_data(handle)
+            dtype = tf.as_dtype(data.shape_and_type[0].dtype)
+            with harmless():  # the check's own read: a NaN there is not a stop
+                value = gen_resource_variable_ops.read_variable_op(handle, dtype)
+            self.values[id(handle)] = (handle, value)
+        except Exception:  # not initialised yet (made in this call), or not a variable
+            pass
+
+    def handles(self) -> list:
+        return [weakref.ref(handle) for handle, _ in self.values.values()]
+
+    def restore(self) -> None:
+        from tensorflow.python.ops import gen_resource_variable_ops
+
+        from ..core.guards import harmless
+
+        with harmless():
+            for handle, value in self.values.values():
+                gen_resource_variable_ops.assign_variable_op(handle, value)
+
+
+def _met_in_trace(op_name: str | None, inputs: Any, graph: Any) -> None:
+    """While a call's trace runs: the variables its ops use, read now, before they run
+    (not the plugin's own: gradient capture's, the checks' flags)."""
+    before = getattr(_local, "before", None)
+    if before is None or (
+        op_name and (op_name.startswith(_OWN_SCOPE) or f"/{_OWN_SCOPE}" in op_name)
+    ):
+        return
+    import tensorflow as tf
+
+    own = {id(flag.handle) for flag in list(_flags.by_device.values())}
+
+    for tensor in inputs or ():
+        if getattr(tensor, "dtype", None) != tf.resource:
+            continue
+        for external, internal in graph.captures:
+            if internal is tensor:
+                if hasattr(external, "numpy") and id(external) not in own:
+                    before.add(external)
+                break
+
+
+def _consumes(args: tuple, kwds: dict) -> bool:
+    """Does the call take something a re-run would advance (a tf.data iterator, as Keras's
+    compiled fit functions do, a Python generator)? Then it is not re-run."""
+    import tensorflow as tf
+
+    try:
+        leaves = tf.nest.flatten((args, kwds))
+    except Exception:
+        return True
+    return any(
+        hasattr(leaf, "get_next") or hasattr(leaf, "__next__") or isinstance(leaf, tf.data.Dataset)
+        for leaf in leaves
+    )
+
+
+def _replay(function: Any, before: _State, args: tuple, kwds: dict, error: Any) -> None:
+    """Re-run the call eagerly from ``before``; its NumericsError (at the line, with the
+    line's values) is raised once the variables are as the compiled call left them."""
+    if not before.values or _consumes(args, kwds):
+        return
+    import tensorflow as tf
+
+    after = _State([weakref.ref(handle) for handle, _ in before.values.values()])
+    stop: Any = None
+    _local.replaying = True
+    eager_before = tf.config.functions_run_eagerly()
+    try:
+        before.restore()
+        tf.config.run_functions_eagerly(True)
+        function._python_function(*args, **kwds)
+    except tf.errors.InvalidArgumentError as exc:
+        if isinstance(exc, error_class()):
+            stop = exc
+    except Exception:
+        pass
+    finally:
+        tf.config.run_functions_eagerly(eager_before)
+        _local.replaying = False
+        try:
+            after.restore()
+        except Exception as exc:
+            _warn_once(f"re-run: variables not put back: {exc!r}")
+    if stop is None:
+        return
+    note = (
+        f"  (stopped here by re-running this call of {getattr(function, '__name__', '?')} "
+        "eagerly from its variables' values before it; the variables are back as the "
+        "compiled call left them. The compiled call said: "
+        f"{str(error.message).split(chr(10), 1)[0]})"
+    )
+    try:
+        stop._message = f"{stop.message}\n{note}"
+    except Exception:
+        pass
+    _remember(stop)
+    raise stop
+
+
+def _graph_failure() -> Any:
+    """The error of the first check that failed in the call that just returned, or None."""
+    if not _flags.by_device:
+        return None
+    from tensorflow.python.eager import context
+
+    if not context.executing_eagerly():
+        return None  # a call traced into an outer function: that one's call reads them
+    try:
+        found = _flags.raised()
+    except Exception as exc:  # never in the program's way
+        _warn_once(f"graph checks: could not be read: {exc!r}")
+        return None
+    if not found:
+        return None
+    error = graph_error(*found[0])
+    _remember(error)
+    return error
 
 
 def enable(stop_on_inf: bool = False) -> None:
@@ -575,6 +1115,14 @@ def enable(stop_on_inf: bool = False) -> None:
     callback = NumericsCallback(stop_on_inf)
     op_callbacks.add_op_callback(callback)
     _installed.append((thread, callback))
+    try:
+        from tensorflow.python.eager.polymorphic_function import polymorphic_function
+
+        from ..core.patching import patch_once
+
+        patch_once(polymorphic_function.Function, "_call", _checked_call)
+    except Exception as exc:  # TF moved it: traced checks find, and say nothing
+        _warn_once(f"graph checks: not read at calls: {exc!r}")
     try:
         _own_files_are_library()
     except Exception:  # pydevd's internals moved: the stop shows our frame on top

@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from ..core.guards import harmless
+
 SAMPLE = 1 << 16  # elements used to describe a gradient whose values are not kept
 
 
@@ -108,7 +110,8 @@ def norm_of(gradient: Any) -> Any:
 
     tape_recording = tf_compat.tape_recording()
 
-    with tf.init_scope(), tape_recording.stop_recording(), tf.device(tensor.device):
+    # harmless: an observer's ops (the NaN check never stops on them)
+    with harmless(tensor.device), tape_recording.stop_recording():
         return tf.norm(tf.cast(tf.reshape(tensor, [-1]), tf.float32))
 
 
@@ -161,7 +164,8 @@ def device_figures(tensor: Any, stride: int) -> Any:
 
     tape_recording = tf_compat.tape_recording()
 
-    with tf.init_scope(), tape_recording.stop_recording(), tf.device(tensor.device):
+    # harmless: an observer's ops (the NaN check never stops on them)
+    with harmless(tensor.device), tape_recording.stop_recording():
         flat = tf.reshape(tensor, [-1])
         if tensor.dtype.is_complex:
             flat = tf.abs(flat)
