@@ -10,7 +10,6 @@ is shown as the user's; a Watch of a local reads while paused in the step."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 from pathlib import Path
