@@ -98,7 +98,7 @@ def test_step_into_and_over_a_compiled_step(copy: str, tmp_path: Path) -> None:
         assert stop["source"].get("path") == PROGRAM, stop
     assert [s["line"] for s in into] == [first]  # Step Into the call: its first line
     # Step Over the step's lines (first, then two more), then out to the caller's next line.
-    assert len(over) <= 4, over
+    assert [s["line"] for s in over] == [first + 1, last, following], over
     assert [s["line"] for s in out] == [call]
     shown = [f for f in stack if f.get("presentationHint") not in ("subtle", "deemphasize")]
     assert [f["name"] for f in shown] == ["train_step", "<module>"], stack

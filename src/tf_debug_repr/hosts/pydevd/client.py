@@ -204,6 +204,23 @@ def hide_own_files(py_db: Any) -> bool:
     return True
 
 
+def pass_through() -> Any:
+    """Make pydevd pass over the code the current thread runs until ``resume_stops(token)``:
+    no breakpoint stops and no step stops there (pydevd's own marker for code it runs
+    itself, ``is_tracing``, which its trace function checks first for every new frame).
+    A token to give back, or None where nothing was changed (no debugger, another pydevd)."""
+    info = getattr(threading.current_thread(), "additional_info", None)
+    if info is None or not isinstance(getattr(info, "is_tracing", None), int):
+        return None
+    info.is_tracing += 1
+    return info
+
+
+def resume_stops(token: Any) -> None:
+    if token is not None:
+        token.is_tracing -= 1
+
+
 # --------------------------------------------------------------------------- the session
 
 
