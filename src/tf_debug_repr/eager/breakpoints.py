@@ -591,20 +591,23 @@ def _pass_keras_build_pass() -> bool:
         return False
     original = core.compute_output_spec
 
-    def compute_output_spec(fn, *args, **kwargs):
-        passing = _passing()
-        passing.push(True)
-        try:
-            return original(fn, *args, **kwargs)
-        finally:
-            passing.pop()
-            if not passing.stack:
-                _tell_build_pass()
+    def wrap_pass(original: Any) -> Any:
+        def compute_output_spec(fn, *args, **kwargs):
+            passing = _passing()
+            passing.push(True)
+            try:
+                return original(fn, *args, **kwargs)
+            finally:
+                passing.pop()
+                if not passing.stack:
+                    _tell_build_pass()
 
-    compute_output_spec.__wrapped__ = original  # type: ignore[attr-defined]
+        return compute_output_spec
+
+    # Layers call it as ``backend.compute_output_spec``: every module that holds it.
     for module in (core, backend, sys.modules.get("keras.src.backend.tensorflow")):
         if module is not None and getattr(module, "compute_output_spec", None) is original:
-            setattr(module, "compute_output_spec", compute_output_spec)  # noqa: B010
+            patch_once(module, "compute_output_spec", wrap_pass)
 
     def wrap_build(original_build: Any) -> Any:
         def _maybe_build(self, call_spec):
