@@ -118,7 +118,13 @@ def test_eager_input_in_the_build_pass_expressions_add_no_op_and_give_values():
     # A layer called on a real tensor for the first time: call() runs with that tensor while
     # Keras's scratch graph is the default graph. ``x[0]`` evaluated there would be a new
     # StridedSlice op of that graph, and a symbolic tensor instead of the row's value.
-    s = start_stopped("keras_build_eager_input.py", marker="BREAKPOINT in call")
+    # The build pass's stops are passed by default (the real call follows, with values):
+    # TF_DEBUG_REPR_TRACE_STOPS=1 stops there, which this test is about.
+    s = start_stopped(
+        "keras_build_eager_input.py",
+        marker="BREAKPOINT in call",
+        env={"TF_DEBUG_REPR_TRACE_STOPS": "1"},
+    )
     try:
         ops = "len(__import__('tensorflow').compat.v1.get_default_graph().get_operations())"
         graph = s.evaluate("__import__('tensorflow').compat.v1.get_default_graph().name")

@@ -61,6 +61,9 @@ def _arm_locked() -> None:
         _done.add("views")
         _register_views_guarded(tf)
         _install_compiled_breakpoints()
+    if looking and "views" in _done and "keras" in _imported and "keras pass" not in _done:
+        _done.add("keras pass")
+        _install_compiled_breakpoints(keras=True)
     from ..gradients import capture as gradient_capture
 
     mode = gradient_capture.mode()
@@ -142,12 +145,16 @@ def _register_views_guarded(_tf: ModuleType) -> None:
         import_hooks._report(f"tf-debug-repr: gradient/model views disabled: {exc!r}")
 
 
-def _install_compiled_breakpoints() -> None:
-    """Breakpoints inside tf.functions: the functions holding one run eagerly."""
+def _install_compiled_breakpoints(keras: bool = False) -> None:
+    """Breakpoints inside tf.functions: the functions holding one run eagerly (``keras``:
+    Keras 3 was imported, its build pass passes its stops)."""
     try:
         from ..eager import breakpoints as compiled_breakpoints
 
-        compiled_breakpoints.install()
+        if keras:
+            compiled_breakpoints.install_keras()
+        else:
+            compiled_breakpoints.install()
     except Exception as exc:  # functions then stay compiled, as without the plugin
         import_hooks._report(f"tf-debug-repr: breakpoints in tf.functions not handled: {exc!r}")
 

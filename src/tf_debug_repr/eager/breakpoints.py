@@ -38,6 +38,9 @@ from ..core.patching import patch_once
 from ..hosts.pydevd import client as debugger_client
 
 ENV = "TF_DEBUG_REPR_EAGER"
+# Stops while a function is traced for its first call, or in Keras's symbolic build pass,
+# have no values; where the code then runs as Python they are passed by default.
+TRACE_STOPS_ENV = "TF_DEBUG_REPR_TRACE_STOPS"
 
 # What an eager run can change in the program's results (measured: docs/compiled-code.md,
 # tests/e2e/test_compiled_random.py). One constant, so the wording stays in one place.
@@ -63,6 +66,44 @@ def mode() -> str:
     if value in ("0", "false", "no", "off", "never"):
         return "off"
     return "auto"
+
+
+def trace_stops() -> bool:
+    """``TF_DEBUG_REPR_TRACE_STOPS=1``: also stop while tracing and building (no values)."""
+    return os.environ.get(TRACE_STOPS_ENV, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+class _Passing:
+    """Whether this thread's stops are passed (``pass_through``): the innermost of nested
+    regions decides. Passed: a decision trace, Keras's build pass; stopping again inside
+    them: a Keras ``build()``, which a layer runs once, in the pass, never with values."""
+
+    def __init__(self) -> None:
+        self.stack: list[bool] = []
+        self.token: Any = None
+
+    def push(self, passing: bool) -> None:
+        self.stack.append(passing)
+        self._apply()
+
+    def pop(self) -> None:
+        self.stack.pop()
+        self._apply()
+
+    def _apply(self) -> None:
+        want = bool(self.stack) and self.stack[-1]
+        if want and self.token is None:
+            self.token = debugger_client.pass_through()
+        elif not want and self.token is not None:
+            debugger_client.resume_stops(self.token)
+            self.token = None
+
+
+def _passing() -> _Passing:
+    passing = getattr(_local, "passing", None)
+    if passing is None:
+        passing = _local.passing = _Passing()
+    return passing
 
 
 class _Regions:
@@ -294,8 +335,14 @@ def _tell(function: Any, regions: _Regions, where: tuple[str, int]) -> None:
         f"{where[1]} lies in code it runs; "
         "the other tf.functions stay compiled, and it runs compiled again once no "
         f"breakpoint lies in it. {EAGER_DIFFERENCES} "
-        f"{ENV}=0 keeps every function compiled, {ENV}=1 runs all eagerly.\n"
+        f"{ENV}=0 keeps every function compiled, {ENV}=1 runs all eagerly."
     )
+    if not trace_stops():
+        text += (
+            " Its first call was traced without stopping (a stop while tracing has no "
+            f"values; Keras build() methods still stop): {TRACE_STOPS_ENV}=1 stops there too."
+        )
+    text += "\n"
     _console(text)
 
 
@@ -455,11 +502,20 @@ def install(tf: Any = None) -> bool:
                 return original_call(self, *args, **kwds)
             _local.outer = self  # a trace in this call is this function's
             _local.deciding = self if deciding else None
+            # The trace that decides: a breakpoint it reaches lies in code it ran, so the
+            # call then runs as Python and stops there with values; the trace's own stops
+            # (symbolic, nothing to read) are passed. Not where no profile hook can record
+            # the trace (another profiler), nor with TF_DEBUG_REPR_TRACE_STOPS=1.
+            passing = deciding and sys.getprofile() is None and not trace_stops()
+            if passing:
+                _passing().push(True)
             try:
                 return original_call(self, *args, **kwds)
             except _RunAsPython as decided:  # traced, and nothing ran: run it as Python
                 where = decided.where
             finally:
+                if passing:
+                    _passing().pop()
                 _local.outer = None
                 _local.deciding = None
             return _run_as_python(self, where, args, kwds)
@@ -498,7 +554,89 @@ def install(tf: Any = None) -> bool:
     _run_user_lines_eagerly()
     _name_replica_threads()
     _installed = True
+    install_keras()
     return True
+
+
+_keras_done = False
+
+
+def install_keras() -> None:
+    """Once Keras 3 is imported (before or after ``install``): its build pass passes its
+    stops, unless ``TF_DEBUG_REPR_TRACE_STOPS=1``."""
+    global _keras_done
+    if _keras_done or not _installed or trace_stops():
+        return
+    try:
+        _keras_done = _pass_keras_build_pass()
+    except Exception as exc:  # Keras moved: its build pass stops, as before
+        _keras_done = True
+        _report(exc)
+
+
+_told_build_pass = False
+
+
+def _pass_keras_build_pass() -> bool:
+    """Keras 3's build pass (``compute_output_spec``: a layer's ``call`` on symbolic
+    tensors, when a functional model is made or before ``fit``'s first step) stops with
+    nothing to read; the same ``call`` runs later with values, eagerly or in a compiled
+    step that a breakpoint in it runs as Python. So its stops are passed (said once in the
+    console), except in ``build()``, which a layer runs once, in this pass. Keras is looked
+    up in ``sys.modules``: installed when the program imported it, never imported here."""
+    backend = sys.modules.get("keras.src.backend")
+    core = sys.modules.get("keras.src.backend.tensorflow.core")
+    layer_module = sys.modules.get("keras.src.layers.layer")
+    if backend is None or core is None or layer_module is None:
+        return False
+    original = core.compute_output_spec
+
+    def wrap_pass(original: Any) -> Any:
+        def compute_output_spec(fn, *args, **kwargs):
+            passing = _passing()
+            passing.push(True)
+            try:
+                return original(fn, *args, **kwargs)
+            finally:
+                passing.pop()
+                if not passing.stack:
+                    _tell_build_pass()
+
+        return compute_output_spec
+
+    # Layers call it as ``backend.compute_output_spec``: every module that holds it.
+    for module in (core, backend, sys.modules.get("keras.src.backend.tensorflow")):
+        if module is not None and getattr(module, "compute_output_spec", None) is original:
+            patch_once(module, "compute_output_spec", wrap_pass)
+
+    def wrap_build(original_build: Any) -> Any:
+        def _maybe_build(self, call_spec):
+            passing = _passing()
+            if not passing.stack:
+                return original_build(self, call_spec)
+            passing.push(False)  # build() stops
+            try:
+                return original_build(self, call_spec)
+            finally:
+                passing.pop()
+
+        return _maybe_build
+
+    patch_once(layer_module.Layer, "_maybe_build", wrap_build)
+    return True
+
+
+def _tell_build_pass() -> None:
+    global _told_build_pass
+    if _told_build_pass or not debugger_client.line_breakpoints():
+        return
+    _told_build_pass = True
+    _console(
+        "tf-debug-repr: Keras's build pass ran layers' call() on symbolic tensors without "
+        "stopping (nothing to read there; build() still stops): the values come when the "
+        "layer runs (fit, predict, a call; a compiled step holding a breakpoint runs as "
+        f"Python). {TRACE_STOPS_ENV}=1 stops there too.\n"
+    )
 
 
 def _name_replica_threads() -> None:

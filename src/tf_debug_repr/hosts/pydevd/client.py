@@ -133,13 +133,92 @@ def install() -> bool:
             global _seen
             _seen = True
             result = original(self, py_db, *args, **kwargs)
+            try:
+                hide_own_files(py_db)
+            except Exception as exc:  # pydevd's internals moved: steps may stop in ours
+                try:
+                    sys.stderr.write(f"tf-debug-repr: own files not hidden: {exc!r}\n")
+                except Exception:
+                    pass
             _fire()
             return result
 
         return run
 
     patch_once(api_class, "run", wrap)
+
+    def wrap_patterns(original: Callable[..., Any]) -> Callable[..., Any]:
+        def set_dont_trace_start_end_patterns(self: Any, py_db: Any, *args: Any) -> Any:
+            # debugpy sets the client's patterns (none by default) at launch and attach,
+            # replacing pydevd's hook: ours goes back on top of theirs.
+            result = original(self, py_db, *args)
+            if _seen:
+                try:
+                    hide_own_files(py_db)
+                except Exception:
+                    pass
+            return result
+
+        return set_dont_trace_start_end_patterns
+
+    if hasattr(api_class, "set_dont_trace_start_end_patterns"):
+        patch_once(api_class, "set_dont_trace_start_end_patterns", wrap_patterns)
     return True
+
+
+# The package's own folder (src/tf_debug_repr, site-packages/tf_debug_repr, or the VS Code
+# extension's bundled copy on PYTHONPATH) and AutoGraph's generated copies of the user's code.
+_OWN_FOLDER = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_GENERATED = "__autograph_generated_file"
+
+
+def hide_own_files(py_db: Any) -> bool:
+    """Make pydevd treat the plugin's files, and AutoGraph's generated files, as its own
+    (``PYDEV_FILE``): never traced, so no step (Step Into, Over, Out, with ``justMyCode``
+    or without) stops in them, and never shown in the Call Stack. The plugin's code sits
+    between a compiled function's caller and its body when the function runs as Python for
+    a breakpoint, and runs in weakref callbacks and resolvers; a generated file runs while
+    a function is traced. An installed copy was library code already, but the bundled one
+    (on PYTHONPATH) and an editable one counted as the user's. pydevd's own hook for this
+    is ``dont_trace_external_files`` (what DAP's ``dontTraceStartPatterns`` sets): wrapped,
+    the patterns a client set are kept."""
+    previous = py_db.dont_trace_external_files
+    if getattr(previous, "tf_debug_repr", False):
+        return True
+    file_utils = sys.modules.get("pydevd_file_utils")
+    normcase = getattr(file_utils, "normcase", os.path.normcase)
+    folders = tuple(
+        {normcase(os.path.join(f, "")) for f in (_OWN_FOLDER, os.path.realpath(_OWN_FOLDER))}
+    )
+    generated = normcase(_GENERATED)
+
+    def dont_trace_external_files(abs_path: str) -> bool:
+        path = normcase(abs_path)
+        return path.startswith(folders) or generated in path or previous(abs_path)
+
+    dont_trace_external_files.tf_debug_repr = True  # type: ignore[attr-defined]
+    py_db.dont_trace_external_files = dont_trace_external_files
+    clear = getattr(py_db, "clear_dont_trace_start_end_patterns_caches", None)
+    if clear is not None:
+        clear()
+    return True
+
+
+def pass_through() -> Any:
+    """Make pydevd pass over the code the current thread runs until ``resume_stops(token)``:
+    no breakpoint stops and no step stops there (pydevd's own marker for code it runs
+    itself, ``is_tracing``, which its trace function checks first for every new frame).
+    A token to give back, or None where nothing was changed (no debugger, another pydevd)."""
+    info = getattr(threading.current_thread(), "additional_info", None)
+    if info is None or not isinstance(getattr(info, "is_tracing", None), int):
+        return None
+    info.is_tracing += 1
+    return info
+
+
+def resume_stops(token: Any) -> None:
+    if token is not None:
+        token.is_tracing -= 1
 
 
 # --------------------------------------------------------------------------- the session
