@@ -10,78 +10,24 @@ extension views it (``viewer_walk``): its payload must describe that row's value
 
 from __future__ import annotations
 
-import dataclasses
-import re
+import os
 
-import numpy as np
 import pytest
 
 from tf_debug_repr.hosts.demo.dap_client import DapError, Variable, line_of
 
 from ..conftest import program_path
-from . import viewer_walk
+from . import real_suite, viewer_walk
+from .walk_checks import GROUPS, same_count, same_value
 
 pytestmark = pytest.mark.e2e
 
 DEPTH = 2  # levels below each local
 WIDTH = 6  # rows looked at per level (the first ones, as a person scrolls)
-# pydevd's own groups: no evaluateName, and their contents are stock debugpy's.
 # Values the plugin leaves to stock debugpy (whose rows, such as a module's or numpy's
 # random Generator's attributes, are not this project's to judge).
 STOCK_TYPES = ("module", "Generator")
-NARROW_FLOATS = ("float32", "float16", "bfloat16")
-GROUPS = ("special variables", "function variables", "class variables", "protected variables")
 PAYLOADS_PER_STOP = 120  # "View Tensor" payloads checked per stop (about 5 ms each)
-
-
-# A watched expression's tensor is compared with what it gave at the previous stop (the
-# Watch pane's ``Δ since last stop``): the Variables pane's row has no such mark.
-WATCH_CHANGE = re.compile(
-    r" (?:‼ ?)?Δ(?:=0 since last stop|‖·‖=\S+ since stop \d+| frozen \d+ stops| shape changed)"
-)
-
-
-# The figures of a summary line; sampled ones (``~``, ``≈``) where a request's time budget ran
-# out, so the same value can read exact in one request and sampled in the next.
-FIGURES = re.compile(r" x∈~?\[[^\]]*\]| μ[=≈]\S+| σ[=≈]\S+")
-
-
-def same_value(row: Variable, result: str) -> bool:
-    """Does the watch value of a row's expression show what the row shows?"""
-    result = WATCH_CHANGE.sub("", result, count=1)
-    row = dataclasses.replace(row, value=WATCH_CHANGE.sub("", row.value, count=1))
-    if result == row.value:
-        return True
-    if "x∈~[" in result or "x∈~[" in row.value:  # the same value, its figures sampled once
-        return FIGURES.sub("", result) == FIGURES.sub("", row.value)
-    if row.type == "Note":  # a line of text: its expression gives that text, quoted
-        return result == repr(row.value)
-    if row.type == "StatsNode":  # the figures of the tensor its expression gives
-        return row.value.removeprefix("n=").split(" ", 1)[-1] in result
-    if row.type in NARROW_FLOATS:  # float32 text of a value the expression gives as float64
-        try:
-            narrow = getattr(np, row.type) if row.type != "bfloat16" else np.float32
-            return narrow(float(result)) == narrow(float(row.value))
-        except ValueError:
-            pass
-    if row.type == "bytes":  # a string tensor's element: its 0-d tensor, the text cut to fit
-        text, found, _ = result.rpartition(" string ")
-        return bool(found) and row.value.startswith(text.removesuffix("…"))
-    # A scalar element shown as its number (a Python int/bool/complex, or a float named
-    # after its dtype); its expression gives that 0-d tensor, shown as number, dtype, device.
-    return result.startswith(f"{row.value} ") and result.count(" ") == 2
-
-
-def same_count(session, row: Variable) -> bool:
-    """A group node (``14 variables, 27,170 values``) whose expression gives the plain
-    sequence: the sequence has as many items as the node says."""
-    head = row.value.split(" ", 1)[0].replace(",", "")
-    if not head.isdigit():
-        return False
-    try:
-        return session.evaluate(f"len({row.evaluate_name})")["result"] == head
-    except DapError:
-        return False
 
 
 def walk(
@@ -374,3 +320,112 @@ def test_mixed_precision_loop_float16_values(debug_session):
     only_breakpoints(s, name, ["EPOCH_BREAKPOINT"])
     s.resume_to_next_stop()
     walk_and_view(s, 50, 20, ("model", "optimizer"))
+
+
+# ------------------------------------------------------------------ never worse than stock
+# Each program of real_suite.PROGRAMS, run once with no debugger, once under stock debugpy and
+# once under the plugin per mode (compiled; eager: TF_DEBUG_REPR_EAGER=1), stopped at its
+# markers; each check below reads those recorded runs (issue 26).
+
+CASES = [
+    pytest.param(program, mode, id=f"{real_suite.program_id(program)}-{mode}", marks=group)
+    for program in real_suite.PROGRAMS
+    for group in [pytest.mark.xdist_group(real_suite.program_id(program))]
+    for mode in real_suite.MODES
+]
+
+
+@pytest.fixture(scope="session")
+def runs():
+    """``runs(program, debugger, mode)``: that run, made at its first asking and kept."""
+    cache: dict[tuple[str, str, str], real_suite.Run] = {}
+    report = os.environ.get("REAL_SUITE_REPORT")
+
+    def get(program: real_suite.Program, debugger: str, mode: str = "compiled"):
+        if debugger != "plugin":
+            mode = "compiled"  # stock debugpy and the plain run have no modes
+        key = (program.name, debugger, mode)
+        if key not in cache:
+            if debugger == "plain":
+                cache[key] = real_suite.plain_run(program)
+            else:
+                cache[key] = real_suite.debug_run(program, debugger, mode)
+            if report:
+                with open(report, "a", encoding="utf-8") as out:
+                    out.write(real_suite.summary(cache[key]) + "\n")
+        return cache[key]
+
+    return get
+
+
+def ran(run: real_suite.Run) -> str:
+    return f"{run.debugger}/{run.mode}: {run.failure or ''} exit {run.exit_code}\n{run.console[-3000:]}"
+
+
+@pytest.mark.parametrize(("program", "mode"), CASES)
+def test_runs_to_its_end_under_stock_and_the_plugin(runs, program, mode):
+    plain = runs(program, "plain")
+    assert plain.exit_code == 0, plain.console[-3000:]
+    for run in (runs(program, "stock"), runs(program, "plugin", mode)):
+        assert run.failure is None and run.exit_code == 0, ran(run)
+    plugin = runs(program, "plugin", mode)
+    assert [stop.marker for stop in plugin.stops] == list(program.stops), ran(plugin)
+
+
+@pytest.mark.parametrize(("program", "mode"), CASES)
+def test_walked_three_levels_deep(runs, program, mode):
+    run = runs(program, "plugin", mode)
+    assert run.stops, ran(run)
+    for stop in run.stops:
+        assert max((row.level for row in stop.rows), default=0) >= real_suite.DEPTH, stop.marker
+
+
+@pytest.mark.parametrize(("program", "mode"), CASES)
+def test_no_row_reads_as_an_error(runs, program, mode):
+    run = runs(program, "plugin", mode)
+    assert run.stops, ran(run)
+    found = real_suite.error_rows(run)
+    assert not found, f"{len(found)} rows:\n" + "\n".join(found[:40])
+
+
+@pytest.mark.parametrize(("program", "mode"), CASES)
+def test_every_expression_gives_what_its_row_shows(runs, program, mode):
+    run = runs(program, "plugin", mode)
+    assert sum(row.result is not None for stop in run.stops for row in stop.rows) > 10, ran(run)
+    found = real_suite.mismatches(run)
+    assert not found, f"{len(found)} rows:\n" + "\n".join(found[:40])
+
+
+@pytest.mark.parametrize(("program", "mode"), CASES)
+def test_every_name_stock_shows_is_there(runs, program, mode):
+    stock, plugin = runs(program, "stock"), runs(program, "plugin", mode)
+    assert stock.stops and plugin.stops, (ran(stock), ran(plugin))
+    assert any(stop.names for stop in stock.stops), "stock showed no object"
+    lost = real_suite.lost_names(stock, plugin)
+    assert not lost, f"{len(lost)} names:\n" + "\n".join(lost[:60])
+
+
+@pytest.mark.parametrize(("program", "mode"), CASES)
+def test_user_code_called_no_more_than_under_stock(runs, program, mode):
+    stock, plugin = runs(program, "stock"), runs(program, "plugin", mode)
+    assert sum(stock.reads.values()) > 0, f"the probes were never read: {ran(stock)}"
+    more = {
+        name: (count, stock.reads.get(name, 0))
+        for name, count in plugin.reads.items()
+        if count > stock.reads.get(name, 0)
+    }
+    assert not more, f"reads (plugin, stock): {more}"
+
+
+@pytest.mark.parametrize(("program", "mode"), CASES)
+def test_output_is_the_plain_runs_or_the_console_says_why(runs, program, mode):
+    plain, stock = runs(program, "plain"), runs(program, "stock")
+    plugin = runs(program, "plugin", mode)
+    assert stock.stdout == plain.stdout, "the program's output differs from run to run"
+    if plugin.stdout == plain.stdout:
+        return
+    compiled_stop = mode == "eager" or bool(program.compiled)
+    assert compiled_stop, (
+        f"no breakpoint in compiled code, and the output differs:\n{plugin.stdout}"
+    )
+    assert real_suite.EAGER_WORD.search(plugin.console), plugin.console[-2000:]
