@@ -8,6 +8,7 @@ batches, one epoch. Keras 3 renamed the loop's two calls: `get_scaled_loss` is
 
 import numpy as np
 import tensorflow as tf
+from probe import module_probe, probe  # noqa: F401  (the user's objects the suite counts)
 from tensorflow import keras
 from tensorflow.keras import layers, mixed_precision
 
