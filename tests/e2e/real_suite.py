@@ -249,7 +249,10 @@ def debug_run(program: Program, debugger: str, mode: str) -> Run:
                     exited = event["event"] == "terminated" or run.exit_code is not None
                     continue
                 thread = event["body"]["threadId"]
-                line = client.top_frame(thread)["line"]
+                try:
+                    line = client.top_frame(thread)["line"]
+                except DapError:  # a stop the ending program left behind: it has gone
+                    continue
                 marker = lines.get(line)
                 if marker is not None and marker not in visited:
                     visited.append(marker)

@@ -12,6 +12,8 @@ from probe import module_probe, probe  # noqa: F401  (the user's objects the sui
 from tensorflow import keras
 from tensorflow.keras import layers, mixed_precision
 
+tf.keras.utils.set_random_seed(0)  # one output, run after run (the suite compares outputs)
+
 policy = mixed_precision.Policy("mixed_float16")
 mixed_precision.set_global_policy(policy)
 
