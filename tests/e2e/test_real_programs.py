@@ -325,14 +325,9 @@ def test_mixed_precision_loop_float16_values(debug_session):
 # ------------------------------------------------------------------ never worse than stock
 # Each program of real_suite.PROGRAMS, run once with no debugger, once under stock debugpy and
 # once under the plugin per mode (compiled; eager: TF_DEBUG_REPR_EAGER=1), stopped at its
-# markers; each check below reads those recorded runs (issue 26).
-
-CASES = [
-    pytest.param(program, mode, id=f"{real_suite.program_id(program)}-{mode}", marks=group)
-    for program in real_suite.PROGRAMS
-    for group in [pytest.mark.xdist_group(real_suite.program_id(program))]
-    for mode in real_suite.MODES
-]
+# markers; each check below reads those recorded runs (issue 26). One class per program, so
+# that pytest-xdist's ``--dist loadscope`` keeps a program's checks on one worker, which runs
+# the program once per debugger and mode.
 
 
 @pytest.fixture(scope="session")
@@ -362,70 +357,73 @@ def ran(run: real_suite.Run) -> str:
     return f"{run.debugger}/{run.mode}: {run.failure or ''} exit {run.exit_code}\n{run.console[-3000:]}"
 
 
-@pytest.mark.parametrize(("program", "mode"), CASES)
-def test_runs_to_its_end_under_stock_and_the_plugin(runs, program, mode):
-    plain = runs(program, "plain")
-    assert plain.exit_code == 0, plain.console[-3000:]
-    for run in (runs(program, "stock"), runs(program, "plugin", mode)):
-        assert run.failure is None and run.exit_code == 0, ran(run)
-    plugin = runs(program, "plugin", mode)
-    assert [stop.marker for stop in plugin.stops] == list(program.stops), ran(plugin)
+@pytest.mark.parametrize("mode", real_suite.MODES)
+class RealProgramChecks:
+    """The checks of one program (``program``), each in both modes."""
+
+    program: real_suite.Program
+
+    def test_runs_to_its_end_under_stock_and_the_plugin(self, runs, mode):
+        plain = runs(self.program, "plain")
+        assert plain.exit_code == 0, plain.console[-3000:]
+        for run in (runs(self.program, "stock"), runs(self.program, "plugin", mode)):
+            assert run.failure is None and run.exit_code == 0, ran(run)
+        plugin = runs(self.program, "plugin", mode)
+        assert [stop.marker for stop in plugin.stops] == list(self.program.stops), ran(plugin)
+
+    def test_walked_three_levels_deep(self, runs, mode):
+        run = runs(self.program, "plugin", mode)
+        assert run.stops, ran(run)
+        for stop in run.stops:
+            deepest = max((row.level for row in stop.rows), default=0)
+            assert deepest >= real_suite.DEPTH, stop.marker
+
+    def test_no_row_reads_as_an_error(self, runs, mode):
+        run = runs(self.program, "plugin", mode)
+        assert run.stops, ran(run)
+        found = real_suite.error_rows(run)
+        assert not found, f"{len(found)} rows:\n" + "\n".join(found[:40])
+
+    def test_every_expression_gives_what_its_row_shows(self, runs, mode):
+        run = runs(self.program, "plugin", mode)
+        evaluated = sum(row.result is not None for stop in run.stops for row in stop.rows)
+        assert evaluated > 10, ran(run)
+        found = real_suite.mismatches(run)
+        assert not found, f"{len(found)} rows:\n" + "\n".join(found[:40])
+
+    def test_every_name_stock_shows_is_there(self, runs, mode):
+        stock, plugin = runs(self.program, "stock"), runs(self.program, "plugin", mode)
+        assert stock.stops and plugin.stops, (ran(stock), ran(plugin))
+        assert any(stop.names for stop in stock.stops), "stock showed no object"
+        lost = real_suite.lost_names(stock, plugin)
+        assert not lost, f"{len(lost)} names:\n" + "\n".join(lost[:60])
+
+    def test_user_code_called_no_more_than_under_stock(self, runs, mode):
+        stock, plugin = runs(self.program, "stock"), runs(self.program, "plugin", mode)
+        assert sum(stock.reads.values()) > 0, f"the probes were never read: {ran(stock)}"
+        assert plugin.reads, f"the probes' counts never came: {ran(plugin)}"
+        more = {
+            name: (count, stock.reads.get(name, 0))
+            for name, count in plugin.reads.items()
+            if count > stock.reads.get(name, 0)
+        }
+        assert not more, f"reads (plugin, stock): {more}"
+
+    def test_output_is_the_plain_runs_or_the_console_says_why(self, runs, mode):
+        plain, stock = runs(self.program, "plain"), runs(self.program, "stock")
+        plugin = runs(self.program, "plugin", mode)
+        assert stock.stdout == plain.stdout, "the program's output differs from run to run"
+        if plugin.stdout == plain.stdout:
+            return
+        compiled_stop = mode == "eager" or bool(self.program.compiled)
+        assert compiled_stop, (
+            f"no breakpoint in compiled code, yet the output differs:\n{plugin.stdout}"
+        )
+        assert real_suite.EAGER_WORD.search(plugin.console), plugin.console[-2000:]
 
 
-@pytest.mark.parametrize(("program", "mode"), CASES)
-def test_walked_three_levels_deep(runs, program, mode):
-    run = runs(program, "plugin", mode)
-    assert run.stops, ran(run)
-    for stop in run.stops:
-        assert max((row.level for row in stop.rows), default=0) >= real_suite.DEPTH, stop.marker
-
-
-@pytest.mark.parametrize(("program", "mode"), CASES)
-def test_no_row_reads_as_an_error(runs, program, mode):
-    run = runs(program, "plugin", mode)
-    assert run.stops, ran(run)
-    found = real_suite.error_rows(run)
-    assert not found, f"{len(found)} rows:\n" + "\n".join(found[:40])
-
-
-@pytest.mark.parametrize(("program", "mode"), CASES)
-def test_every_expression_gives_what_its_row_shows(runs, program, mode):
-    run = runs(program, "plugin", mode)
-    assert sum(row.result is not None for stop in run.stops for row in stop.rows) > 10, ran(run)
-    found = real_suite.mismatches(run)
-    assert not found, f"{len(found)} rows:\n" + "\n".join(found[:40])
-
-
-@pytest.mark.parametrize(("program", "mode"), CASES)
-def test_every_name_stock_shows_is_there(runs, program, mode):
-    stock, plugin = runs(program, "stock"), runs(program, "plugin", mode)
-    assert stock.stops and plugin.stops, (ran(stock), ran(plugin))
-    assert any(stop.names for stop in stock.stops), "stock showed no object"
-    lost = real_suite.lost_names(stock, plugin)
-    assert not lost, f"{len(lost)} names:\n" + "\n".join(lost[:60])
-
-
-@pytest.mark.parametrize(("program", "mode"), CASES)
-def test_user_code_called_no_more_than_under_stock(runs, program, mode):
-    stock, plugin = runs(program, "stock"), runs(program, "plugin", mode)
-    assert sum(stock.reads.values()) > 0, f"the probes were never read: {ran(stock)}"
-    more = {
-        name: (count, stock.reads.get(name, 0))
-        for name, count in plugin.reads.items()
-        if count > stock.reads.get(name, 0)
-    }
-    assert not more, f"reads (plugin, stock): {more}"
-
-
-@pytest.mark.parametrize(("program", "mode"), CASES)
-def test_output_is_the_plain_runs_or_the_console_says_why(runs, program, mode):
-    plain, stock = runs(program, "plain"), runs(program, "stock")
-    plugin = runs(program, "plugin", mode)
-    assert stock.stdout == plain.stdout, "the program's output differs from run to run"
-    if plugin.stdout == plain.stdout:
-        return
-    compiled_stop = mode == "eager" or bool(program.compiled)
-    assert compiled_stop, (
-        f"no breakpoint in compiled code, and the output differs:\n{plugin.stdout}"
+for _program in real_suite.PROGRAMS:
+    _name = f"TestReal_{real_suite.program_id(_program)}"
+    globals()[_name] = pytest.mark.xdist_group(real_suite.program_id(_program))(
+        type(_name, (RealProgramChecks,), {"program": _program})
     )
-    assert real_suite.EAGER_WORD.search(plugin.console), plugin.console[-2000:]
