@@ -89,7 +89,7 @@ PROGRAMS = (
         "real/mixed_precision.py", ("STEP_BREAKPOINT", "EPOCH_BREAKPOINT"), ("STEP_BREAKPOINT",)
     ),
     Program("real/oxford_pets_segmentation.py", ("BATCH_BREAKPOINT", "MASK_BREAKPOINT")),
-    Program("real/pix2pix.py", ("STEP_BREAKPOINT", "FIT_BREAKPOINT"), ("STEP_BREAKPOINT",)),
+    Program("real/pix2pix.py", ("FIT_BREAKPOINT", "STEP_BREAKPOINT"), ("STEP_BREAKPOINT",)),
     Program(
         "real/quickstart_expert.py", ("TRACE_BREAKPOINT", "EPOCH_BREAKPOINT"), ("TRACE_BREAKPOINT",)
     ),
