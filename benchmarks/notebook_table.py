@@ -9,7 +9,9 @@ Real kernels (ipykernel via jupyter_client), alternating:
 Each kernel runs one training step per cell; prints the median step time measured inside
 the cell, the median round trip of a cell as the client sees it (the step, plus the table's
 refresh and the Inspector's query in "loaded"), and the time of one table look and one
-Inspector query by themselves. The namespace also holds the step's gradients (``grads``, a
+Inspector query by themselves, then the round trip of trivial cells (``n = …``, and the
+Inspector's query after each in "loaded"): what a cell costs beyond its own work. The cells are sent as a notebook sends them
+(``store_history: true``), the queries as the Inspector does (``store_history: false``). The namespace also holds the step's gradients (``grads``, a
 list of 6 tensors, 25.2M elements), whose figures the table computes after each cell.
 
     python benchmarks/notebook_table.py [--rounds 2] [--cells 8]
@@ -49,13 +51,16 @@ for _ in range(2):  # warm-up
     loss, grads = train_step()
 """
 CELL = "t = time.perf_counter(); loss, grads = train_step(); step_times.append(time.perf_counter() - t)"
+TRIVIAL = "n_cells = len(step_times)"  # a cell that changes nothing TF holds
 QUERY = "_jupyterlab_variableinspector_dict_list()"
 LOOK = "__import__('tf_debug_repr.hosts.notebook.table_view', fromlist=['x'])._magic.last_seconds"
 
 
-def run(client, code: str, **kwargs):
+def run(client, code: str, store_history: bool = False, **kwargs):
+    """Execute ``code``; the user's cells keep their history (a notebook's do), the
+    Inspector's queries do not (its front end sends ``store_history: false``)."""
     reply = client.execute_interactive(
-        code, timeout=600, store_history=False, output_hook=lambda _msg: None, **kwargs
+        code, timeout=600, store_history=store_history, output_hook=lambda _msg: None, **kwargs
     )
     assert reply["content"]["status"] == "ok", reply["content"]
     return reply
@@ -65,18 +70,23 @@ def run_kernel(kind: str, cells: int) -> dict[str, list[float]]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TF_DEBUG_REPR_")}
     env["TF_CPP_MIN_LOG_LEVEL"] = "2"
     manager, client = start_new_kernel(kernel_name="python3", startup_timeout=120, env=env)
-    out: dict[str, list[float]] = {"cell": [], "look": [], "query": []}
+    out: dict[str, list[float]] = {"cell": [], "look": [], "query": [], "trivial": []}
     try:
         run(client, SETUP)
         if kind == "loaded":
             run(client, inspector_script(), silent=True)
-            run(client, "%load_ext tf_debug_repr")
-            run(client, "%tf_table live")
+            run(client, "%load_ext tf_debug_repr", store_history=True)
+            run(client, "%tf_table live", store_history=True)
         for _ in range(cells):
             started = time.perf_counter()
             # user_expressions are read after the cell's post_run_cell hooks: this look
             # is the refresh that followed this very cell
-            reply = run(client, CELL, user_expressions={"look": LOOK} if kind == "loaded" else {})
+            reply = run(
+                client,
+                CELL,
+                store_history=True,
+                user_expressions={"look": LOOK} if kind == "loaded" else {},
+            )
             if kind == "loaded":
                 run(client, QUERY)
             out["cell"].append(time.perf_counter() - started)
@@ -86,6 +96,12 @@ def run_kernel(kind: str, cells: int) -> dict[str, list[float]]:
                 started = time.perf_counter()
                 run(client, QUERY)
                 out["query"].append(time.perf_counter() - started)
+        for _ in range(cells):  # trivial cells: what a cell costs beyond its own work
+            started = time.perf_counter()
+            run(client, TRIVIAL, store_history=True)
+            if kind == "loaded":
+                run(client, QUERY)
+            out["trivial"].append(time.perf_counter() - started)
         out["step"] = [
             float(t)
             for t in eval(  # noqa: S307 - our own kernel's list of floats
@@ -127,7 +143,11 @@ def main() -> int:
     print("Notebook, Keras MLP of 25.2M params, no debugger; medians in ms (interquartile range)")
     print("| measure | stock | %load_ext + live %tf_table + Inspector | ratio | n |")
     print("|---|---|---|---|---|")
-    for key, label in (("step", "training step (inside the cell)"), ("cell", "cell round trip")):
+    for key, label in (
+        ("step", "training step (inside the cell)"),
+        ("cell", "cell round trip"),
+        ("trivial", "trivial cell round trip (+ Inspector query in loaded)"),
+    ):
         a, b = median("stock", key), median("loaded", key)
         print(
             f"| {label} | {a:,.1f} ({spread('stock', key)}) | {b:,.1f} ({spread('loaded', key)})"

@@ -1,9 +1,22 @@
 #!/usr/bin/env bash
 # The project's one test command: installs what is missing, then runs every suite.
-#   bash scripts/test.sh            # everything
-#   bash scripts/test.sh -k dtype   # extra arguments go to pytest
+#   bash scripts/test.sh            # everything (what CI runs)
+#   bash scripts/test.sh --fast     # ruff, mypy, unit tests, the extension's unit/page tests
+#                                   # and one end-to-end session per host: minutes
+#   bash scripts/test.sh -k dtype   # extra arguments go to pytest (after --fast too)
+# Every pytest run ends with its 15 slowest tests (addopts in pyproject.toml). TEST_WORKERS
+# sets the number of pytest-xdist workers (default 2, CI's cores; 0 runs in this process).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+FAST=0
+if [ "${1:-}" = "--fast" ]; then
+  FAST=1
+  shift
+fi
+WORKERS=${TEST_WORKERS:-2}
+STARTED=$SECONDS
+took() { echo "   ($(((SECONDS - STARTED) / 60))m$(((SECONDS - STARTED) % 60))s since the start)"; }
 
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
@@ -11,21 +24,49 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e '.[dev]'
+
+# The environments that never change, each built once into a folder of its own under .venv/
+# and reused by every later run. They build in the background while the checks below run;
+# each build's output goes to .venv/logs/<name>.log, shown if it fails.
+mkdir -p .venv/logs
+BUILDS=()
+build() { # build NAME COMMAND...: run COMMAND in the background, output in its log
+  local name=$1
+  shift
+  ("$@") >".venv/logs/$name.log" 2>&1 &
+  BUILDS+=("$name:$!")
+}
+wait_builds() { # wait for every background build; a failed one's log is printed
+  local entry failed=0
+  for entry in "${BUILDS[@]}"; do
+    if ! wait "${entry#*:}"; then
+      echo "== building ${entry%%:*} failed:"
+      cat ".venv/logs/${entry%%:*}.log"
+      failed=1
+    fi
+  done
+  BUILDS=()
+  return $failed
+}
+
 # PyCharm's own fork of pydevd, for tests/e2e/test_pydevd_xml.py. It has the module names of
 # the standalone pydevd installed above, so it gets a folder of its own (the test puts it
 # first on the program's PYTHONPATH). A source package: built once, in about 3 minutes.
 PYDEVD_PYCHARM=263.7307.50
-if [ ! -d ".venv/pydevd-pycharm/pydevd_pycharm-$PYDEVD_PYCHARM.dist-info" ]; then
+build_pydevd_pycharm() {
   rm -rf .venv/pydevd-pycharm
   .venv/bin/python -m pip install -q --target .venv/pydevd-pycharm "pydevd-pycharm==$PYDEVD_PYCHARM"
+}
+if [ ! -d ".venv/pydevd-pycharm/pydevd_pycharm-$PYDEVD_PYCHARM.dist-info" ]; then
+  build pydevd-pycharm build_pydevd_pycharm
 fi
 
 # debugpy 1.6.7 for tests/e2e/test_wheel.py: the plugin under the debugpy that VS Code's
 # Python extension shipped for a long time (pure Python: seconds).
-if [ ! -d .venv/debugpy-1.6.7/debugpy ]; then
-  .venv/bin/python -m pip install -q --target .venv/debugpy-1.6.7 debugpy==1.6.7
+if [ $FAST -eq 0 ] && [ ! -d .venv/debugpy-1.6.7/debugpy ]; then
+  build debugpy-1.6.7 .venv/bin/python -m pip install -q --target .venv/debugpy-1.6.7 debugpy==1.6.7
 fi
-# Keras 2 (issue 15), two ways, each cached under .venv/ like pydevd-pycharm:
+# Keras 2 (issue 15), two ways, each cached under .venv/ like pydevd-pycharm (full run only):
 # - tf_keras matching this venv's TF, in a folder of its own: put on PYTHONPATH with
 #   TF_USE_LEGACY_KERAS=1 it is what tf.keras means on TF 2.16+ (pure Python: seconds);
 # - TF 2.15 and its own Keras 2 in a venv of their own (about 2.5 minutes once), with the
@@ -37,23 +78,25 @@ for name in ("tensorflow-cpu", "tensorflow"):
         print(".".join(version(name).split(".")[:2])); break
     except PackageNotFoundError:
         pass')
-if ! compgen -G ".venv/tf-keras/tf_keras-$TF_MINOR.*.dist-info" >/dev/null; then
+build_tf_keras() {
   rm -rf .venv/tf-keras
   .venv/bin/python -m pip install -q --no-deps --target .venv/tf-keras "tf_keras==$TF_MINOR.*"
-fi
+}
 KERAS2=.venv/keras2-tf215
-if [ ! -f "$KERAS2/.ready" ]; then
+build_keras2() {
   rm -rf "$KERAS2"
   if "$PY" -m venv "$KERAS2" \
     && "$KERAS2/bin/python" -m pip install -q 'tensorflow-cpu==2.15.*' 'debugpy>=1.8' pytest; then
     touch "$KERAS2/.ready"
-  else
-    echo "== Keras 2 (TF 2.15): its environment could not be installed with $PY; its run is skipped"
+  fi # else its run is skipped, and says so (below)
+}
+if [ $FAST -eq 0 ]; then
+  if ! compgen -G ".venv/tf-keras/tf_keras-$TF_MINOR.*.dist-info" >/dev/null; then
+    build tf-keras build_tf_keras
   fi
-fi
-if [ -f "$KERAS2/.ready" ]; then
-  # the checkout itself, as an editable install would put it (no build backend needed)
-  echo "$PWD/src" >"$("$KERAS2/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/zz_tf_debug_repr_checkout.pth"
+  if [ ! -f "$KERAS2/.ready" ]; then
+    build keras2-tf215 build_keras2
+  fi
 fi
 
 echo "== ruff"
@@ -62,6 +105,7 @@ echo "== ruff"
 
 echo "== mypy (the package; settings in pyproject.toml)"
 .venv/bin/mypy
+took
 
 if [ -f vscode-ext/package.json ]; then
   # The tensor viewer page is tested in a real headless Chromium (Debian's; puppeteer-core
@@ -72,24 +116,107 @@ if [ -f vscode-ext/package.json ]; then
   fi
   echo "== vscode-ext"
   (cd vscode-ext && npm ci --no-audit --no-fund && echo "== vscode-ext type check" \
-    && npm run typecheck && npm test)
-fi
-
-echo "== pytest"
-PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "$@"
-
-# Keras 2 (issue 15): the core, gradient and Keras tests again, on each Keras 2. Only in a
-# full run (no pytest arguments). About 3.5 minutes for both, and about 4.5 minutes each
-# for issue 15's walk of keras-io's programs (test_keras_io_walk.py).
-if [ $# -eq 0 ]; then
-  KERAS2_TESTS=(tests/e2e/test_keras_parity.py tests/e2e/test_tensors.py
-    tests/e2e/test_gradients_loop.py tests/e2e/test_gradients_reasons.py
-    tests/e2e/test_keras_io_walk.py)
-  if [ -f "$KERAS2/.ready" ]; then
-    echo "== pytest: Keras 2 (TF 2.15)"
-    PATH="$PWD/$KERAS2/bin:$PATH" "$KERAS2/bin/python" -m pytest -p no:cacheprovider "${KERAS2_TESTS[@]}"
+    && npm run typecheck)
+  if [ $FAST -eq 1 ]; then
+    # npm test less the .vsix packaging and its test, with one end-to-end session (a launch)
+    (cd vscode-ext && npm run lint && npm run bundle-python && npm run test:unit \
+      && npm run test:browser \
+      && node --test --test-name-pattern='template "currentFile"' test/e2e/launch.test.js)
+  else
+    (cd vscode-ext && npm test)
   fi
-  echo "== pytest: tf_keras $TF_MINOR (TF_USE_LEGACY_KERAS=1)"
-  TF_USE_LEGACY_KERAS=1 PYTHONPATH="$PWD/.venv/tf-keras" PATH="$PWD/.venv/bin:$PATH" \
-    .venv/bin/python -m pytest -p no:cacheprovider "${KERAS2_TESTS[@]}"
+  took
 fi
+
+if [ ${#BUILDS[@]} -gt 0 ]; then
+  echo "== waiting for the environments being built (logs in .venv/logs/)"
+  wait_builds
+  took
+fi
+if [ $FAST -eq 0 ] && [ ! -f "$KERAS2/.ready" ]; then
+  echo "== Keras 2 (TF 2.15): its environment could not be installed with $PY; its run is skipped"
+fi
+if [ -f "$KERAS2/.ready" ]; then
+  # the checkout itself, as an editable install would put it (no build backend needed)
+  echo "$PWD/src" >"$("$KERAS2/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/zz_tf_debug_repr_checkout.pth"
+fi
+
+# pytest-xdist: -n N workers; --dist loadfile keeps each file on one worker, so the debug
+# session (or kernel) a file's tests share with a module-scoped fixture starts once.
+PARALLEL=()
+if [ "$WORKERS" != 0 ]; then
+  PARALLEL=(-n "$WORKERS" --dist loadfile)
+fi
+
+if [ $FAST -eq 1 ]; then
+  # One end-to-end session per host: a debugpy launch, an attach, an ipykernel with
+  # JupyterLab's debugger, PyCharm's pydevd (XML protocol), a notebook's display.
+  FAST_E2E=(
+    "tests/e2e/test_tensors.py::test_summary_lines_are_one_plain_readable_line"
+    "tests/e2e/test_activation.py::test_attach_mode_presents_tensors"
+    "tests/e2e/test_jupyter.py::test_kernel_without_debugger_installs_nothing_then_captures_once_attached"
+    "tests/e2e/test_pydevd_xml.py::test_children_are_the_programs_values[pydevd-pycharm]"
+    "tests/e2e/test_jupyter_display.py::test_load_ext_gives_tf_values_summary_nan_warning_and_picture_then_unload_restores"
+  )
+  # the unit tests alone first, as in the full run (see below)
+  echo "== pytest: unit tests"
+  PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" tests/unit "$@" \
+    || [ $? -eq 5 ] # 5: -k … chose none here
+  took
+  echo "== pytest: one end-to-end session per host"
+  PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" "${FAST_E2E[@]}" "$@" \
+    || [ $? -eq 5 ]
+  took
+  exit 0
+fi
+
+failed=0
+if [ $# -gt 0 ]; then
+  echo "== pytest"
+  PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" "$@" || failed=1
+  took
+  exit $failed
+fi
+
+# The unit tests first, alone: a few time what a burst of requests costs (the budget's),
+# which other processes on the same cores would blur.
+echo "== pytest: unit tests"
+PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" tests/unit || failed=1
+took
+
+# Keras 2 (issue 15): the core, gradient and Keras tests again, on each Keras 2 (a full run
+# only: no pytest arguments). Both runs start with the end-to-end tests, in the
+# background (one process each), beside them: a debug session waits on its debuggee and its
+# adapter much of its time, and their long walks (test_keras_io_walk.py, minutes each) fill
+# the cores that the main run's last files leave idle. Each one's output is shown at the end.
+RUNS=()
+KERAS2_TESTS=(tests/e2e/test_keras_parity.py tests/e2e/test_tensors.py
+  tests/e2e/test_gradients_loop.py tests/e2e/test_gradients_reasons.py
+  tests/e2e/test_keras_io_walk.py)
+if [ -f "$KERAS2/.ready" ]; then
+  echo "== pytest: Keras 2 (TF 2.15), in the background (.venv/logs/pytest-tf215.log)"
+  PATH="$PWD/$KERAS2/bin:$PATH" "$KERAS2/bin/python" -m pytest -p no:cacheprovider \
+    "${KERAS2_TESTS[@]}" >.venv/logs/pytest-tf215.log 2>&1 &
+  RUNS+=("Keras 2 (TF 2.15):tf215:$!")
+fi
+echo "== pytest: tf_keras $TF_MINOR (TF_USE_LEGACY_KERAS=1), in the background (.venv/logs/pytest-tf-keras.log)"
+TF_USE_LEGACY_KERAS=1 PYTHONPATH="$PWD/.venv/tf-keras" PATH="$PWD/.venv/bin:$PATH" \
+  .venv/bin/python -m pytest -p no:cacheprovider "${KERAS2_TESTS[@]}" \
+  >.venv/logs/pytest-tf-keras.log 2>&1 &
+RUNS+=("tf_keras $TF_MINOR (TF_USE_LEGACY_KERAS=1):tf-keras:$!")
+
+echo "== pytest: end-to-end tests"
+PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" tests/e2e || failed=1
+took
+
+for run in "${RUNS[@]}"; do
+  pid=${run##*:}
+  rest=${run%:*}
+  if wait "$pid"; then status=passed; else status=FAILED; failed=1; fi
+  echo "== pytest: ${rest%:*}: $status"
+  cat ".venv/logs/pytest-${rest##*:}.log"
+done
+if [ ${#RUNS[@]} -gt 0 ]; then
+  took
+fi
+exit $failed

@@ -5,7 +5,6 @@ module stays import-light (no TensorFlow, no pydevd) so importing it costs nothi
 the functions below import what they need when called.
 """
 
-from . import _moved
 from .core import wiring as _wiring  # imports nothing
 
 __version__ = "0.1.0"
@@ -31,7 +30,6 @@ def _install_catalog() -> None:
 
 
 _wiring.set_catalog_installer(_install_catalog)
-_moved.install()  # the modules' old paths, importable for one release
 
 
 def set_gradient_capture(on: bool) -> None:
@@ -44,14 +42,14 @@ def set_gradient_capture(on: bool) -> None:
 
 def gradient_of(source):
     """The latest gradient recorded for a variable or watched tensor, or None."""
-    from .gradients import views as gradient_views
+    from .views import gradients as gradient_views
 
     return gradient_views.gradient_of(source)
 
 
 def gradient_info(source):
     """The latest gradient of ``source`` with its step, norm, history (or why it is None)."""
-    from .gradients import views as gradient_views
+    from .views import gradients as gradient_views
 
     return gradient_views.gradient_info(source)
 
@@ -123,7 +121,11 @@ def save_npy(value, path: str) -> str:
 def load_ipython_extension(ipython) -> None:
     """``%load_ext tf_debug_repr``: rich display of TF values in the notebook (summary,
     NaN/Inf warning, a heatmap, histogram or image), TF rows in the JupyterLab Variable
-    Inspector, and ``%tf_table`` (every TF value in the namespace, live with ``live``). Imports nothing heavy until a TF value is displayed."""
+    Inspector, ``%tf_table`` (every TF value in the namespace, live with ``live``), and
+    gradient capture from now on (loading the extension is consent, as a debugger client
+    is; ``TF_DEBUG_REPR_GRADIENTS=0`` still says no). Imports nothing heavy until a TF
+    value is displayed."""
+    from .activation import startup
     from .hosts.notebook import display as ipython_display
     from .hosts.notebook import inspector, table_view
 
@@ -131,13 +133,17 @@ def load_ipython_extension(ipython) -> None:
     if getattr(ipython, "events", None) is not None:  # a full shell (not a bare formatter)
         inspector.install(ipython)
         table_view.install(ipython)
+        startup.notebook_consent(True)
 
 
 def unload_ipython_extension(ipython) -> None:
-    """``%unload_ext tf_debug_repr``: the notebook's previous display of TF values."""
+    """``%unload_ext tf_debug_repr``: the notebook's previous display of TF values, and no
+    more gradient capture (unless a debugger client is looking)."""
+    from .activation import startup
     from .hosts.notebook import display as ipython_display
     from .hosts.notebook import inspector, table_view
 
+    startup.notebook_consent(False)
     ipython_display.unregister(ipython)
     inspector.uninstall(ipython)
     table_view.uninstall(ipython)

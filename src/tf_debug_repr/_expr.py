@@ -67,6 +67,20 @@ def private_attributes(obj: Any) -> Any:
     return attribute_views.private_attributes(obj)
 
 
+def host_copy(tensor: Any) -> Any:
+    """The ``numpy`` row of a tensor whose values are copied only when expanded."""
+    from .views import tensors as tensor_views
+
+    return tensor_views.HostCopy(tensor)
+
+
+def raised_attributes(obj: Any) -> Any:
+    """An object's attributes whose read raises, as the ``raise when read (N)`` row shows them."""
+    from .views import attributes as attribute_views
+
+    return attribute_views.raised_attributes(obj)
+
+
 def vocabulary_head(layer: Any) -> Any:
     """The first entries of a lookup layer's vocabulary, as plain Python values (or a line
     saying why not)."""

@@ -66,7 +66,7 @@ def values_of(name: str, value: Any, depth: int = 2) -> list[tuple[str, Any]]:
 def check(expression: str, value: Any, formatter: Any) -> tuple[list[str], dict, bytes | None]:
     """Problems of ``value``'s display, the mime bundle, and its PNG."""
     from tf_debug_repr.hosts.notebook import display as d
-    from tf_debug_repr.hosts.notebook import numbers
+    from tf_debug_repr.hosts.notebook import small_values as numbers
     from tf_debug_repr.hosts.notebook.png import png_size
 
     problems = []
@@ -74,8 +74,8 @@ def check(expression: str, value: Any, formatter: Any) -> tuple[list[str], dict,
     try:
         d.plain_text(value)
         payload = d.build_payload(value)
-        png = d.picture_png(payload) if not payload.get("error") else None
-        d.render_html(payload, png)
+        picture = d.picture_html(payload) if not payload.get("error") else None
+        d.render_html(payload, picture)
     except Exception as exc:
         return [f"{expression}: raises {type(exc).__name__}: {exc}"], {}, None
     bundle, _ = formatter.format(value)
@@ -101,9 +101,9 @@ def check(expression: str, value: Any, formatter: Any) -> tuple[list[str], dict,
         problems.append(f"{expression}: no numbers of a value of {elements} elements")
     if not d.wants_picture(payload, "<table" in html or None):
         return problems, bundle, None
-    if png is None or len(pictures) != 1:
+    if picture is None or len(pictures) != 1:
         problems.append(f"{expression}: not one picture of a value that holds numbers")
-        return problems, bundle, png
+        return problems, bundle, None
     data = base64.b64decode(pictures[0])
     width, height = png_size(data)
     if width > PNG_SIDE or height > PNG_SIDE or len(data) > PNG_BYTES:

@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 
-from tf_debug_repr.hosts.demo.dap_client import line_of
+from tf_debug_repr.hosts.demo.dap_client import DapClient, launch_config, line_of
 
 from ..conftest import program_path
 
@@ -54,15 +54,15 @@ def test_breakpoint_in_tf_function_stops_with_values_on_every_call(debug_session
     assert "compiled_breakpoint.py:" in told[0] and "TF_DEBUG_REPR_EAGER=0" in told[0]
 
 
-def test_breakpoint_in_a_helper_stops_from_the_second_call_and_goes_when_removed(debug_session):
+def test_breakpoint_in_a_helper_stops_from_the_first_call_and_goes_when_removed(debug_session):
     path = program_path("compiled_breakpoint.py")
     s = debug_session("compiled_breakpoint.py", markers=["HELPER_BREAKPOINT", "END"])
-    # Call 1 traced `step` (AutoGraph's converted copy of `scale`: no stop) and learned
-    # that it runs `scale`; call 2 ran as Python and stops in `scale` with values.
-    assert py(s, "x.numpy().tolist()") == repr([[9.0, 13.0]])
+    # Call 1 traced `step` (AutoGraph's converted copy of `scale`: no stop), learned that
+    # it runs `scale`, and so ran as Python: it stops in `scale` with values.
+    assert py(s, "x.numpy().tolist()") == repr([[5.0, 7.0]])
     frames = s.client.request("stackTrace", {"threadId": s.thread_id})["stackFrames"]
     assert [f["name"] for f in frames[:2]] == ["scale", "step"]
-    # The breakpoint goes: call 3 runs the graph traced at call 1 again.
+    # The breakpoint goes: calls 2 and 3 run the graph traced at call 1.
     s.client.request(
         "setBreakpoints",
         {"source": {"path": path}, "breakpoints": [{"line": line_of(path, "END")}]},
@@ -133,3 +133,264 @@ def test_a_breakpoint_in_a_dataset_map_function_is_explained(debug_session):
     told = [o for o in s.client.output if "traced into a graph outside any tf.function" in o]
     assert len(told) == 1, s.client.output
     assert "compiled_breakpoint.py:" in told[0] and "TF_DEBUG_REPR_EAGER=1" in told[0]
+
+
+# --------------------------------------------------------------------------- every shape
+# One session per program: every stop is read in order, then the program runs to its end;
+# stock debugpy runs the same program with the same breakpoints, and the plain run gives
+# the output both must print.
+
+STOCK = {"TF_DEBUG_REPR_DISABLE": "1"}
+
+
+def plain_output(name: str) -> list[str]:
+    run = subprocess.run(
+        [sys.executable, program_path(name)],
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    return [r for r in run.stdout.splitlines() if r.startswith(("RESULT", "UNTOUCHED"))]
+
+
+def printed(s) -> list[str]:
+    return [
+        r for r in "".join(s.client.output).splitlines() if r.startswith(("RESULT", "UNTOUCHED"))
+    ]
+
+
+def next_event(s) -> dict:
+    """Continue; the next stop (and the session follows it) or the exit."""
+    s.client.request("continue", {"threadId": s.thread_id})
+    while True:
+        event = s.client.events.get(timeout=120)
+        if event["event"] == "stopped":
+            s.thread_id = event["body"]["threadId"]
+            s.frame_id = s.client.top_frame(s.thread_id)["id"]
+            return event
+        if event["event"] in ("exited", "terminated", "_closed"):
+            return event
+
+
+def run_to_end(s) -> int | None:
+    """Continue through every stop to the program's exit: its exit code and the stops."""
+    while True:
+        event = next_event(s)
+        if event["event"] == "exited":
+            return event["body"]["exitCode"]
+        if event["event"] != "stopped":
+            return None
+
+
+def thread_name(s) -> str:
+    threads = s.client.request("threads")["threads"]
+    return next(t["name"] for t in threads if t["id"] == s.thread_id)
+
+
+def check_stop(s, path: str, marker: str, local: str, expected: object) -> None:
+    """Stopped on ``marker``'s line, ``local`` reads as numbers in Variables, and its
+    values are ``expected`` (None: checked as numbers only)."""
+    where = (line(s), s.client.top_frame(s.thread_id)["name"])
+    assert where[0] == line_of(path, marker), (marker, where)
+    row = s.locals()[local].value
+    assert "symbolic" not in row and "tracing" not in row, (marker, row)
+    assert row.startswith(("float32", "[float32")) or row[0].isdigit(), (marker, row)
+    assert py(s, f"type({local}).__name__") == "'EagerTensor'", marker
+    if expected is not None:
+        got = py(s, f"str({local}.numpy().tolist())")  # str: the console abbreviates nesting
+        assert got == repr(str(expected)), (marker, row)
+
+
+def walk(s, path: str, expected_stops: list[tuple[str, str, object]]) -> None:
+    for i, (marker, local, expected) in enumerate(expected_stops):
+        if i:
+            assert next_event(s)["event"] == "stopped", (i, marker)
+        check_stop(s, path, marker, local, expected)
+
+
+def stock_run(name: str, markers: list[str]) -> tuple[int | None, list[str], int]:
+    """Stock debugpy (the plugin off), the same breakpoints, continued through every stop:
+    the exit code, the output and how many stops."""
+    path = program_path(name)
+    client = DapClient(python=sys.executable)
+    try:
+        config = launch_config(path, env={"TF_CPP_MIN_LOG_LEVEL": "2", **STOCK})
+        client.configure(config, {path: [line_of(path, m) for m in markers]})
+        stops, code = 0, None
+        while True:
+            event = client.events.get(timeout=300)
+            if event["event"] == "stopped":
+                stops += 1
+                client.request("continue", {"threadId": event["body"]["threadId"]})
+            elif event["event"] == "exited":
+                code = event["body"]["exitCode"]
+            elif event["event"] in ("terminated", "_closed"):
+                break
+        output = [
+            r for r in "".join(client.output).splitlines() if r.startswith(("RESULT", "UNTOUCHED"))
+        ]
+        return code, output, stops
+    finally:
+        client.close()
+
+
+METHOD_MARKERS = [
+    "MODULE_CALL",
+    "DREAM_STEP",
+    "RETRACING",
+    "XLA_METHOD",
+    "LAYER_CALL",
+    "MODEL_METHOD",
+    "LATE_CLASS",
+    "LATE_INSTANCE",
+]
+
+
+def test_breakpoints_in_tf_function_methods_of_every_shape(debug_session):
+    """#26: a tf.Module's compiled method (the SavedModel guide's, DeepDream's with an
+    input_signature), reduce_retracing, jit_compile, a Keras layer's and a model's compiled
+    method, methods decorated after the class was made, one called from another
+    tf.function, and a restored SavedModel's wrapper (no Python: runs as under stock)."""
+    name = "compiled_methods.py"
+    path = program_path(name)
+    plain = plain_output(name)
+    assert len(plain) == 21, plain
+    stock_code, stock_out, stock_stops = stock_run(name, METHOD_MARKERS)
+    assert (stock_code, stock_out, stock_stops) == (0, plain, 0)
+
+    s = debug_session(name, markers=METHOD_MARKERS)
+    gradients = [[[0.5, 0.25, 0.125]] * 2] * 2
+    stops = []
+    for i in range(2):  # two calls of each, the first included, with eager values
+        v = 2.0 if i == 0 else 3.0  # `mutate` sets 3, then 4, after each direct call
+        x = [1.0 + i, 2.0 + i]
+        stops += [
+            ("MODULE_CALL", "y", [a * v for a in x]),
+            ("DREAM_STEP", "gradients", gradients),  # steps=2: twice per call
+            ("DREAM_STEP", "gradients", gradients),
+            ("RETRACING", "s", 2.0 + i),  # another shape each call
+            ("XLA_METHOD", "z", [3.0 * a for a in x]),
+            ("LAYER_CALL", "doubled", [2.0 * a for a in x]),
+            ("MODEL_METHOD", "out", [[sum(x)]]),
+            ("LATE_CLASS", "shifted", [a + 10.0 for a in x]),
+            ("LATE_INSTANCE", "scaled", [a * 10.0 for a in x]),
+            ("MODULE_CALL", "y", [a * (v + 1.0) for a in x]),  # through `through`
+        ]
+    walk(s, path, stops)
+    assert py(s, "type(self).__name__") == "'CustomModule'"  # the instance, not TF's target
+    assert run_to_end(s) == 0  # the restored module's call did not stop
+    assert printed(s) == plain
+    told = notes(s)
+    for function in ("__call__", "total", "fused", "call", "score", "shift", "scale", "through"):
+        assert any(f"tf.function {function!r}" in t for t in told), (function, told)
+
+
+CALLEE_MARKERS = [
+    "HELPER",
+    "XLA_HELPER",
+    "MODULE_METHOD",
+    "COND_BRANCH",
+    "WHILE_BODY",
+    "MAP_FN",
+    "INNER_FUNCTION",
+    "SIGNATURE_HELPER",
+    "RETRACING_HELPER",
+    "ADD_BREAKPOINTS",
+]
+
+
+def test_breakpoints_in_code_compiled_functions_run_stop_from_the_first_call(debug_session):
+    """#32: helpers at any depth (with jit_compile too), a tf.Module's method its compiled
+    __call__ calls, tf.cond/tf.while_loop/tf.map_fn bodies, a tf.function inside another,
+    input_signature and reduce_retracing: every call stops, the first included, with eager
+    values; a breakpoint set mid-run stops at the next call, one removed stops no more; a
+    function with no breakpoint in code it runs stays compiled."""
+    name = "compiled_callees.py"
+    path = program_path(name)
+    plain = plain_output(name)
+    assert plain[-1] == "UNTOUCHED runs 1 traces 1", plain
+    stock_code, stock_out, _ = stock_run(name, CALLEE_MARKERS)
+    assert (stock_code, stock_out) == (0, plain)
+
+    s = debug_session(name, markers=CALLEE_MARKERS)
+    for i in range(2):
+        x = [1.0 + i, 2.0 + i, 3.0 + i]
+        hidden = 0.5 * sum(x)
+        stops = [
+            ("HELPER", "scaled", [2.0 * a for a in x]),
+            ("XLA_HELPER", "cubed", [a**3 for a in x]),
+            ("MODULE_METHOD", "y", [[hidden] * 3]),  # dense_1
+            ("MODULE_METHOD", "y", [[1.5 * hidden] * 2]),  # dense_2
+            ("COND_BRANCH", "doubled", [2.0 * a for a in x[:2]]),
+            ("WHILE_BODY", "acc", 0.0),
+            ("WHILE_BODY", "acc", 1.0),
+            ("MAP_FN", "squared", x[0] ** 2),
+            ("MAP_FN", "squared", x[1] ** 2),
+            ("INNER_FUNCTION", "plus", [a + 1.0 for a in x]),
+            ("SIGNATURE_HELPER", "n", sum(a * a for a in x[: 2 + i])),
+            ("RETRACING_HELPER", "m", sum(x[: 2 + i]) / (2 + i)),
+        ]
+        if i == 0:
+            walk(s, path, stops[:4])
+            # tf.while_loop runs its body's own lines in the trace (stock stops there too):
+            # that stop is symbolic; the call then runs as Python and stops with values.
+            assert next_event(s)["event"] == "stopped"
+            assert line(s) == line_of(path, "WHILE_BODY")
+            assert "symbolic" in s.locals()["acc"].value
+            assert next_event(s)["event"] == "stopped"
+            walk(s, path, stops[4:])
+        else:
+            assert next_event(s)["event"] == "stopped"
+            walk(s, path, stops)
+    assert next_event(s)["event"] == "stopped"
+    assert line(s) == line_of(path, "ADD_BREAKPOINTS")
+    # Mid-run: the breakpoints above go, one in `late` (compiled twice already) comes.
+    s.client.request(
+        "setBreakpoints",
+        {
+            "source": {"path": path},
+            "breakpoints": [{"line": line_of(path, m)} for m in ("LATE_HELPER", "END")],
+        },
+    )
+    for value in (1.0, 2.0):
+        assert next_event(s)["event"] == "stopped"
+        check_stop(s, path, "LATE_HELPER", "x", [value])
+    assert next_event(s)["event"] == "stopped"  # `step` called again: no stop
+    assert line(s) == line_of(path, "END")
+    assert py(s, "len(untouched_runs)") == "1"  # `plain` ran its graph
+    assert run_to_end(s) == 0
+    assert printed(s) == plain
+    told = notes(s)
+    for function in ("step", "xla_step", "__call__", "control", "outer", "with_signature"):
+        assert any(f"tf.function {function!r}" in t for t in told), (function, told)
+    assert any("tf.function 'retracing'" in t for t in told), told
+    assert any("tf.function 'late_step'" in t for t in told), told
+    assert not any("tf.function 'plain'" in t for t in told), told
+
+
+def test_breakpoint_in_a_replica_step_stops_at_each_replica(debug_session):
+    """TF's custom training loop with tf.distribute: the step given to strategy.run inside
+    a @tf.function stops at every call's every replica, with values; under MirroredStrategy
+    (two logical CPUs) each replica's thread is named for it."""
+    name = "compiled_distribute.py"
+    path = program_path(name)
+    plain = plain_output(name)
+    stock_code, stock_out, _ = stock_run(name, ["REPLICA_STEP"])
+    assert (stock_code, stock_out) == (0, plain)
+
+    s = debug_session(name, markers=["REPLICA_STEP"])
+    seen = []
+    for i in range(6):  # OneDevice: 2 calls x 1 replica; Mirrored: 2 calls x 2 replicas
+        if i:
+            assert next_event(s)["event"] == "stopped", i
+        check_stop(s, path, "REPLICA_STEP", "loss", None)
+        assert py(s, "predictions.shape.as_list()") == ("[8, 1]" if i < 2 else "[4, 1]")
+        seen.append(thread_name(s))
+    assert seen[:2] == ["MainThread", "MainThread"], seen  # one replica: the caller's thread
+    replicas = ["replica 0 of 2 (CPU:0)", "replica 1 of 2 (CPU:1)"]
+    assert sorted(seen[2:]) == sorted(replicas * 2), seen
+    assert run_to_end(s) == 0
+    assert printed(s) == plain
+    assert len(notes(s)) == 2, notes(s)  # each strategy's distributed_train_step

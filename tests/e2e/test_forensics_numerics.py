@@ -214,7 +214,7 @@ def test_deliberate_infinities_pass_and_the_nan_stop_hands_its_tensors_over():
         info = client.request("exceptionInfo", {"threadId": s.thread_id})
         text = info["description"]
         assert "op RealDiv on CPU:0: output 0 of 1, float32[2] has NaN×2 of 2" in text, text
-        assert "NaN stops, Inf and -Inf pass" in text, text
+        assert "NaN and a division's Inf stop, other Inf and -Inf pass" in text, text
         # every expression the message gives evaluates, in the stopped frame, to the tensors
         given = [line.strip() for line in text.splitlines() if line.strip().startswith("__")]
         assert [g.rsplit(".", 1)[1] for g in given] == ["inputs", "output"], text
@@ -228,6 +228,32 @@ def test_deliberate_infinities_pass_and_the_nan_stop_hands_its_tensors_over():
         assert s.evaluate(same, "repl")["result"] == "True"
         shown = s.evaluate("repr(__import__('tf_debug_repr').numerics_stop())", "repl")["result"]
         assert shown.startswith("\"NumericsError('NaN/Inf first produced by op RealDiv"), shown
+    finally:
+        client.close()
+
+
+def test_a_division_by_zero_stops_on_its_line_with_its_values_not_where_its_nan_comes():
+    """Issue 26 item 6: ``ratio = h / scale`` (``scale`` 0) makes +Inf, the next line's
+    ``inf - inf`` the NaN. With ``=1`` the stop was on the next line (its NaN), with that
+    line's values; it is on the division's line, in its frame, with ``h`` and ``scale`` read
+    there, and the message says why it stopped at an Inf."""
+    path = program_path("forensics_nan_line.py")
+    client, event = run("forensics_nan_line.py", SWITCH)
+    try:
+        assert event["event"] == "stopped", "".join(client.output)[-2000:]
+        s = Stopped(client, event["body"])
+        top = client.top_frame(s.thread_id)
+        assert (top["name"], top["line"]) == ("step", line_of(path, "NAN BORN HERE"))
+        text = client.request("exceptionInfo", {"threadId": s.thread_id})["description"]
+        assert "op RealDiv on CPU:0: output 0 of 1, float32[3] has +Inf×3 of 3" in text, text
+        assert "a division by zero: Inf made from finite inputs stops here" in text, text
+        assert f"ran at {path}:{top['line']} in step: ratio = h / scale" in text, text
+        local = s.locals()
+        assert local["scale"].value.startswith("0.0 float32"), local["scale"].value
+        assert local["h"].value.startswith("float32[3] x∈[1, 3]"), local["h"].value
+        assert "ratio" not in local and "centred" not in local  # the division had not returned
+        inputs = s.evaluate("__import__('tf_debug_repr').numerics_stop().inputs", "watch")
+        assert inputs["result"] == "[float32[3], float32[]]", inputs
     finally:
         client.close()
 

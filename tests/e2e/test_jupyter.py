@@ -46,7 +46,7 @@ train_step()
 # What the no-client kernel must show: TF's and Keras's own functions, nothing recorded.
 PROBES = {
     "plugin_loaded": "'tf_debug_repr.activation.startup' in __import__('sys').modules",
-    "views_loaded": "sorted({'tf_debug_repr.views', 'tf_debug_repr.gradients.views'}"
+    "views_loaded": "sorted({'tf_debug_repr.views', 'tf_debug_repr.views.gradients'}"
     " & set(__import__('sys').modules))",
     "tape_hooked": "getattr(tf.GradientTape.gradient, '_tf_debug_repr', False)",
     "tape_module": "tf.GradientTape.gradient.__module__",
@@ -57,6 +57,9 @@ PROBES = {
 STEP_CELL = """\
 loss = train_step()
 kernel = model.layers[0].kernel
+edges = tf.constant([1.0, -np.inf, np.nan, 0.5])
+ids = tf.constant([2**62 + 1, 3], tf.int64)
+dense = model.layers[0]
 stop_here = 1
 """
 
@@ -93,9 +96,14 @@ class Kernel:
                     for name, value in content["user_expressions"].items()
                 }
 
-    def messages(self, code: str, silent: bool = False) -> list[tuple[str, dict]]:
-        """(msg_type, content) of the iopub messages ``code`` caused, up to idle."""
-        msg_id = self.client.execute(code, silent=silent, store_history=not silent)
+    def messages(
+        self, code: str, silent: bool = False, store_history: bool | None = None
+    ) -> list[tuple[str, dict]]:
+        """(msg_type, content) of the iopub messages ``code`` caused, up to idle; a user's
+        cell keeps its history, as a notebook's do (the Variable Inspector's queries send
+        ``store_history=False``)."""
+        history = not silent if store_history is None else store_history
+        msg_id = self.client.execute(code, silent=silent, store_history=history)
         found = []
         deadline = time.monotonic() + TIMEOUT
         while time.monotonic() < deadline:
@@ -191,17 +199,63 @@ def finish_cell(kernel: Kernel, thread: int, msg_id: str) -> None:
             return
 
 
+def _js_number_text(number: float) -> str:
+    """JavaScript's ``String(number)`` for the numbers met here."""
+    import decimal
+    import math
+
+    if math.isnan(number):
+        return "NaN"
+    if math.isinf(number):
+        return "Infinity" if number > 0 else "-Infinity"
+    if number == int(number) and abs(number) < 1e21:  # shortest digits, then zeros
+        return format(decimal.Decimal(repr(number)), "f").split(".")[0]
+    return repr(number)
+
+
 def tree_text(variable: dict) -> str:
-    """What JupyterLab's debugger tree prints after a row's name (its convertType): the
-    value for int, float and bool, a str's value less one character at each end when it
-    is marked rawString, the type name for anything else."""
+    """What JupyterLab's debugger tree prints after a row's name (its convertType, up to
+    4.2): ``parseInt`` of an int's value, ``parseFloat`` of a float's (JavaScript numbers:
+    ``parseFloat('-inf')`` is NaN, integers past 2**53 lose digits), a bool's value, a
+    str's value less one character at each end when it is marked rawString, the type name
+    for anything else. (4.3 and later print the values 'inf' and '-inf' of a float as
+    they are.)"""
+    import re
+
     kind, value = variable.get("type"), variable["value"]
-    if kind in ("int", "float", "bool"):
+    if kind == "int":
+        digits = re.match(r"\s*[+-]?\d+", value)
+        return _js_number_text(float(int(digits.group()))) if digits else "NaN"
+    if kind == "float":
+        number = re.match(r"\s*[+-]?(Infinity|(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)", value)
+        return (
+            _js_number_text(float(number.group().replace("Infinity", "inf"))) if number else "NaN"
+        )
+    if kind == "bool":
         return value
     if kind == "str":
         raw = "rawString" in (variable.get("presentationHint") or {}).get("attributes", [])
         return value[1:-1] if raw else value
     return kind or value
+
+
+def children_of(kernel: Kernel, variable: dict) -> dict[str, dict]:
+    reference = variable["variablesReference"]
+    rows = kernel.debug("variables", {"variablesReference": reference})["variables"]
+    return {row["name"]: row for row in rows}
+
+
+def test_tree_text_reads_as_jupyterlab_does():
+    """The model of JupyterLab's convertType above, on the values that broke (issue 26
+    item 8): checked against JavaScript's parseFloat/parseInt as documented."""
+    row = lambda kind, value: {"type": kind, "value": value}  # noqa: E731
+    assert tree_text(row("float", "-inf")) == "NaN"
+    assert tree_text(row("float", "nan")) == "NaN"
+    assert tree_text(row("float", "0.5")) == "0.5"
+    assert tree_text(row("float", "2.0")) == "2"
+    assert tree_text(row("int", str(2**62 + 1))) == "4611686018427388000"
+    assert tree_text(row("int", "3")) == "3"
+    assert tree_text(row("NoneType", "None")) == "NoneType"
 
 
 def test_kernel_without_debugger_installs_nothing_then_captures_once_attached(kernel):
@@ -241,6 +295,29 @@ def test_kernel_without_debugger_installs_nothing_then_captures_once_attached(ke
         )["variables"]
     }
     assert float(figures["‖g‖"]) > 0, figures
+    # Issue 26 item 8: every value reads in the tree as Python writes it, ±Inf and NaN
+    # elements, the "first NaN/Inf" row, int64 past 2**53; kept attributes that are None.
+    edges = children_of(kernel, variables["edges"])
+    shown = {name: tree_text(edges[name]) for name in ("[0]", "[1]", "[2]", "[3]")}
+    assert shown == {"[0]": "1", "[1]": "-inf", "[2]": "nan", "[3]": "0.5"}, edges
+    assert tree_text(edges["‼ first NaN/Inf at [1]"]) == "-inf", edges
+    ids = children_of(kernel, variables["ids"])
+    assert tree_text(ids["[0]"]) == str(2**62 + 1) and tree_text(ids["[1]"]) == "3", ids
+    dense = children_of(kernel, variables["dense"])
+    assert tree_text(dense["activity_regularizer"]) == "None", dense["activity_regularizer"]
+    nones = [n for n, row in dense.items() if row["value"] == "None" or row["value"] == "'None'"]
+    assert nones and all(tree_text(dense[n]) == "None" for n in nones), nones
+    printed_types = {row.get("type") for row in dense.values() if not row["variablesReference"]}
+    assert not printed_types & {"NoneType", "complex", "bytes"}, printed_types
+    watched = kernel.debug(
+        "evaluate",
+        {
+            "expression": dense["activity_regularizer"]["evaluateName"],
+            "frameId": frame["id"],
+            "context": "watch",
+        },
+    )
+    assert watched["result"] == "None"  # the row's expression gives the value itself
     nodelay = kernel.debug(
         "evaluate", {"expression": NODELAY, "frameId": frame["id"], "context": "watch"}
     )
@@ -249,7 +326,7 @@ def test_kernel_without_debugger_installs_nothing_then_captures_once_attached(ke
     finish_cell(kernel, thread, msg_id)
     after = kernel.execute("", PROBES)
     assert after["tape_hooked"] == "True" and after["apply_hooked"] == "True"
-    assert after["views_loaded"] == "['tf_debug_repr.gradients.views', 'tf_debug_repr.views']"
+    assert after["views_loaded"] == "['tf_debug_repr.views', 'tf_debug_repr.views.gradients']"
     assert int(after["records"]) >= 2  # kernel and bias
 
 
@@ -281,4 +358,15 @@ def test_vscode_notebook_debugger_keeps_the_plugin_types(kernel):
     assert "str" not in types.values(), types
     assert children["shape"]["value"] == "(4, 3)", children["shape"]  # bare, not quoted
     assert children["∇ gradient"]["value"].startswith("∇ SGD iteration 1 "), children
+    # VS Code prints value and type as they are: the dtype's name, None's own type
+    edges = children_of(kernel, variables["edges"])
+    assert [(edges[n]["type"], edges[n]["value"]) for n in ("[1]", "[2]")] == [
+        ("float32", "-inf"),
+        ("float32", "nan"),
+    ], edges
+    assert edges["‼ first NaN/Inf at [1]"]["value"] == "-inf"
+    ids = children_of(kernel, variables["ids"])
+    assert (ids["[0]"]["type"], ids["[0]"]["value"]) == ("int", str(2**62 + 1)), ids
+    regularizer = children_of(kernel, variables["dense"])["activity_regularizer"]
+    assert (regularizer["type"], regularizer["value"]) == ("NoneType", "None"), regularizer
     finish_cell(kernel, thread, msg_id)

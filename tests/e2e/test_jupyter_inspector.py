@@ -175,3 +175,70 @@ def test_inspector_rows_and_grids_for_tf_values_whichever_comes_first(kernel):
     again = rows(kernel)
     assert again["t"]["varSize"] == "96" and again["model"]["varShape"] == "15 parameters"
     assert grid(kernel, "v")["data"][1] == {"[:, :]": 1, "0": 3, "1": 4}
+
+
+CONTAINERS = """\
+import json
+import tensorflow as tf
+%load_ext tf_debug_repr
+
+w = tf.Variable([[1.5, -2.0], [0.25, 4.0], [8.0, 3.0]], name="w")
+b = tf.Variable([0.5, -0.5], name="b")
+with tf.GradientTape() as tape:
+    loss = tf.reduce_sum(tf.ones((1, 3)) @ w + b)
+grads = tape.gradient(loss, [w, b])
+named = {"dense/kernel": w, "odd'key": b}
+tensors = [tf.fill((4,), float(i)) for i in range(2000)]
+by_name = {f"t{i}": t for i, t in enumerate(tensors)}
+many = [tensors[0]] * 25_000
+"""
+
+
+def test_items_of_a_list_of_tensors_open_in_the_grid_and_big_containers_keep_their_rows(kernel):
+    execute(kernel, CONTAINERS)
+    execute(kernel, inspector_script(), silent=True)
+    found = rows(kernel)
+    names = list(found)
+    # each tensor of grads gets a row right after it, named as the expression that reads it
+    at = names.index("grads")
+    assert names[at : at + 3] == ["grads", "grads[0]", "grads[1]"]
+    assert (found["grads[0]"]["varShape"], found["grads[0]"]["isMatrix"]) == ("3 x 2", True)
+    assert found["grads[0]"]["varContent"].startswith("float32[3, 2]")
+    # a safe key is written in double quotes; a key with a quote gets no row (it would be code)
+    assert found['named["dense/kernel"]']["varType"] == "ResourceVariable"
+    assert not [n for n in names if n.startswith("named[") and "odd" in n]
+    # the Inspector's grid request for that row, as its front end sends it
+    table = grid(kernel, "grads[0]")
+    kernel_values = json.loads(execute(kernel, "json.dumps(grads[0].numpy().tolist())")[0][1:-1])
+    assert [[r["0"], r["1"]] for r in table["data"]] == kernel_values == [[1, 1]] * 3
+    assert [r["1"] for r in grid(kernel, 'named["dense/kernel"]')["data"]] == [-2, 4, 3]
+    # a delete from the panel deletes what the row names
+    text, error = execute(kernel, "_jupyterlab_variableinspector_deletevariable('grads[1]')")
+    assert error is None and "grads[1]" not in rows(kernel)
+
+    # 2,000 tensors in a list and in a dict: their bytes, their count, not the Inspector's row
+    for name in ("tensors", "by_name"):
+        row = found[name]
+        assert (row["varSize"], row["varShape"], row["isMatrix"]) == ("32000", "2,000 items", True)
+        assert row["varContent"].startswith("2,000 tensors, 31.2 KiB: "), row["varContent"]
+        assert "… 1,992 more" in row["varContent"]
+    assert "float32[4]" in found["tensors"]["varContent"]
+    assert "'t0': float32[4]" in found["by_name"]["varContent"]
+    item_rows = [found[n] for n in names if n.startswith("tensors[")]
+    assert len(item_rows) == 32  # the first 32 get rows
+    # 16 item rows a query get figures, the shortest containers' first (grads, named); the
+    # rest read their metadata, and their grids their numbers
+    figured = [n for n in names if "[" in n and "x∈" in found[n]["varContent"]]
+    assert len(figured) == 16 and {"grads[0]", "grads[1]", 'named["dense/kernel"]'} <= set(figured)
+    assert item_rows[31]["varContent"] == "float32[4] CPU:0 (figures: open its grid)"
+    assert grid(kernel, "tensors[31]")["data"][0]["0"] == 31
+    # past 10,000 items: read from a sample, and the row says so
+    row = found["many"]
+    assert (row["varSize"], row["varShape"]) == ("400000", "25,000 items")
+    assert row["varContent"].startswith(
+        "25,000 tensors, ~391 KiB (read from 1,000 items spread over them): [float32[4]"
+    )
+    # the container's own grid: one row per item, bounded
+    table = grid(kernel, "tensors")
+    assert len(table["data"]) == 1001 and table["data"][-1]["name"] == "… 1,000 more items"
+    assert table["data"][7]["summary"].startswith("float32[4] x∈[7, 7] μ=7")

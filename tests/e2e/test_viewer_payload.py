@@ -12,6 +12,8 @@ import pytest
 
 from tf_debug_repr.viewer.payload import decode
 
+from ..conftest import start_stopped
+
 pytestmark = pytest.mark.e2e
 
 PROGRAM = "viewer_values.py"
@@ -35,8 +37,17 @@ def marks(p: dict) -> np.ndarray:
     return np.frombuffer(base64.b64decode(s["mask"]), np.uint8).reshape(s["height"], s["width"])
 
 
-def test_payloads_of_a_tensor_a_variable_a_keras_weight_and_a_gradient(debug_session):
-    s = debug_session(PROGRAM)
+@pytest.fixture(scope="module")
+def values():
+    """One session on PROGRAM, shared by the tests that only read it (payloads and saves
+    read values; none resumes or assigns)."""
+    session = start_stopped(PROGRAM)
+    yield session
+    session.client.close()
+
+
+def test_payloads_of_a_tensor_a_variable_a_keras_weight_and_a_gradient(values):
+    s = values
 
     cube = np.arange(24, dtype=np.float32).reshape(2, 3, 4) - 10.0
     cube[1, 2, 3] = np.nan
@@ -79,8 +90,8 @@ def test_payloads_of_a_tensor_a_variable_a_keras_weight_and_a_gradient(debug_ses
     assert pixels[8:, 8:, :3].tolist() == expected[3].tolist()  # the fourth tile, bottom right
 
 
-def test_a_megabyte_payload_comes_whole_and_bad_input_reads_as_an_error(debug_session, tmp_path):
-    s = debug_session(PROGRAM)
+def test_a_megabyte_payload_comes_whole_and_bad_input_reads_as_an_error(values, tmp_path):
+    s = values
     started = time.monotonic()
     result = s.evaluate(
         "__import__('tf_debug_repr').view_payload((matrix), axes=[0, 1], index=None, "

@@ -111,8 +111,29 @@ def fresh_venv(work: Path, wheel: Path) -> tuple[Path, Path]:
     return python, site
 
 
-def test_the_wheel_carries_every_package_and_the_plugin_portion(tmp_path):
-    wheel = build_wheel(tmp_path)
+# Built once per run and shared by the tests that read them (none writes into them): the
+# wheel, a fresh venv holding it, an editable install of a clean tree, a bare venv and the
+# extension's bundle.
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    return build_wheel(tmp_path_factory.mktemp("wheel"))
+
+
+@pytest.fixture(scope="module")
+def wheel_venv(tmp_path_factory, wheel) -> tuple[Path, Path]:
+    """(python, site-packages) of a fresh venv with nothing but the wheel."""
+    return fresh_venv(tmp_path_factory.mktemp("wheel-venv"), wheel)
+
+
+@pytest.fixture(scope="module")
+def bare(tmp_path_factory) -> tuple[Path, Path]:
+    """(python, site-packages) of a venv with nothing of tf-debug-repr."""
+    return bare_venv(tmp_path_factory.mktemp("bare-venv"))
+
+
+def test_the_wheel_carries_every_package_and_the_plugin_portion(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     in_wheel = {".".join(Path(n).parent.parts) for n in names if n.endswith("/__init__.py")}
     assert packages_in_source() - in_wheel == set()
@@ -192,9 +213,8 @@ def attached_in(tmp_path, python, env):
         debuggee.wait(timeout=30)
 
 
-def test_a_debug_session_runs_the_plugin_from_the_installed_wheel(tmp_path):
-    wheel = build_wheel(tmp_path)
-    python, site = fresh_venv(tmp_path, wheel)
+def test_a_debug_session_runs_the_plugin_from_the_installed_wheel(tmp_path, wheel_venv):
+    python, site = wheel_venv
     with stopped_in(tmp_path, python) as (client, frame, evaluate):
         # the plugin, its package and the subpackage modules it loaded: all from the wheel
         # (counted in the debuggee: debugpy shortens long strings in what it returns)
@@ -258,12 +278,13 @@ DEBUGPY_16 = ROOT / ".venv" / "debugpy-1.6.7"
     importlib.util.find_spec("pkg_resources") is None,
     reason="no pkg_resources (setuptools >= 82 or none): debugpy 1.6 then uses pkgutil",
 )
-def test_debugpy_1_6_with_pkg_resources_loads_the_plugin_from_the_installed_wheel(tmp_path):
+def test_debugpy_1_6_with_pkg_resources_loads_the_plugin_from_the_installed_wheel(
+    tmp_path, wheel, wheel_venv
+):
     """debugpy 1.6.x builds ``pydevd_plugins.extensions`` with pkg_resources, which skips
     the PEP 420 portion (issue 16): the wheel's .pth path entry must make it load."""
-    wheel = build_wheel(tmp_path)
     assert "tf_debug_repr-pydevd16.pth" in zipfile.ZipFile(wheel).namelist()
-    python, site = fresh_venv(tmp_path, wheel)
+    python, site = wheel_venv
     adapter_env = {**os.environ, "PYTHONPATH": str(DEBUGPY_16)}
     with stopped_in(tmp_path, python, adapter_env) as (client, frame, evaluate):
         assert evaluate("__import__('debugpy').__version__") == "'1.6.7'"
@@ -322,6 +343,21 @@ def check_the_plugin_runs(client, frame, evaluate, debugpy: str) -> None:
     assert "plugin disabled" not in "".join(client.output)
 
 
+@pytest.fixture(scope="module")
+def editable(tmp_path_factory) -> tuple[Path, Path, Path]:
+    """(tree, python, site-packages): ``pip install -e`` of a clean tree into a bare venv."""
+    work = tmp_path_factory.mktemp("editable")
+    tree = clean_tree(work)
+    python, site = bare_venv(work)
+    command = [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps"]
+    command += ["-q", "-e", str(tree)]
+    if _setuptools_backend_here():
+        command.append("--no-build-isolation")
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return tree, python, site
+
+
 @pytest.mark.parametrize(
     ("debugpy", "attach"),
     [
@@ -331,19 +367,12 @@ def check_the_plugin_runs(client, frame, evaluate, debugpy: str) -> None:
         ),
     ],
 )
-def test_an_editable_install_loads_the_plugin(tmp_path, debugpy, attach):
+def test_an_editable_install_loads_the_plugin(tmp_path, editable, debugpy, attach):
     """``pip install -e .`` puts src/ on the path (a PEP 420 portion there, which debugpy 1.6's
     pkg_resources skips) and, from setup.py, a .pth naming src/tf_debug_repr/_pydevd_namespace
     by its absolute path (issue 16). Under debugpy 1.8 both portions are found: one load.
     ``attach``: the program started with ``python -m debugpy --listen`` instead."""
-    tree = clean_tree(tmp_path)
-    python, site = bare_venv(tmp_path)
-    command = [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps"]
-    command += ["-q", "-e", str(tree)]
-    if _setuptools_backend_here():
-        command.append("--no-build-isolation")
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stdout + done.stderr
+    tree, python, site = editable
     namespace = tree / "src" / "tf_debug_repr" / "_pydevd_namespace"
     pth = (site / "tf_debug_repr-pydevd16.pth").read_text(encoding="utf-8")
     assert pth.strip() == str(namespace.resolve())
@@ -362,6 +391,18 @@ def test_an_editable_install_loads_the_plugin(tmp_path, debugpy, attach):
         where = evaluate(f"{plugin}.startswith({str(namespace)!r})")
         # pkg_resources finds only the regular packages; pkgutil both, src/'s first
         assert where == ("True" if debugpy == "1.6.7" else "False")
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory) -> Path:
+    """The bundle vscode-ext/scripts/bundle-python.js writes."""
+    bundle = tmp_path_factory.mktemp("bundle") / "bundle"
+    script = ROOT / "vscode-ext" / "scripts" / "bundle-python.js"
+    done = subprocess.run(
+        ["node", str(script), str(bundle)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return bundle
 
 
 def node_resolved_pythonpath(bundle: Path, inherited: str | None) -> str:
@@ -407,23 +448,15 @@ def node_resolved_pythonpath(bundle: Path, inherited: str | None) -> str:
         ),
     ],
 )
-def test_the_extension_bundle_loads_the_plugin(tmp_path, debugpy, installed):
+def test_the_extension_bundle_loads_the_plugin(request, tmp_path, debugpy, installed):
     """The VS Code extension's zero-install case: a venv without tf-debug-repr, the bundle
     written by vscode-ext/scripts/bundle-python.js, its folders on the debuggee's PYTHONPATH
     as the extension's launch code puts them. debugpy 1.6.x (pkg_resources) finds the plugin
     in the bundle's pydevd16/ (issue 16); debugpy 1.8 in the bundle's PEP 420 portion.
     ``installed``: the venv has the wheel too; its copy is the one that runs, once, though
     pydevd_plugins.extensions then holds the bundle's folder and the wheel's second one."""
-    bundle = tmp_path / "bundle"
-    script = ROOT / "vscode-ext" / "scripts" / "bundle-python.js"
-    done = subprocess.run(
-        ["node", str(script), str(bundle)], capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    if installed:
-        python, site = fresh_venv(tmp_path, build_wheel(tmp_path))
-    else:
-        python, site = bare_venv(tmp_path)
+    bundle = request.getfixturevalue("bundle")
+    python, site = request.getfixturevalue("wheel_venv" if installed else "bare")
     adapter_env = adapter_env_for(debugpy)
     inherited = (adapter_env or os.environ).get("PYTHONPATH")
     pythonpath = node_resolved_pythonpath(bundle, inherited)

@@ -9,7 +9,7 @@ def gradient_hooks():
     tf = pytest.importorskip("tensorflow")
     keras = pytest.importorskip("keras")
     from tf_debug_repr.gradients import capture
-    from tf_debug_repr.gradients import views as gradient_views
+    from tf_debug_repr.views import gradients as gradient_views
 
     capture.install_tape_hooks(tf)
     capture.install_keras_hooks(keras)

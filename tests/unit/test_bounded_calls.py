@@ -165,3 +165,19 @@ def test_a_fast_property_reads_as_before():
     rows = {r.name: r for r in views.children(model)}
     assert rows["built"].resolve() is True
     assert not bounded._running
+
+
+def test_a_worker_never_replaces_the_trace_function(monkeypatch):
+    """pydevd warns (``PYDEV DEBUGGER WARNING``) against any ``sys.settrace`` call from
+    outside ``threading`` while it debugs, and refuses one under ``sys.monitoring``: the
+    worker leaves the trace function alone (pydevd turns itself off there, by the mark)."""
+    import sys
+
+    calls: list = []
+    monkeypatch.setattr(sys, "settrace", lambda fn: calls.append(fn))
+    worker = bounded._Worker()
+    assert worker.thread.pydev_do_not_trace and worker.thread.is_pydev_daemon_thread
+    done = threading.Event()
+    worker.submit(done.set)
+    assert done.wait(10)
+    assert calls == []

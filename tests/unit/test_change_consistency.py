@@ -17,7 +17,7 @@ from tf_debug_repr.core.tf_types import Kind  # noqa: E402
 from tf_debug_repr.forensics import changes as change_views  # noqa: E402
 from tf_debug_repr.forensics import features as forensics  # noqa: E402
 from tf_debug_repr.forensics import snapshots  # noqa: E402
-from tf_debug_repr.gradients import views as gradient_views  # noqa: E402
+from tf_debug_repr.views import gradients as gradient_views  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

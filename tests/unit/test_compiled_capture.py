@@ -196,7 +196,7 @@ def test_a_big_weights_step_norms_are_estimated_from_a_sample_and_say_so(budget_
     its norm (a whole pass costs a few % of a big step): the estimate is close, the rows
     mark it ``~``, and the last step's norm is exact where its values are kept."""
     from tf_debug_repr.gradients import compiled
-    from tf_debug_repr.gradients.views import GradientInfo, gradient_mark
+    from tf_debug_repr.views.gradients import GradientInfo, gradient_mark
 
     capture.set_budget_mb(budget_mb)
     try:

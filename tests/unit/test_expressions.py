@@ -1,5 +1,7 @@
 """Expressions written into rows name only the stable facade (``tf_debug_repr._expr``) or
-the public API; the old module paths still work (restored viewer panels hold them)."""
+the public API (``tf_debug_repr``'s ``__all__``): the two module paths users' Watch
+expressions, copied expressions and restored viewer panels hold. No other module path is
+public; nothing is released yet, so no old path is kept."""
 
 from __future__ import annotations
 
@@ -12,36 +14,56 @@ from pathlib import Path
 import pytest
 
 import tf_debug_repr
-from tf_debug_repr import _expr, _moved
+from tf_debug_repr import _expr
 from tf_debug_repr.core.view_model import FACADE
 
 PACKAGE = Path(tf_debug_repr.__file__).parent
-# The module paths that expressions written before the facade named, and what they call.
-OLD_PATHS = {
-    "tf_debug_repr.guards": ["eagerly"],
-    "tf_debug_repr.distribute_views": ["max_difference"],
-    "tf_debug_repr.model_views": ["param_count", "gradient_table"],
-    "tf_debug_repr.optimizer_views": ["slots_by_weight"],
-    "tf_debug_repr.tape_views": ["watched_tensors", "last_gradients"],
-}
+EXTENSION = PACKAGE.parents[1] / "vscode-ext" / "src"
+IMPORTED = re.compile(r"""__import__\((['"])(tf_debug_repr[\w.]*)\1[^)]*\)\)?\.(\w+)""")
+# ``{MODULE}.name`` / ``{FACADE}.name`` in an f-string: MODULE is FACADE in every view module
+ON_FACADE = re.compile(r"\{(?:MODULE|FACADE)\}\.(\w+)")
+# the extension's ``${PACKAGE}.name`` in a template literal, PACKAGE being the package itself
+ON_PACKAGE = re.compile(r"\$\{PACKAGE\}\.(\w+)")
+JS_PACKAGE = "const PACKAGE = \"__import__('tf_debug_repr')\";"
+
+
+def _sources() -> list[Path]:
+    found = list(PACKAGE.rglob("*.py"))
+    if EXTENSION.is_dir():  # the checkout (an installed wheel has no extension beside it)
+        found += [p for p in EXTENSION.rglob("*.js") if "test" not in p.parts]
+    return found
 
 
 def test_no_internal_module_path_in_any_expression():
-    imported = re.compile(r"__import__\('(tf_debug_repr[\w.]*)'")
     named = {
-        (path.name, found)
-        for path in PACKAGE.rglob("*.py")
-        if path.name != "_moved.py"  # the old paths, named to keep them importable
-        for found in imported.findall(path.read_text(encoding="utf-8"))
+        (path.name, module)
+        for path in _sources()
+        for _, module, _ in IMPORTED.findall(path.read_text(encoding="utf-8"))
     }
-    assert {found for _, found in named} <= {"tf_debug_repr", "tf_debug_repr._expr"}, named
+    assert named, "no expression found: the pattern no longer matches how they are written"
+    assert {module for _, module in named} <= {"tf_debug_repr", "tf_debug_repr._expr"}, named
 
 
-def test_the_facade_offers_every_function_the_old_paths_did():
-    for module, names in OLD_PATHS.items():
-        for name in names:
-            assert callable(getattr(_expr, name)), name
-            assert callable(getattr(importlib.import_module(module), name)), (module, name)
+def test_every_function_an_expression_names_exists():
+    """What the views and the extension write resolves: a name of the public API, or a
+    function of the facade."""
+    public = set(tf_debug_repr.__all__)
+    missing = []
+    for path in _sources():
+        text = path.read_text(encoding="utf-8")
+        for _, module, name in IMPORTED.findall(text):
+            if module == "tf_debug_repr" and name not in public:
+                missing.append((path.name, module, name))
+            if module == "tf_debug_repr._expr" and not callable(getattr(_expr, name, None)):
+                missing.append((path.name, module, name))
+        for name in ON_FACADE.findall(text):
+            if not callable(getattr(_expr, name, None)):
+                missing.append((path.name, "_expr", name))
+        for name in ON_PACKAGE.findall(text):
+            if JS_PACKAGE not in text or name not in public:
+                missing.append((path.name, "PACKAGE", name))
+    assert missing == []
+    assert all(callable(getattr(tf_debug_repr, name)) for name in public - {"__version__"})
 
 
 def test_facade_expressions_evaluate_in_any_frame():
@@ -50,30 +72,16 @@ def test_facade_expressions_evaluate_in_any_frame():
         eval(f"{FACADE}.not_there", {})  # noqa: S307
 
 
-def test_every_old_module_path_is_the_module_at_its_new_path():
-    """Before the modules moved into subpackages they sat flat in the package: each old
-    path imports the very module at its new one (one copy of its state)."""
-    for old, new in _moved.MOVED.items():
-        module = importlib.import_module(f"tf_debug_repr.{old}")
-        assert module is importlib.import_module(f"tf_debug_repr.{new}"), old
-        assert module.__name__ == f"tf_debug_repr.{new}"
-        assert getattr(tf_debug_repr, old) is module
-    assert set(_moved.MOVED.values()) <= {
-        ".".join(path.relative_to(PACKAGE).with_suffix("").parts).removesuffix(".__init__")
-        for path in PACKAGE.rglob("*.py")
-    }
+def test_the_flat_paths_of_before_the_rooms_are_gone():
+    """The modules sat flat in the package before they moved into rooms; no release had
+    them, so they are not importable (one module, one path)."""
+    for old in ("tf_debug_repr.model_views", "tf_debug_repr.guards", "tf_debug_repr.png"):
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(old)
 
 
-def test_old_module_paths_as_restored_panels_write_them():
-    for module, names in OLD_PATHS.items():
-        loaded = eval(f"__import__({module!r}, fromlist=['_'])", {})  # noqa: S307
-        assert all(callable(getattr(loaded, name)) for name in names), module
-    with pytest.raises(ModuleNotFoundError):
-        importlib.import_module("tf_debug_repr.no_such_module")
-
-
-def test_the_old_paths_cost_nothing_at_import():
-    """``import tf_debug_repr`` imports none of the moved modules, nor TF, numpy or
+def test_import_costs_nothing():
+    """``import tf_debug_repr`` imports no view module, nor TF, numpy or
     ``importlib.abc`` (which brings ``importlib.resources``)."""
     code = (
         "import sys; import tf_debug_repr; "
@@ -82,7 +90,5 @@ def test_the_old_paths_cost_nothing_at_import():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded, heavy = out.stdout.strip().splitlines()
-    assert loaded == str(
-        ["tf_debug_repr", "tf_debug_repr._moved", "tf_debug_repr.core", "tf_debug_repr.core.wiring"]
-    )
+    assert loaded == str(["tf_debug_repr", "tf_debug_repr.core", "tf_debug_repr.core.wiring"])
     assert heavy == "[]"

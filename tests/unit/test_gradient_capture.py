@@ -20,7 +20,7 @@ from tf_debug_repr.core import formatting as fmt  # noqa: E402
 from tf_debug_repr.core.view_model import Note  # noqa: E402
 from tf_debug_repr.gradients import capture  # noqa: E402
 from tf_debug_repr.gradients import figures as gradient_figures  # noqa: E402
-from tf_debug_repr.gradients import views as gradient_views  # noqa: E402
+from tf_debug_repr.views import gradients as gradient_views  # noqa: E402
 from tf_debug_repr.views import models as model_views  # noqa: E402
 from tf_debug_repr.views import tapes as tape_views  # noqa: E402
 

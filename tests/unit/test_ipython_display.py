@@ -14,7 +14,7 @@ import pytest
 
 from tf_debug_repr.hosts.notebook import colour_maps
 from tf_debug_repr.hosts.notebook import display as ipython_display
-from tf_debug_repr.hosts.notebook.png import encode_png
+from tf_debug_repr.hosts.notebook.png import SIGNATURE
 
 from .payload_dicts import payload
 
@@ -78,13 +78,16 @@ def test_html_has_the_summary_the_warning_the_caption_and_the_picture():
     values = np.arange(12, dtype=np.float32).reshape(2, 2, 3)
     values[0, 1, 1] = np.nan
     data = payload(values)
-    png = encode_png(np.zeros((2, 2, 3), np.uint8))
-    text = ipython_display.render_html(data, png)
+    text = ipython_display.render_html(data, ipython_display.picture_html(data))
     assert data["summary"] in text
     assert "‼ NaN×1" in text
-    assert "heatmap of x[0, :, :] of float32[2, 2, 3] (rows: axis 1, columns: axis 2)" in text
+    what = "heatmap of x[0, :, :] of float32[2, 2, 3] (rows: axis 1, columns: axis 2)"
+    assert f'<div style="color:var(--jp-ui-font-color2,#888)">{what}</div>' in text
+    assert f'alt="{what}"' in text  # the picture says what it is to a screen reader
     embedded = re.search(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', text).group(1)
-    assert base64.b64decode(embedded) == png
+    assert base64.b64decode(embedded).startswith(SIGNATURE)
+    # the colour bar's range (of the slice x[0]) as text beside the picture: 0 and 5
+    assert '">5</span>' in text and '">0</span>' in text
     assert f"rgb{colour_maps.NAN_COLOUR}" in text  # the legend
 
 
@@ -281,7 +284,9 @@ def test_every_kind_of_value_gets_its_summary_and_a_picture_where_there_are_numb
     finally:
         ipython_display.unregister(shell)
     assert data["text/plain"].splitlines()[0] == views.summary(value)
-    assert html_text.escape(views.summary(value)) in data["text/html"]
+    shown = re.sub(r"<span [^>]*>(‼[^<]*)</span>", r"\1", data["text/html"])
+    assert html_text.escape(views.summary(value)) in shown  # its NaN warning coloured in place
+    assert data["text/html"].count("‼") == views.summary(value).count("‼")  # once
     assert html_text.escape(expected) in data["text/html"]
     drawable = name in ("bool", "int64", "int32 1-D", "complex", "bfloat16", "5-D")
     assert ("<img" in data["text/html"]) == drawable, name

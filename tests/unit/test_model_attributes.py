@@ -129,11 +129,33 @@ def test_private_attributes_row_and_its_rows_evaluate(gan):
     assert resolve_expression(note.expression, code) == "self._private_note"
 
 
-def test_a_property_that_raises_is_one_row_saying_so(gan):
-    broken = rows_of(gan)["broken"]
+def test_a_property_that_raises_is_kept_in_the_trailing_raise_when_read_group(gan):
+    rows = views.children(gan)
+    names = [row.name for row in rows]
+    assert "broken" not in names  # the main list holds only values that read
+    # Keras 3's distribute_reduction_method, input and output raise on this model too
+    group = rows[-1]
+    assert group.name.startswith("raise when read (") and group.name == names[-1]
+    node = group.resolve()
+    assert group.name == f"raise when read ({len(node.attributes)})"
+    inside = {row.name: row for row in node.children()}
+    broken = inside["broken"]
     value = broken.resolve()
+    # the exception's one line, no traceback; the adapter gives it its own literal
     assert isinstance(value, Note) and broken.expression is None
-    assert value.text == ("(reading it raises RuntimeError: a property of the user's that raises)")
+    assert value.text == "RuntimeError: a property of the user's that raises"
+    assert inside["input"].resolve().text.startswith("AttributeError: The layer ")
+    assert node.summary().startswith(f"{len(inside)} attributes: ")
+    # its expression lists the same attributes again
+    again = eval(resolve_expression(group.expression, "self"), {"self": gan})
+    assert [a.name for a in again.attributes] == list(inside)
+    # nothing outside the group reads as an error, private attributes included
+    private = {
+        row.name: row.resolve() for row in rows_of(gan)["private attributes"].resolve().children()
+    }
+    for name, row in [*((r.name, r.resolve()) for r in rows[:-1]), *private.items()]:
+        text = str(row) if isinstance(row, Note) else ""
+        assert "raises" not in text and "Error" not in text, (name, text)
 
 
 def same(got, value) -> bool:
@@ -172,6 +194,8 @@ def test_nothing_stock_lists_is_lost(gan):
     private = {row.name: row for row in rows}["private attributes"]
     code = resolve_expression(private.expression, "self")
     rows += private.resolve().children()  # one expansion away
+    raised = [row for row in views.children(gan) if row.name.startswith("raise when read")]
+    rows += raised[0].resolve().children()  # and those whose read raises, in their group
     names = {row.name for row in rows}
     expressions = {
         resolve_expression(row.expression, code if row.name.startswith("_") else "self")
@@ -277,7 +301,9 @@ def test_module_without_super_init_reads_without_error():
     assert summary == "9 params, 2 variables, DeepDream"
     rows = rows_of(dream)
     assert rows["model"].resolve() is dream.model
-    assert rows["name"].resolve().text.startswith("(reading it raises AttributeError")
+    assert "name" not in rows  # its read raises: in the trailing group
+    raised = {row.name: row.resolve() for row in rows["raise when read (2)"].resolve().children()}
+    assert raised["name"].text.startswith("AttributeError: ")
 
 
 def test_module_holding_a_keras_model_counts_its_parameters():

@@ -126,7 +126,6 @@ def test_deliberate_infinities_pass_by_default(checking):
     assert weights.numpy()[0, 2] == 0.0
     log_p = tf.math.log(tf.constant([0.5, 0.0]))  # log(0): -Inf, on purpose
     assert log_p.numpy()[1] == -np.inf
-    assert (tf.constant([1.0]) / 0.0).numpy()[0] == np.inf
 
     @tf.function
     def log_of(values):
@@ -155,6 +154,33 @@ def test_infinities_stop_when_asked(checking_inf):
         log_of(tf.constant([1.0, 0.0]))
 
 
+def test_a_division_by_zero_stops_where_it_makes_inf_not_where_its_nan_comes(checking):
+    """``h / scale`` with ``scale`` 0 makes +Inf; ``inf - inf`` on the next line makes the
+    NaN. The stop is the division's, with its inputs; a division that only passes an Inf
+    on (an input already infinite) and an Inf made by another op (log(0)) pass."""
+    h, scale = tf.constant([1.0, 2.0]), tf.constant(0.0)
+    with pytest.raises(tf.errors.InvalidArgumentError) as caught:
+        h / scale
+    e = caught.value
+    assert (e.op_type, e.nan, e.pos_inf, e.first_bad) == ("RealDiv", 0, 2, (0,))
+    assert e.inputs[0] is h and e.inputs[1] is scale
+    assert "a division by zero: Inf made from finite inputs stops here" in e.message
+    for divide in (tf.math.reciprocal, tf.math.rsqrt):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"\+Inf×1 of 2"):
+            divide(tf.constant([4.0, 0.0]))
+    assert (tf.constant([np.inf, 1.0]) / 2.0).numpy()[0] == np.inf  # passed on, not made
+    assert tf.math.log(tf.constant([0.0])).numpy()[0] == -np.inf  # not a division
+
+    @tf.function
+    def ratio_of(values, divisor):
+        return values / divisor
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"NaN: 0, \+Inf: 1, -Inf: 1"):
+        ratio_of(tf.constant([1.0, -1.0]), tf.constant(0.0))
+    passed_on = ratio_of(tf.constant([np.inf, 1.0]), tf.constant(2.0))
+    assert passed_on.numpy().tolist() == [np.inf, 0.5]
+
+
 def _stop_and_look(x):
     """Run an op that makes a NaN, check what the stop hands over, let go of the error."""
     try:
@@ -165,7 +191,7 @@ def _stop_and_look(x):
         lines = [line.strip() for line in error.message.splitlines()]
         assert f"{numerics_check.STOP_EXPRESSION}.inputs" in lines
         assert f"{numerics_check.STOP_EXPRESSION}.output" in lines
-        assert "NaN stops, Inf and -Inf pass" in error.message
+        assert "NaN and a division's Inf stop, other Inf and -Inf pass" in error.message
         inputs = eval(f"{numerics_check.STOP_EXPRESSION}.inputs")
         output = eval(f"{numerics_check.STOP_EXPRESSION}.output")
         return inputs[0] is x and output is error.output

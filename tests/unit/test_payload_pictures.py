@@ -1,13 +1,16 @@
-"""The notebook pictures drawn from payload dicts: colours, masks, layout, bounds."""
+"""The notebook pictures drawn from payload dicts: colours, masks, layout, bounds; their
+labels as HTML text beside the pixels."""
 
 from __future__ import annotations
+
+import base64
+import re
 
 import numpy as np
 import pytest
 
-from tf_debug_repr.hosts.notebook import colour_maps
+from tf_debug_repr.hosts.notebook import colour_maps, picture_html
 from tf_debug_repr.hosts.notebook import pictures as payload_pictures
-from tf_debug_repr.hosts.notebook.pixel_font import draw_text, text_size
 
 from .payload_dicts import image_payload, payload
 
@@ -20,32 +23,35 @@ def opaque(colour) -> tuple[int, ...]:
     return (*(int(c) for c in colour), 255)
 
 
-def test_pictures_are_transparent_around_what_is_drawn_with_grey_labels():
-    """No white card in a dark theme: the margins and the space around the labels are
-    transparent, everything drawn opaque, the labels a grey that reads on both themes."""
-    for data in (payload(np.array([[0.0, 10.0]])), payload(np.linspace(0, 1, 50))):
-        picture = payload_pictures.draw(data)
-        assert picture.shape[2] == 4
-        assert tuple(picture[0, 0]) == (0, 0, 0, 0)
-        assert set(np.unique(picture[..., 3]).tolist()) == {0, 255}
-        assert (picture == payload_pictures.INK).all(axis=2).any()
-    ink = np.array(payload_pictures.INK[:3]) / 255.0
+def pixels_of(picture) -> np.ndarray:
+    return picture.pixels
 
-    def luminance(c: np.ndarray) -> float:
-        c = np.where(c <= 0.03928, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
-        return float(0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2])
 
-    dark = luminance(np.array([0x11, 0x11, 0x11]) / 255.0)  # JupyterLab's dark background
-    assert (1.05 / (luminance(ink) + 0.05)) > 4 and (luminance(ink) + 0.05) / (dark + 0.05) > 4
+def test_pictures_are_only_their_cells_and_bars_with_no_text_in_pixels():
+    """No white card in a dark theme and no label drawn in pixels: a heatmap is its cells
+    (all opaque), a histogram its bars on a transparent ground."""
+    heat = payload_pictures.draw(payload(np.array([[0.0, 10.0]])))
+    assert isinstance(heat, payload_pictures.Heatmap)
+    assert heat.pixels.shape[2] == 4 and (heat.pixels[..., 3] == 255).all()
+    down, across = payload_pictures._cell_pixels(1, 2)
+    assert heat.pixels.shape[:2] == (down, 2 * across)
+    hist = payload_pictures.draw(payload(np.linspace(0, 1, 50)))
+    assert isinstance(hist, payload_pictures.Histogram)
+    assert hist.pixels.shape[0] == payload_pictures.HISTOGRAM_HEIGHT
+    assert (hist.pixels[:, -1] == payload_pictures.BACKGROUND).all()  # the gap after a bar
+    assert {tuple(c) for c in hist.pixels.reshape(-1, 4)} == {
+        payload_pictures.BACKGROUND,
+        payload_pictures.BAR,
+    }
 
 
 def test_a_2d_value_is_a_heatmap_with_each_cell_in_its_map_colour():
     cells = np.array([[0.0, 1.0], [2.0, 4.0]], np.float32)
-    picture = payload_pictures.draw(payload(cells))
+    picture = pixels_of(payload_pictures.draw(payload(cells)))
     assert payload_pictures.picture_kind(payload(cells)) == "heatmap"
-    # square cells filling the heatmap side: 128 px each, starting at the margin
+    # square cells filling the heatmap side: 128 px each
     side = payload_pictures.HEATMAP_SIDE // 2
-    m = payload_pictures.MARGIN
+    m = 0
     expected = colour_maps.colour(cells, 0.0, 4.0, colour_maps.VIRIDIS)
     for r in range(2):
         for c in range(2):
@@ -56,7 +62,7 @@ def test_a_2d_value_is_a_heatmap_with_each_cell_in_its_map_colour():
 
 def test_nan_and_infinities_get_their_own_colours():
     cells = np.array([[np.nan, np.inf], [-np.inf, 1.0], [2.0, 3.0]], np.float32)
-    picture = payload_pictures.draw(payload(cells))
+    picture = pixels_of(payload_pictures.draw(payload(cells)))
     found = colours_in(picture)
     for special in (colour_maps.NAN_COLOUR, colour_maps.POSINF_COLOUR, colour_maps.NEGINF_COLOUR):
         assert opaque(special) in found
@@ -64,32 +70,59 @@ def test_nan_and_infinities_get_their_own_colours():
 
 def test_signed_data_uses_the_diverging_map_centred_on_zero():
     cells = np.array([[-2.0, 0.0, 1.0]], np.float32)
-    picture = payload_pictures.draw(payload(cells))
+    picture = pixels_of(payload_pictures.draw(payload(cells)))
     # the zero cell is the diverging map's middle (near white), not viridis
-    m, (down, across) = payload_pictures.MARGIN, payload_pictures._cell_pixels(1, 3)
+    m, (down, across) = 0, payload_pictures._cell_pixels(1, 3)
     zero = picture[m + down // 2, m + across + across // 2]
     assert tuple(zero) == opaque(
         colour_maps.DIVERGING[len(colour_maps.DIVERGING) // 2].astype(np.uint8)
     )
 
 
-def test_the_colour_bar_runs_from_the_high_end_at_the_top():
+def test_the_colour_bar_is_the_map_from_the_high_end_at_the_top_labelled_in_text():
     picture = payload_pictures.draw(payload(np.array([[0.0, 10.0]])))
-    m = payload_pictures.MARGIN
-    down, across = payload_pictures._cell_pixels(1, 2)
-    bar_left = m + 2 * across + 2 * m
-    bar = picture[m : m + down, bar_left + payload_pictures.COLOUR_BAR_WIDTH // 2]
-    assert tuple(bar[0]) == opaque(colour_maps.sample(colour_maps.VIRIDIS, np.array(1.0)))
-    assert tuple(bar[-1]) == opaque(colour_maps.sample(colour_maps.VIRIDIS, np.array(0.0)))
-    # labelled: ink right of the bar
-    labels = picture[:, bar_left + payload_pictures.COLOUR_BAR_WIDTH :]
-    assert (labels == payload_pictures.INK).all(axis=2).any()
+    scale = picture.scale
+    assert (scale.low, scale.high, scale.zero) == ("0", "10", None)
+    assert scale.anchors[0] == tuple(colour_maps.sample(colour_maps.VIRIDIS, np.array(0.0)))
+    assert scale.anchors[-1] == tuple(colour_maps.sample(colour_maps.VIRIDIS, np.array(1.0)))
+    text = picture_html.html_of(picture, "heatmap")
+    gradient = re.search(r"linear-gradient\(to top,([^)]*\)[^;]*)\)", text).group(1)
+    stops = re.findall(r"rgb\((\d+),(\d+),(\d+)\) ([\d.]+)%", gradient)
+    assert len(stops) == len(colour_maps.VIRIDIS)
+    assert tuple(int(c) for c in stops[0][:3]) == scale.anchors[0] and stops[0][3] == "0"
+    assert tuple(int(c) for c in stops[-1][:3]) == scale.anchors[-1] and stops[-1][3] == "100"
+    # the range as text, high at the top, low at the bottom
+    assert re.search(r"top:0;left:0\">10</span>", text)
+    assert re.search(r"bottom:0;left:0\">0</span>", text)
+
+
+def test_a_signed_scale_says_where_zero_is():
+    picture = payload_pictures.draw(payload(np.array([[-2.0, 0.0, 1.0]])))
+    assert (picture.scale.low, picture.scale.high, picture.scale.zero) == ("-2", "2", 0.5)
+    assert 'top:50.0%;transform:translateY(-50%)">0</span>' in picture_html.html_of(picture, "")
+
+
+def test_the_picture_html_is_one_png_of_the_pixels_and_escaped_text():
+    picture = payload_pictures.draw(payload(np.arange(20.0).reshape(4, 5)))
+    text = picture_html.html_of(picture, 'x[0] of <b>"weights"</b>')
+    found = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', text)
+    assert len(found) == 1
+    decoded = tf_decode(base64.b64decode(found[0]))
+    np.testing.assert_array_equal(decoded, picture.pixels)
+    assert "<b>" not in text and "&lt;b&gt;&quot;weights&quot;&lt;/b&gt;" in text
+    height, width = picture.pixels.shape[:2]
+    assert f'width="{width}" height="{height}"' in text
+
+
+def tf_decode(data: bytes) -> np.ndarray:
+    tf = pytest.importorskip("tensorflow")
+    return tf.io.decode_png(data, channels=0).numpy()
 
 
 def test_3d_values_show_a_slice_and_big_slices_are_shrunk_to_the_side():
     cells = np.random.default_rng(0).normal(size=(3, 600, 40)).astype(np.float32)
-    picture = payload_pictures.draw(payload(cells))
-    assert picture.shape[0] <= payload_pictures.HEATMAP_SIDE + 2 * payload_pictures.MARGIN
+    picture = pixels_of(payload_pictures.draw(payload(cells)))
+    assert picture.shape[0] <= payload_pictures.HEATMAP_SIDE
     assert picture.shape[1] < 400
 
 
@@ -107,7 +140,7 @@ def test_shrink_keeps_the_mean_of_finite_cells_and_nan_over_infinity():
 
 def test_a_very_flat_heatmap_still_has_height():
     picture = payload_pictures.heatmap(payload(np.arange(500.0).reshape(1, 500))["slice"])
-    assert picture.shape[0] >= payload_pictures.MIN_STRIP
+    assert picture.pixels.shape[0] >= payload_pictures.MIN_STRIP
 
 
 def test_a_1d_value_is_a_histogram_with_bars_for_nan_and_inf():
@@ -115,16 +148,33 @@ def test_a_1d_value_is_a_histogram_with_bars_for_nan_and_inf():
     data = payload(values)
     assert payload_pictures.picture_kind(data) == "histogram"
     picture = payload_pictures.draw(data)
-    found = colours_in(picture)
-    assert payload_pictures.BAR in found
-    assert opaque(colour_maps.NAN_COLOUR) in found and opaque(colour_maps.POSINF_COLOUR) in found
-    assert opaque(colour_maps.NEGINF_COLOUR) not in found  # no -Inf: no bar for it
+    assert payload_pictures.BAR in colours_in(picture.pixels)
+    counts = data["histogram"]["counts"]
+    assert picture.peak == f"{max(counts):,}"
+    assert (picture.low, picture.high) == ("0", "1")
+    # one bar each for NaN and +Inf, on the finite bars' scale; none for -Inf
+    assert [(s.label, s.count, s.colour) for s in picture.specials] == [
+        ("NaN", 2, colour_maps.NAN_COLOUR),
+        ("+Inf", 1, colour_maps.POSINF_COLOUR),
+    ]
+    tallest = payload_pictures.HISTOGRAM_HEIGHT
+    assert picture.specials[0].height == max(2, round(tallest * 2 / max(counts)))
+    text = picture_html.html_of(picture, "histogram")
+    assert text.count("<img") == 1
+    for label in ("NaN", "+Inf", ">0<", ">1<", f">{max(counts):,}<"):
+        assert label in text, label
+    assert "-Inf" not in text
+    assert f"background:rgb{colour_maps.NAN_COLOUR}".replace(" ", "") in text
 
 
 def test_a_1d_value_of_only_nan_still_draws_its_nan_bar():
     data = payload(np.full(4, np.nan, np.float32))
     picture = payload_pictures.draw(data)
-    assert opaque(colour_maps.NAN_COLOUR) in colours_in(picture)
+    assert picture.pixels is None
+    assert [(s.label, s.count, s.height) for s in picture.specials] == [
+        ("NaN", 4, payload_pictures.HISTOGRAM_HEIGHT)
+    ]
+    assert "<img" not in picture_html.html_of(picture, "histogram")
 
 
 def test_scalars_and_errors_have_no_picture():
@@ -140,42 +190,26 @@ def test_an_image_grid_is_drawn_as_it_is_enlarged_when_small():
     grid[:, 28:] = (0, 0, 255, 255)
     data = image_payload(grid, tile=(28, 28), count=2, columns=2)
     assert payload_pictures.picture_kind(data) == "image"
-    picture = payload_pictures.draw(data)
+    picture = pixels_of(payload_pictures.draw(data))
     gap = payload_pictures.TILE_GAP
     assert picture.shape == (28 * 4, 56 * 4 + gap, 4)
     assert tuple(picture[0, 0]) == (255, 0, 0, 255) and tuple(picture[-1, -1]) == (0, 0, 255, 255)
     assert tuple(picture[0, 28 * 4]) == (0, 0, 0, 0)  # the gap between the two tiles
 
 
-def test_text_is_drawn_in_ink_where_it_says():
-    canvas = np.full((20, 40, 3), 255, np.uint8)
-    draw_text(canvas, 2, 3, "1.5e+03", (0, 0, 0))
-    width, height = text_size("1.5e+03")
-    inked = np.argwhere((canvas == 0).all(axis=2))
-    assert inked.size
-    assert inked[:, 0].min() >= 3 and inked[:, 0].max() < 3 + height
-    assert inked[:, 1].min() >= 2 and inked[:, 1].max() < 2 + width
-    # clipped at the edge without error
-    draw_text(canvas, 35, 15, "888", (0, 0, 0))
-
-
 def test_nothing_finite_means_no_colour_bar():
     picture = payload_pictures.draw(payload(np.full((2, 3), -np.inf, np.float32)))
-    found = colours_in(picture)
-    assert found == {opaque(colour_maps.NEGINF_COLOUR), payload_pictures.BACKGROUND}
+    assert picture.scale is None
+    assert colours_in(picture.pixels) == {opaque(colour_maps.NEGINF_COLOUR)}
+    assert "linear-gradient" not in picture_html.html_of(picture, "")
 
 
 def test_a_tall_thin_matrix_is_wide_enough_to_see():
     picture = payload_pictures.heatmap(payload(np.zeros((1600, 10)))["slice"])
-    heat_width = picture.shape[1] - payload_pictures.COLOUR_BAR_WIDTH
-    assert heat_width >= payload_pictures.MIN_STRIP
+    assert picture.pixels.shape[1] >= payload_pictures.MIN_STRIP
 
 
 def test_images_with_nan_are_drawn_as_a_heatmap_where_the_nan_shows():
     data = image_payload(np.zeros((28, 28, 4), np.uint8), tile=(28, 28), count=1, columns=1)
     data["stats"]["nan"] = 1
     assert payload_pictures.picture_kind(data) == "heatmap"
-
-
-def test_glyphs_of_other_widths_advance_by_their_width():
-    assert text_size("N") == (8, 10) and text_size("NaN") == (8 + 2 + 6 + 2 + 8, 10)

@@ -5,6 +5,7 @@ debugpy, test_pydevd_xml.py for the standalone pydevd's XML protocol)."""
 
 import math
 
+import numpy as np
 import pytest
 import tensorflow as tf
 
@@ -129,3 +130,37 @@ def test_pycharm_get_str_signature():
     x = tf.constant([1.0, 2.0])
     assert strings.get_str(x, True) == strings.get_str(x, False) == strings.get_str(x)
     assert strings.get_str(x).startswith("float32[2] ")
+
+
+@pytest.fixture
+def jupyterlab(monkeypatch):
+    from tf_debug_repr.hosts.pydevd import client
+
+    monkeypatch.setattr(client, "_client_id", "jupyterlab")
+
+
+def test_jupyterlab_gets_every_leaf_it_would_misprint_as_text(jupyterlab):
+    """JupyterLab's tree parses a float's value with parseFloat ('-inf' and 'nan' are NaN),
+    an int's with parseInt (exact to 2**53 only) and prints the type name of any other
+    type (None reads "NoneType"): those leaves go as their Python text, typed "str"."""
+    rows = contents_by_name(tf.constant([1.0, -np.inf, np.nan, 0.5]))
+    for name, text in (("[1]", "-inf"), ("[2]", "nan"), ("‼ first NaN/Inf at [1]", "-inf")):
+        leaf = rows[name]
+        assert type(leaf).__name__ == "str" and strings.get_str(leaf) == f"'{text}'", name
+    finite = rows["[3]"]
+    assert type(finite).__name__ == "float" and repr(finite) == "0.5"
+    big = contents_by_name(tf.constant([2**62 + 1, 3], tf.int64))
+    assert strings.get_str(big["[0]"]) == f"'{2**62 + 1}'" and type(big["[1]"]) is int
+    for value, text in ((None, "None"), (1 + 2j, "(1+2j)"), (b"ab", "b'ab'"), (-math.inf, "-inf")):
+        leaf = pydevd_adapter.for_pydevd(value)
+        assert type(leaf).__name__ == "str" and strings.get_str(leaf) == f"'{text}'", value
+    for value in (True, 5, 0.25, "text"):
+        assert pydevd_adapter.for_pydevd(value) is value
+
+
+def test_other_clients_get_leaves_as_they_are():
+    """VS Code and PyCharm print any type: values keep their own types there."""
+    rows = contents_by_name(tf.constant([1.0, -np.inf]))
+    assert type(rows["[1]"]).__name__ == "float32" and repr(rows["[1]"]) == "-inf"
+    assert pydevd_adapter.for_pydevd(None) is None
+    assert type(contents_by_name(tf.constant([2**62 + 1], tf.int64))["[0]"]) is int

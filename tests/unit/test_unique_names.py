@@ -8,7 +8,7 @@ tf = pytest.importorskip("tensorflow")
 
 from tf_debug_repr import views  # noqa: E402
 from tf_debug_repr.core.view_model import Child, unique_names  # noqa: E402
-from tf_debug_repr.gradients import views as gradient_views  # noqa: E402
+from tf_debug_repr.views import gradients as gradient_views  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -18,7 +18,7 @@ from tf_debug_repr.hosts.notebook import colour_maps
 from tf_debug_repr.viewer import contract
 from tf_debug_repr.viewer.payload import build
 
-from .payload_dicts import image_payload, payload
+from .payload_dicts import fit, image_payload, payload
 
 NODE = shutil.which("node")
 PAGE = Path(__file__).resolve().parents[2] / "vscode-ext" / "media" / "viewer"
@@ -65,6 +65,53 @@ def test_a_bad_request_says_so_in_a_contract_field():
 def test_the_python_test_payloads_fit_the_contract():
     _assert_payload_fits(payload(np.arange(6.0).reshape(2, 3)))
     _assert_payload_fits(image_payload(np.zeros((4, 4, 4), np.uint8), (4, 4), 1, 1))
+    with pytest.raises(KeyError):
+        fit("Slice", {"axes": [0, 1]})  # a required field missing
+    with pytest.raises(KeyError):
+        fit("Histogram", {"edges": [], "counts": [], "sampled": False, "bins": 8})
+
+
+FIXTURE = """
+const { payloadOf } = require(process.argv[1] + '/test/browser/fixtures.js');
+const grid = JSON.parse(require('fs').readFileSync(0, 'utf8'))
+  .map((row) => row.map((v) => (v === 'NaN' ? NaN : v === 'Inf' ? Infinity : v === '-Inf' ? -Infinity : v)));
+console.log(JSON.stringify(payloadOf(grid)));
+"""
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed (scripts/test.sh needs it)")
+@pytest.mark.parametrize(
+    "grid",
+    [
+        [[0, 1, 2, 3, 4], [5, "NaN", 7, 8, 9], [10, 11, "Inf", 13, 14], [15, 16, 17, "-Inf", 19]],
+        [[-2.5, 0.0, 1.25], [3.0, -0.5, 0.0]],
+    ],
+    ids=["specials", "signed"],
+)
+def test_the_page_tests_and_the_python_tests_build_the_same_payload(grid):
+    """The two test builders (vscode-ext/test/browser/fixtures.js, payload_dicts.py) make the
+    same payload of the same numbers: field for field, cells byte for byte."""
+    answer = subprocess.run(
+        [NODE, "-e", FIXTURE, str(PAGE.parents[1])],
+        input=json.dumps(grid),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    page = json.loads(answer.stdout)
+    special = {"NaN": np.nan, "Inf": np.inf, "-Inf": -np.inf}
+    ours = payload(np.array([[special.get(v, v) for v in row] for row in grid], np.float32))
+    _assert_payload_fits(page)
+    assert list(page) == list(ours)
+    for part in ("stats", "histogram", "slice"):
+        assert list(page[part]) == list(ours[part]), part
+    assert page["slice"] == ours["slice"]
+    assert page["histogram"]["counts"] == ours["histogram"]["counts"]
+    assert page["histogram"]["edges"] == pytest.approx(ours["histogram"]["edges"])
+    assert page["stats"] == pytest.approx(ours["stats"])
+    rest = [k for k in ours if k not in ("stats", "histogram", "slice")]
+    assert {k: page[k] for k in rest} == {k: ours[k] for k in rest}
 
 
 def test_the_notebook_reads_its_colours_from_the_contract():

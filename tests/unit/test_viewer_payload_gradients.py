@@ -9,8 +9,8 @@ import pytest
 tf = pytest.importorskip("tensorflow")
 keras = pytest.importorskip("keras")
 
-from tf_debug_repr.gradients import views as gradient_views  # noqa: E402
 from tf_debug_repr.viewer.payload import build  # noqa: E402
+from tf_debug_repr.views import gradients as gradient_views  # noqa: E402
 from tf_debug_repr.views import models as model_views  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("gradient_hooks")

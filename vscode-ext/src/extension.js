@@ -9,7 +9,7 @@ const crypto = require('node:crypto');
 const vscode = require('vscode');
 const { registerLaunch, COMMAND_ADD, COMMAND_ADD_COMPOUNDS } = require('./launch/commands');
 const { ViewerSessions } = require('./viewer/sessions');
-const { TensorViewer } = require('./viewer/panels');
+const { TensorViewer } = require('./viewer/tensorViewer');
 
 /** globalState key of the secret that signs what viewer pages keep for a window reload. */
 const VIEWER_KEY = 'tfDebugRepr.viewerStateKey';

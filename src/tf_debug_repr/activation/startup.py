@@ -7,7 +7,10 @@ The gradient/model views and gradient capture also wait for a debugger client: p
 and so this plugin, is loaded in every Jupyter kernel and in every program that calls
 ``debugpy.listen()``, looked at or not. They are set up once both have happened, TF
 imported and a client seen, in whichever order. ``TF_DEBUG_REPR_GRADIENTS``: unset or
-"auto" is this; "1" installs the capture hooks at TF import, "0" never.
+"auto" is this; "1" installs the capture hooks at TF import, "0" never. In "auto",
+``%load_ext tf_debug_repr`` is consent too (``notebook_consent``): the capture hooks
+install then (or at TF's import), and ``%unload_ext`` stops capture unless a debugger
+client is looking.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ _lock = threading.Lock()  # taken without blocking: see _arm
 _rerun = False  # work asked for since the holder of _lock last looked
 _imported: dict[str, ModuleType] = {}  # "tensorflow"/"keras"/"tf_keras", once imported
 _done: set[str] = set()  # "views", and the modules whose capture hooks are installed
+_consent = False  # %load_ext tf_debug_repr: capture gradients without a debugger client
 
 
 def _arm() -> None:
@@ -48,6 +52,8 @@ def _arm() -> None:
 
 def _arm_locked() -> None:
     if not _imported or _done >= {"views", *_imported}:
+        if _imported and debugger_client.connected():
+            _resume_capture()  # after an %unload_ext: the client wants it again
         return  # cheap exit: a client arriving before TF, or all done
     looking = debugger_client.connected()
     tf = _imported.get("tensorflow")
@@ -58,8 +64,9 @@ def _arm_locked() -> None:
     from ..gradients import capture as gradient_capture
 
     mode = gradient_capture.mode()
-    if mode == "off" or (mode == "auto" and not looking):
+    if mode == "off" or (mode == "auto" and not (looking or _consent)):
         return
+    gradient_capture.set_auto(True)
     installers = {
         "tensorflow": gradient_capture.install_tape_hooks,
         "keras": gradient_capture.install_keras_hooks,
@@ -73,6 +80,30 @@ def _arm_locked() -> None:
             installers[name](module)
         except Exception as exc:  # capture is optional: never break the import
             import_hooks._report(f"tf-debug-repr: {name} capture hooks failed: {exc!r}")
+
+
+def _resume_capture() -> None:
+    from ..gradients import capture as gradient_capture
+
+    gradient_capture.set_auto(True)
+
+
+def notebook_consent(on: bool) -> None:
+    """``%load_ext tf_debug_repr`` (on) and ``%unload_ext`` (off): in "auto" mode, capture
+    gradients from now on as a debugger client would have it (the hooks install now if TF
+    is imported, else at its import); off stops recording unless a client is looking. The
+    switch's "1" and "0" are the user's word and stay as they are."""
+    global _consent
+    _consent = bool(on)
+    from ..gradients import capture as gradient_capture
+
+    if gradient_capture.mode() != "auto":
+        return
+    if on:
+        activate()  # a shell without debugpy: the import hooks, at least
+        _arm()
+    elif not debugger_client.connected():
+        gradient_capture.set_auto(False)
 
 
 def _on_tensorflow(tf: ModuleType) -> None:
@@ -97,7 +128,7 @@ def _on_keras(keras: ModuleType) -> None:
 def _register_views() -> None:
     from .. import views
     from ..forensics import features as forensics
-    from ..gradients import views as gradient_views
+    from ..views import gradients as gradient_views
 
     views.build_table()
     gradient_views.register()

@@ -11,13 +11,17 @@ waits about one bound however many of them hang.
 
 The workers are marked as pydevd marks its own threads (``pydev_do_not_trace``,
 ``is_pydev_daemon_thread``): the program's code run there stops at no breakpoint and the
-thread is not listed in the Call Stack. Their thread-local TF state is empty: off every
-tape and outside any graph being traced, as an observer should be.
+thread is not listed in the Call Stack. The debugger's trace function, which
+``threading.settrace`` gives every new thread, sees the mark at the thread's first call and
+turns itself off for that thread (pydevd's own daemon threads go the same way; under
+``sys.monitoring`` the mark is read as well); the workers never call ``sys.settrace``
+themselves, which pydevd reports on stderr as a ``PYDEV DEBUGGER WARNING`` against the
+program's session (and refuses under ``sys.monitoring``). Their thread-local TF state is
+empty: off every tape and outside any graph being traced, as an observer should be.
 """
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -49,7 +53,6 @@ class _Worker:
         thread.start()
 
     def _run(self) -> None:
-        sys.settrace(None)  # whatever threading.settrace gave new threads
         while True:
             with self.ready:
                 while self.job is None:

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .tensor_like import EagerTensorLike
+from .tf_types import Kind, kind_of
 from .view_model import FACADE
 
 
@@ -51,13 +52,32 @@ def building_graph() -> bool:
 def remote_device(obj: Any) -> str | None:
     """The device of a value that lives in another process (``/job:worker/…``), else None.
     Reading such a value waits on the network, forever if its worker is gone. Reads only
-    names the handle already has (a Keras 3 variable's through its ``tf.Variable``)."""
+    names the handle already has (a Keras 3 variable's through its ``tf.Variable``), and only
+    on TF's own value kinds (decided by type): a class of the program's whose ``device`` is a
+    property of its own is never read here (stock debugpy would not call it)."""
+    if kind_of(obj) not in PLACED_KINDS:
+        return None
     device = getattr(obj, "device", None)
     if device is None and hasattr(obj, "_value") and not hasattr(obj, "read_value"):
         device = getattr(obj._value, "device", None)
     if not isinstance(device, str) or "/job:" not in device:
         return None
     return None if "/job:localhost/" in device else device
+
+
+# The kinds whose ``device`` (a Keras 3 variable's ``_value.device``) is TF's own attribute.
+PLACED_KINDS = frozenset(
+    {
+        Kind.EAGER,
+        Kind.INDEXED_SLICES,
+        Kind.VARIABLE,
+        Kind.KERAS_VARIABLE,
+        Kind.MIRRORED,
+        Kind.SYNC_ON_READ,
+        Kind.PER_REPLICA,
+        Kind.DISTRIBUTED,
+    }
+)
 
 
 def is_on_host(tensor: Any) -> bool:

@@ -35,6 +35,13 @@ class Note:
 
 
 @dataclass(frozen=True)
+class CutBytes(Note):
+    """A string element too long to show whole: its head and its length, ``b'abc…'… (977
+    KiB)``. A line of text typed ``bytes``, as a short element is: its expression gives
+    the element (whose own line is cut shorter)."""
+
+
+@dataclass(frozen=True)
 class Scalar:
     """One element of a tensor: a plain Python value and the name of the dtype it was
     read from. ``text`` is how the dtype itself prints it (``0.1`` for a float32, not

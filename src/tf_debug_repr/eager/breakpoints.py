@@ -8,11 +8,16 @@ Python function, as plain Python, while a line breakpoint lies in code it runs; 
 function stays compiled, and once the breakpoint goes the function runs its compiled graph
 again at its next call (the traces are kept).
 
-"Code it runs" is learned when the function is traced: the Python functions that ran
-during the trace (the ones AutoGraph converted included) are recorded, with a profile
-hook that is on only while a trace runs. Before its first trace a function knows only
-its own lines. A function called from one that runs eagerly for a breakpoint, and never
-traced on its own, runs eagerly too: its code path may lead to the breakpoint.
+One mechanism, "trace, then decide": "code it runs" is learned when the function is traced:
+the Python functions that ran during the trace (the ones AutoGraph converted included, and
+those run on the threads a trace starts: ``strategy.run``'s replicas) are recorded, with a
+profile hook that is on only while a trace runs. A function's first call traces it anyway;
+while a breakpoint is set, that call decides once the trace is done and before the graph
+runs: a breakpoint in code the trace ran makes the call run as Python, so a breakpoint in a
+helper at any depth, a module's method, a ``tf.cond``/``tf.while_loop``/``tf.map_fn`` body or
+a replica function stops from the first call on. A function called from one that runs
+eagerly is decided the same way at its own first call; one traced only inside another's
+trace runs eagerly with it (its code path may lead to the breakpoint).
 
 Never run as Python: restored SavedModel functions (they have no Python function).
 Nothing here runs without a client: ``install`` is called once one is looking.
@@ -24,6 +29,7 @@ import os
 import re
 import sys
 import threading
+import types
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -32,6 +38,18 @@ from ..core.patching import patch_once
 from ..hosts.pydevd import client as debugger_client
 
 ENV = "TF_DEBUG_REPR_EAGER"
+
+# What an eager run can change in the program's results (measured: docs/compiled-code.md,
+# tests/e2e/test_compiled_random.py). One constant, so the wording stays in one place.
+EAGER_DIFFERENCES = (
+    "What differs from its compiled run: random ops without state of their own "
+    "(tf.random.normal, tf.random.uniform, keras.random without a SeedGenerator) draw other "
+    "numbers eagerly, even under tf.random.set_seed, and shift the program's later eager "
+    "draws; a tf.random.Generator, stateless ops and Keras SeedGenerators (Dropout, "
+    "keras-io's Sampling) draw the same numbers, except in a jit_compile=True function "
+    "(XLA draws others); floats differ by rounding (fused kernels, ~1 ulp); Python code in "
+    "it (print, numpy.random) runs at every call, not once per trace."
+)
 # Frames of these are never where a user's breakpoint is: skipped when recording a trace.
 _LIBRARY = re.compile(r"[/\\](tensorflow|keras|tf_keras|tf_debug_repr)[/\\]|__autograph_generated")
 
@@ -113,6 +131,21 @@ def _python_function(function: Any) -> Callable:
     return target
 
 
+def _runnable(function: Any) -> Callable:
+    """What runs the function as Python. A method's ``tf.function`` (``@tf.function`` on a
+    ``tf.Module`` or Keras method, or decorated after the class was made) wraps a method
+    bound to TF's ``TfMethodTarget``, a weak stand-in for the instance: the method is bound
+    to the instance itself, as TF's own call does."""
+    target: Any = _python_function(function)
+    stand_in: Any = getattr(target, "__self__", None)
+    if type(stand_in).__name__ == "TfMethodTarget":
+        instance = stand_in.target
+        if instance is None:
+            raise ReferenceError("the instance of this tf.function's method is gone")
+        return types.MethodType(target.__func__, instance)
+    return target
+
+
 def _code_of(fn: Any) -> Any:
     fn = getattr(fn, "__func__", fn)
     try:
@@ -182,6 +215,50 @@ def _restored(function: Any) -> bool:
     return type(function).__name__ == "RestoredFunction"
 
 
+def _initialized(function: Any) -> bool:
+    """Has the function made its first trace (TF 2.14+: ``_variable_creation_config``;
+    before: ``_variable_creation_fn``)? True on an unknown layout: nothing is decided
+    after a trace there, as before."""
+    for name in ("_variable_creation_config", "_variable_creation_fn"):
+        if hasattr(function, name):
+            return getattr(function, name) is not None
+    return True
+
+
+class _RunAsPython(Exception):
+    """Raised out of TF's first call once its trace is done and shows a breakpoint in code
+    it ran, before the graph runs: the call runs as Python instead."""
+
+    def __init__(self, where: tuple[str, int]) -> None:
+        super().__init__(where)
+        self.where = where
+
+
+def _decide_after_trace(function: Any) -> None:
+    """Called when a first call's trace (and its variables' initialization) is done: raise
+    ``_RunAsPython`` if the call should run as Python. Only for the call that asked."""
+    if getattr(_local, "deciding", None) is not function:
+        return
+    _local.deciding = None
+    try:
+        table = debugger_client.line_breakpoints()
+        where = _regions_of(function).breakpoint_in(table) if table else None
+    except Exception as exc:
+        _report(exc)
+        return
+    if where is not None:
+        raise _RunAsPython(where)
+
+
+def _to_decide(function: Any) -> bool:
+    """Will this call trace first, with a breakpoint set: then decide after the trace."""
+    if _restored(function) or _initialized(function):
+        return False
+    from tensorflow.python.eager import context
+
+    return context.executing_eagerly() and bool(debugger_client.line_breakpoints())
+
+
 def _eagerly(function: Any) -> tuple[str, int] | None:
     """Why this call should run as Python: (file, line) of the breakpoint, or
     ("", 0) when a function running eagerly for a breakpoint called it. None: compiled."""
@@ -196,7 +273,12 @@ def _eagerly(function: Any) -> tuple[str, int] | None:
         return None
     regions = _regions_of(function)
     found = regions.breakpoint_in(table)
-    if found is None and not regions.traced and getattr(_local, "eager", 0) > 0:
+    if (
+        found is None
+        and not regions.traced
+        and getattr(_local, "eager", 0) > 0
+        and _initialized(function)  # traced inside another's trace only
+    ):
         return ("", 0)
     return found
 
@@ -211,8 +293,8 @@ def _tell(function: Any, regions: _Regions, where: tuple[str, int]) -> None:
         f"tf.functions it calls), because a breakpoint at {os.path.basename(where[0])}:"
         f"{where[1]} lies in code it runs; "
         "the other tf.functions stay compiled, and it runs compiled again once no "
-        "breakpoint lies in it. Eager results can differ from compiled ones by float "
-        f"rounding. {ENV}=0 keeps every function compiled, {ENV}=1 runs all eagerly.\n"
+        f"breakpoint lies in it. {EAGER_DIFFERENCES} "
+        f"{ENV}=0 keeps every function compiled, {ENV}=1 runs all eagerly.\n"
     )
     _console(text)
 
@@ -228,7 +310,7 @@ def _console(text: str) -> None:
 def _run_as_python(function: Any, where: tuple[str, int], args: tuple, kwds: dict) -> Any:
     if not getattr(_local, "eager", 0):  # the functions it calls need no word of their own
         _tell(function, _regions_of(function), where)
-    target = _python_function(function)
+    target = _runnable(function)
     _local.eager = getattr(_local, "eager", 0) + 1
     try:
         return target(*args, **kwds)
@@ -247,6 +329,15 @@ class _Recorder:
         self.codes: set = set()
         self.converted: list = []
         self._converted_call = converted_call
+        self.active = True
+
+    def on_thread(self, frame: Any, event: str, arg: Any) -> None:
+        """The hook of threads started while the trace runs (MirroredStrategy traces each
+        replica on a thread of its own); it removes itself once the trace is done."""
+        if not self.active:
+            sys.setprofile(None)
+            return
+        self(frame, event, arg)
 
     def __call__(self, frame: Any, event: str, arg: Any) -> None:
         if event == "call":
@@ -268,9 +359,11 @@ class _Recorder:
 
 def _converted_call_code() -> Any:
     try:
+        import inspect
+
         from tensorflow.python.autograph.impl import api
 
-        return api.converted_call.__code__
+        return inspect.unwrap(api.converted_call).__code__
     except Exception:
         return None
 
@@ -285,11 +378,17 @@ def _traced(original: Callable, args: tuple, kwargs: dict) -> Any:
         return original(*args, **kwargs)
     recorder = _Recorder(_converted_call_code())
     _local.recording = True
+    threads_hook = getattr(threading, "getprofile", lambda: None)()
     sys.setprofile(recorder)
+    if threads_hook is None:
+        threading.setprofile(recorder.on_thread)
     try:
         return original(*args, **kwargs)
     finally:
         sys.setprofile(None)
+        recorder.active = False
+        if threads_hook is None:
+            threading.setprofile(None)
         _local.recording = False
         try:
             if owner is not None:
@@ -343,8 +442,10 @@ def install(tf: Any = None) -> bool:
 
     def wrap_call(original_call: Any) -> Any:
         def __call__(self, *args, **kwds):
+            deciding = False
             try:
                 where = _eagerly(self)
+                deciding = where is None and _to_decide(self)
             except Exception as exc:  # never in the way of the program: run it compiled
                 _report(exc)
                 where = None
@@ -353,12 +454,34 @@ def install(tf: Any = None) -> bool:
             if getattr(_local, "outer", None) is not None:
                 return original_call(self, *args, **kwds)
             _local.outer = self  # a trace in this call is this function's
+            _local.deciding = self if deciding else None
             try:
                 return original_call(self, *args, **kwds)
+            except _RunAsPython as decided:  # traced, and nothing ran: run it as Python
+                where = decided.where
             finally:
                 _local.outer = None
+                _local.deciding = None
+            return _run_as_python(self, where, args, kwds)
 
         return __call__
+
+    def wrap_initialize(original: Any) -> Any:
+        def _initialize(self, args, kwds, add_initializers_to=None):
+            result = original(self, args, kwds, add_initializers_to=add_initializers_to)
+            if not self._created_variables:  # else once they are initialized (below)
+                _decide_after_trace(self)
+            return result
+
+        return _initialize
+
+    def wrap_initialize_variables(original: Any) -> Any:
+        def _initialize_uninitialized_variables(self, initializers):
+            result = original(self, initializers)
+            _decide_after_trace(self)
+            return result
+
+        return _initialize_uninitialized_variables
 
     def wrap_trace(original_trace: Any) -> Any:
         def func_graph_from_py_func(*args, **kwargs):
@@ -366,7 +489,66 @@ def install(tf: Any = None) -> bool:
 
         return func_graph_from_py_func
 
-    patch_once(polymorphic_function.Function, "__call__", wrap_call)
+    cls = polymorphic_function.Function
+    patch_once(cls, "__call__", wrap_call)
+    if hasattr(cls, "_initialize") and hasattr(cls, "_initialize_uninitialized_variables"):
+        patch_once(cls, "_initialize", wrap_initialize)
+        patch_once(cls, "_initialize_uninitialized_variables", wrap_initialize_variables)
     patch_once(func_graph, "func_graph_from_py_func", wrap_trace)
+    _run_user_lines_eagerly()
+    _name_replica_threads()
     _installed = True
     return True
+
+
+def _name_replica_threads() -> None:
+    """MirroredStrategy's ``strategy.run`` called eagerly (in a function run as Python for
+    a breakpoint) runs each replica on a thread of its own: named for its replica, so a
+    stop there says which one (debuggers list threads by name)."""
+    try:
+        from tensorflow.python.distribute import mirrored_run
+    except Exception:
+        return
+    cls = getattr(mirrored_run, "_MirroredReplicaThread", None)
+    if cls is None:
+        return
+
+    def wrap(original: Any) -> Any:
+        def __init__(self, *args, **kwargs):
+            original(self, *args, **kwargs)
+            if getattr(_local, "eager", 0) > 0:
+                try:
+                    device = str(self.devices[self.replica_id]).rpartition("device:")[2]
+                    count = len(self.devices)
+                    self.name = f"replica {self.replica_id_in_sync_group} of {count} ({device})"
+                except Exception:
+                    pass
+
+        return __init__
+
+    patch_once(cls, "__init__", wrap)
+
+
+def _run_user_lines_eagerly() -> None:
+    """Inside a function run as Python for a breakpoint, an eager call that goes through
+    AutoGraph (``tf.map_fn``'s function, anything given to ``tf_convert``) runs the user's
+    own function, not a converted copy from a generated file: eagerly the two compute the
+    same, and only the user's lines hold breakpoints. Traces (graph mode) convert as ever."""
+    try:
+        from tensorflow.python.autograph.impl import api
+        from tensorflow.python.eager import context
+    except Exception:
+        return
+    unconverted = getattr(api, "_call_unconverted", None)
+
+    def wrap(original: Any) -> Any:
+        def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
+            if getattr(_local, "eager", 0) > 0 and context.executing_eagerly():
+                if unconverted is not None:
+                    return unconverted(f, args, kwargs, options, False)
+                return f(*args, **(kwargs or {}))
+            return original(f, args, kwargs, caller_fn_scope, options)
+
+        return converted_call
+
+    patch_once(api, "converted_call", wrap)

@@ -1,7 +1,10 @@
 """``TF_DEBUG_REPR_CHECK_NUMERICS=1``: stop where the first NaN is born (``nan,inf``: or ±Inf).
 
 ±Inf is often made on purpose (attention masks, ``log(0)`` of a padded probability), so by
-default only NaN stops; ``enable(stop_on_inf=True)`` stops at ±Inf too.
+default only NaN stops, and ±Inf that a division makes from finite inputs (``h / scale`` with
+``scale`` 0, ``rsqrt(0)``): never deliberate, and its NaN comes lines later (``inf - inf``,
+``0 * inf``, a softmax), where the stop would show the wrong line and the wrong values.
+``enable(stop_on_inf=True)`` stops at every ±Inf.
 
 An op callback (TF's ``op_callbacks``, the mechanism behind
 ``tf.debugging.enable_check_numerics``) checks every floating output:
@@ -43,6 +46,9 @@ _IGNORED = {
     for slot in (1, 2, 3, 4, 5)
 }
 _INPUTS_SHOWN = 8
+# Ops that divide: ±Inf from finite inputs is a division by zero (or an overflow of one),
+# never an infinity made on purpose; it stops under ``1`` as NaN does.
+DIVISIONS = frozenset({"RealDiv", "Div", "FloorDiv", "Reciprocal", "Inv", "Rsqrt", "Xdivy"})
 
 _installed: list = []  # the callbacks installed (one per thread that asked)
 _error_class: type | None = None
@@ -175,8 +181,10 @@ def report(
     outputs: list,
     inputs: list,
     stop_on_inf: bool = False,
+    division: bool = False,
 ) -> tuple[str, dict]:
-    """The message and facts about the first bad output of an eagerly run op."""
+    """The message and facts about the first bad output of an eagerly run op (``division``:
+    ±Inf that a division made from finite inputs)."""
     output = outputs[slot]
     nan, pos_inf, neg_inf, first = _bad_figures(output)
     device = fmt.device_text(getattr(output, "device", "")) or "?"
@@ -191,6 +199,8 @@ def report(
         f"output {slot} of {len(outputs)}, {output.dtype.name}{fmt.shape_text(output.shape)} "
         f"has {counts} of {fmt.count(size)}, first{where}",
     ]
+    if division:
+        lines.append(DIVISION_LINE)
     site, source = running_site()
     if site:  # the stop may be higher up: where the exception leaves the user's code
         lines.append(f"  ran at {site}: {source}")
@@ -225,12 +235,19 @@ def tensors_lines() -> list[str]:
     ]
 
 
+DIVISION_LINE = (
+    "  a division by zero: Inf made from finite inputs stops here (the NaN it leads to, "
+    "inf - inf or 0 * inf, would come on a later line)"
+)
+
+
 def mode_line(stop_on_inf: bool) -> str:
     """What stops, in plain ASCII (TF's ``Assert`` escapes anything else)."""
     if stop_on_inf:
         return "  (TF_DEBUG_REPR_CHECK_NUMERICS=nan,inf: NaN, Inf and -Inf stop)"
     return (
-        "  (TF_DEBUG_REPR_CHECK_NUMERICS=1: NaN stops, Inf and -Inf pass; =nan,inf stops there too)"
+        "  (TF_DEBUG_REPR_CHECK_NUMERICS=1: NaN and a division's Inf stop, other Inf and -Inf "
+        "pass; =nan,inf stops there too)"
     )
 
 
@@ -273,8 +290,15 @@ class NumericsCallback:
         for slot, output in enumerate(outputs):
             if not _checked(output) or (op_bytes, slot) in _IGNORED or _finite(output):
                 continue
+            division = False
             if not self.stop_on_inf and not _has_nan(output):
-                continue  # ±Inf only: made on purpose as often as not
+                # ±Inf only: made on purpose as often as not, unless a division made it
+                # from finite inputs (x / 0): its NaN would come later, on another line
+                division = op_bytes.decode() in DIVISIONS and all(
+                    _finite(tensor) for tensor in inputs or [] if _checked(tensor)
+                )
+                if not division:
+                    continue
             try:
                 message, facts = report(
                     op_bytes.decode(),
@@ -283,6 +307,7 @@ class NumericsCallback:
                     list(outputs),
                     list(inputs or []),
                     self.stop_on_inf,
+                    division,
                 )
             except Exception as exc:  # the facts failed: the stop still comes, said plainly
                 message = (
@@ -436,13 +461,21 @@ def _instrument(
             continue
         message = graph_message(op_type, op_name, slot, outputs, list(inputs or []), graph)
         lines = [*message.split("\n"), mode_line(stop_on_inf)]
-        _check_with_counts(output, slot, lines, stop_on_inf)
+        divided = [t for t in inputs or [] if _checked(t)] if op_type in DIVISIONS else None
+        _check_with_counts(output, slot, lines, stop_on_inf, divided)
 
 
-def _check_with_counts(output: Any, slot: int, lines: list[str], stop_on_inf: bool) -> None:
+def _check_with_counts(
+    output: Any,
+    slot: int,
+    lines: list[str],
+    stop_on_inf: bool,
+    divided: list | None = None,
+) -> None:
     """One reduction when all is finite; only a failing output pays for the counts and
     the first index, in the branch that raises. ``Assert`` prints each string escaped
-    (quotes, newlines, non-ASCII): one plain-ASCII string per line of the message."""
+    (quotes, newlines, non-ASCII): one plain-ASCII string per line of the message.
+    ``divided``: a division's inputs; ±Inf it makes from finite ones fails too."""
     import tensorflow as tf
 
     rank = output.shape.rank
@@ -483,6 +516,10 @@ def _check_with_counts(output: Any, slot: int, lines: list[str], stop_on_inf: bo
         fine = tf.reduce_all(tf.math.is_finite(output))
     else:
         fine = tf.logical_not(tf.reduce_any(tf.math.is_nan(output)))
+        if divided is not None:  # a division's ±Inf from finite inputs fails too
+            born = [tf.reduce_all(tf.math.is_finite(output))]
+            born += [tf.logical_not(tf.reduce_all(tf.math.is_finite(t))) for t in divided]
+            fine = tf.logical_and(fine, tf.reduce_any(tf.stack(born)))
     tf.cond(fine, lambda: tf.constant(True), fail)
 
 

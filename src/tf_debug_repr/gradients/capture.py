@@ -45,8 +45,10 @@ __all__ = ["HISTORY", "GradientRecord", "SourceRecord", "TapeRecord", "norm_of"]
 DEFAULT_BUDGET_MB = 64.0
 BUDGET_VARIABLE = "TF_DEBUG_REPR_GRADIENT_BUDGET_MB"
 _THIS_FILE = __file__  # the hooks' frames, skipped when naming who asked
-# Frames of these libraries are skipped when naming the line that asked for a gradient.
-_LIBRARY_PARTS = re.compile(r"[/\\](tensorflow|keras|tf_keras)[/\\]")
+# Frames of these libraries are skipped when naming the line that asked for a gradient
+# (and the plugin's eager/ wrappers: its wrapper of AutoGraph's converted_call sits in
+# traced calls).
+_LIBRARY_PARTS = re.compile(r"[/\\](tensorflow|keras|tf_keras|tf_debug_repr[/\\]eager)[/\\]")
 
 
 def _parse_mode(value: str | None) -> str:
@@ -104,6 +106,15 @@ def set_enabled(on: bool) -> None:
         for name in ("keras", "tf_keras"):
             if name in sys.modules:
                 install_keras_hooks(sys.modules[name])
+
+
+def set_auto(on: bool) -> None:
+    """In "auto" mode only: recording on (a debugger client, ``%load_ext``) or paused
+    (``%unload_ext`` with no client), the mode left as it is; the user's switch ("on",
+    "off") is not overridden."""
+    global _enabled
+    if _mode == "auto":
+        _enabled = bool(on)
 
 
 def enabled() -> bool:

@@ -132,7 +132,7 @@ def ragged_source(value: Any) -> Source:
 
 
 def _is_gradient_info(value: Any) -> bool:
-    from ..gradients.views import GradientInfo
+    from ..views.gradients import GradientInfo
 
     return isinstance(value, GradientInfo)
 

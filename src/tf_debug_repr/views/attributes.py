@@ -12,8 +12,11 @@ seventy Keras internals on every model), and would put its "special variables" g
 above the structured rows. Inside that row pydevd groups the special ones as usual.
 
 Reading a property runs the object's code: every read is guarded (run as an observer, off
-every tape and outside any graph being traced), and a read that raises becomes one line
-saying so, never an error for the whole expansion.
+every tape and outside any graph being traced). An attribute whose read raises (a Keras
+layer's ``input`` before it is called in a functional graph, Keras 3's
+``distribute_reduction_method``) is no value: it is kept, as stock debugpy keeps it, but in
+one trailing group of its own, ``raise when read (N)``, as the exception's one line (type
+and message). The main list and the ``private attributes`` row hold only values that read.
 """
 
 from __future__ import annotations
@@ -56,11 +59,20 @@ def expression(name: str) -> Expression:
     return expressions.attribute(name)
 
 
-def raised_note(exc: BaseException) -> Note:
+@dataclass(frozen=True)
+class Raised(Note):
+    """What reading an attribute raised: the exception's one line, ``AttributeError: …``."""
+
+
+def raised_note(exc: BaseException) -> Raised:
     text = " ".join(f"{type(exc).__name__}: {exc}".split())
     if len(text) > _RAISED_CHARS:
         text = text[: _RAISED_CHARS - 1] + "…"
-    return Note(f"(reading it raises {text})")
+    return Raised(text)
+
+
+def _raised(attribute: Attribute) -> bool:
+    return isinstance(attribute.value, Raised)
 
 
 def _names(obj: Any, instance: dict) -> list[str]:
@@ -186,17 +198,23 @@ def attribute_rows(
     shown: dict[int, str] | None = None,
 ) -> list[Child]:
     """Rows for the attributes the structured rows do not show: public ones, then a
-    ``private attributes`` row holding the ``_x`` and ``__x__`` ones. ``covered`` names are
-    shown by the structured rows as a whole; ``shown`` maps a value a structured row shows
-    to the attribute name that row's expression uses."""
+    ``private attributes`` row holding the ``_x`` and ``__x__`` ones, then a ``raise when
+    read (N)`` row holding those whose read raised. ``covered`` names are shown by the
+    structured rows as a whole; ``shown`` maps a value a structured row shows to the
+    attribute name that row's expression uses."""
     shown = shown or {}
-    kept = [a for a in attributes if a.name not in covered and shown.get(id(a.value)) != a.name]
+    read = [a for a in attributes if not _raised(a)]
+    kept = [a for a in read if a.name not in covered and shown.get(id(a.value)) != a.name]
     rows = [_row(a, expression(a.name)) for a in kept if a.public]
     # every private one, as the row's expression (``private_attributes(x)``) lists them
-    private = [a for a in attributes if not a.public]
+    private = [a for a in read if not a.public]
     if private:
         node = PrivateAttributes(owner, private, {a.name for a in attributes})
         rows.append(Child("private attributes", node, call(PRIVATE + "({})")))
+    raised = [a for a in attributes if _raised(a)]
+    if raised:
+        group = RaisedAttributes(raised)
+        rows.append(Child(group.row_name(), group, call(RAISED + "({})")))
     return rows
 
 
@@ -227,7 +245,35 @@ def guarded_rows(obj: Any, table: tuple[tuple[str, str], ...]) -> list[Child]:
 
 
 PRIVATE = f"{FACADE}.private_attributes"
+RAISED = f"{FACADE}.raised_attributes"
+RAISED_GROUP = "raise when read"  # the group's name starts so (checked by the real-program walk)
 _NAMES_LISTED = 4
+
+
+class RaisedAttributes(Node):
+    """The attributes whose read raised, public ones first, each as the exception's line.
+    A row's expression is its line itself (the adapter's literal for a Note): the
+    attribute's own expression would raise, not give what the row shows."""
+
+    def __init__(self, attributes: list[Attribute]) -> None:
+        self.attributes = sorted(attributes, key=lambda a: (not a.public, a.special, a.name))
+
+    def row_name(self) -> str:
+        return f"{RAISED_GROUP} ({len(self.attributes)})"
+
+    def summary(self) -> str:
+        names = [a.name for a in self.attributes[:_NAMES_LISTED]]
+        more = ", …" if len(self.attributes) > _NAMES_LISTED else ""
+        noun = "attribute" if len(self.attributes) == 1 else "attributes"
+        return f"{len(self.attributes)} {noun}: {', '.join(names)}{more}"
+
+    def children(self) -> list[Child]:
+        return [Child(a.name, a.value) for a in self.attributes]
+
+
+def raised_attributes(obj: Any) -> RaisedAttributes:
+    """What the ``raise when read (N)`` row's expression evaluates to (every read again)."""
+    return RaisedAttributes([a for a in read_attributes(obj) if _raised(a)])
 
 
 class PrivateAttributes(Node):
@@ -251,7 +297,8 @@ class PrivateAttributes(Node):
                 for name, value in own_values(self.owner)
                 if isinstance(name, str) and name.startswith("_") and name not in self.seen
             ]
-            self._found = sorted(self.given + added, key=lambda a: a.special)
+            given = [a for a in self.given if not _raised(a)]  # their own group has those
+            self._found = sorted(given + added, key=lambda a: a.special)
         return self._found
 
     def summary(self) -> str:

@@ -10,7 +10,8 @@ from typing import Any
 
 from ..core import formatting as fmt
 from ..core.guards import harmless
-from ..core.view_model import Child, Note, call, lazy
+from ..core.view_model import Child, Note, call, error_note, lazy
+from . import symbolic
 from . import tensors as tensor_views
 from .tensors import summary as tensor_summary
 
@@ -72,7 +73,7 @@ def ragged_children(rt: Any) -> list[Child]:
     children += [
         Child("flat_values", rt.flat_values, ".flat_values"),
         Child("row_splits", rt.row_splits, ".row_splits"),
-        Child("shape", Note(fmt.shape_text(rt.shape)), call("{}.shape.as_list()")),
+        symbolic.shape_row(rt.shape),
     ]
     return children
 
@@ -136,6 +137,19 @@ def _cardinality(ds: Any) -> str:
     return _CARDINALITY.get(n, fmt.count(n))
 
 
+def _cardinality_row(ds: Any) -> Child:
+    """The count as a number, which ``int(ds.cardinality())`` gives; ``infinite`` or
+    ``unknown`` as a line of its own (the expression would give -1 or -2)."""
+    try:
+        with harmless():
+            n = int(ds.cardinality())
+    except Exception as exc:  # that one row says so
+        return Child("cardinality", error_note(exc))
+    if n in _CARDINALITY:
+        return Child("cardinality", Note(_CARDINALITY[n]))
+    return Child("cardinality", n, call("int({}.cardinality())"))
+
+
 def structure_text(spec: Any) -> str:
     """An element spec in a few words: ``(float32[None, 4], int32[None])``, dicts by key;
     plain tensor specs by dtype and shape, other specs as their own view says."""
@@ -160,7 +174,7 @@ def dataset_summary(ds: Any) -> str:
 def dataset_children(ds: Any) -> list[Child]:
     return [
         Child("element_spec", ds.element_spec, ".element_spec"),
-        lazy("cardinality", lambda: Note(_cardinality(ds)), call("int({}.cardinality())")),
+        _cardinality_row(ds),
         Child(
             "note",
             Note("elements are not listed: reading them would consume the program's data"),

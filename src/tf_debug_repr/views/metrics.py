@@ -20,9 +20,30 @@ from . import variables as variable_views
 LISTED = 100
 
 
+NOT_BUILT = Note("not built yet")
+
+
 def _result(metric: Any) -> Any:
-    """``metric.result()``: the metric's own code (a custom metric's may hang), bounded."""
-    return bounded.call(_harmless_result, metric, what=f"{type(metric).__name__}.result()")
+    """``metric.result()``: the metric's own code (a custom metric's may hang), bounded;
+    ``NOT_BUILT`` where it raises because the metric has no state yet (Keras's
+    ``CompileMetrics`` before the first step, ``F1Score`` before its first update): a
+    state, not an error."""
+    try:
+        return bounded.call(_harmless_result, metric, what=f"{type(metric).__name__}.result()")
+    except bounded.TimedOut:
+        raise
+    except Exception:
+        if unbuilt(metric):
+            return NOT_BUILT
+        raise
+
+
+def unbuilt(metric: Any) -> bool:
+    """Does the metric say it is not built (Keras 3's ``CompileMetrics.built``, the
+    ``_built`` of metrics that make their state at the first update)? Read from the
+    instance's own attributes: no code of the program's runs."""
+    own = attributes.own_values(metric)
+    return any(name in ("built", "_built") and value is False for name, value in own)
 
 
 def _harmless_result(metric: Any) -> Any:
@@ -42,8 +63,9 @@ def _result_text(result: Any) -> str:
 
 def metric_summary(metric: Any) -> str:
     try:
-        result = f"result={_result_text(_result(metric))}"
-    except Exception as exc:  # an unbuilt metric (F1Score before its first update) raises
+        found = _result(metric)
+        result = str(found) if found is NOT_BUILT else f"result={_result_text(found)}"
+    except Exception as exc:  # the metric's own code failed: that part says so
         result = f"result {error_note(exc)}"
     variables = list(metric.variables)
     state = ", ".join(variable_views.weight_name(v) for v in variables[:6]) + (
@@ -53,7 +75,9 @@ def metric_summary(metric: Any) -> str:
 
 
 def metric_children(metric: Any) -> list[Child]:
-    rows = [lazy("result", lambda: _result(metric), call("{}.result()"))]
+    # an unbuilt metric's row reads "not built yet": its own line is its expression
+    expression = None if unbuilt(metric) else call("{}.result()")
+    rows = [lazy("result", lambda: _result(metric), expression)]
     variables = list(metric.variables)
     rows.extend(
         Child(variable_views.weight_name(v), v, f".variables[{i}]")
@@ -87,15 +111,16 @@ def _config(loss: Any) -> dict:
 
 
 def _config_row(loss: Any) -> Child:
-    """``get_config()``, or a line saying it raises (Keras's CompileLoss has none): an
-    expression that raises is no row's expression."""
+    """``get_config()``, or a line saying there is none (Keras's CompileLoss does not
+    implement it: a fact of its class, no error); an expression that raises is no row's
+    expression."""
     what = f"{type(loss).__name__}.get_config()"
     try:
         config = bounded.call(loss.get_config, what=what)
-    except bounded.TimedOut as exc:
+    except NotImplementedError:
+        return Child("config", Note(f"none: {type(loss).__name__} has no get_config()"))
+    except Exception as exc:  # the loss's own code failed (or hung): the row says so
         return Child("config", error_note(exc))
-    except Exception as exc:
-        return Child("config", Note(f"none: {what} raises {type(exc).__name__}"))
     return Child("config", config, call("{}.get_config()"))
 
 

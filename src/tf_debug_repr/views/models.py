@@ -21,10 +21,10 @@ from ..core.guards import harmless
 from ..core.tf_types import Kind, kind_of
 from ..core.view_model import Child, Expression, Node, Note, call, error_note
 from ..gradients import capture
-from ..gradients.views import GradientInfo, global_mark
 from . import attributes as attribute_views
 from . import preprocessing
 from . import variables as variable_views
+from .gradients import GradientInfo, global_mark
 
 MODULE = "__import__('tf_debug_repr._expr', fromlist=['_'])"  # view_model.FACADE: stable
 LISTED = 100
@@ -379,7 +379,7 @@ class GradientTable(Node):
         self.weights = weights
 
     def info(self, index: int) -> GradientInfo | None:
-        from ..gradients.views import gradient_info
+        from .gradients import gradient_info
 
         return gradient_info(self.weights[index])
 

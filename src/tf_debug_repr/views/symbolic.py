@@ -99,7 +99,7 @@ def symbolic_children(tensor: Any) -> list[Child]:
         Child("hint", hint_for(tensor)),
         Child("name", Note(tensor.name), ".name"),
         lazy("op", lambda: Note(tensor.op.type), call("{}.op.type")),
-        Child("shape", Note(fmt.shape_text(tensor.shape)), call("{}.shape.as_list()")),
+        shape_row(tensor.shape),
         Child("dtype", Note(tensor.dtype.name), call("{}.dtype.name")),
         lazy("graph", lambda: Note(_graph_name(tensor)), None),
         lazy(
@@ -112,6 +112,14 @@ def symbolic_children(tensor: Any) -> list[Child]:
         if tensor.device
         else Child("device", Note("(not placed yet)")),
     ]
+
+
+def shape_row(shape: Any) -> Child:
+    """``[None, 3]``, whose expression ``.shape.as_list()`` gives that list; ``[?]`` for an
+    unknown rank, where ``as_list()`` raises: that line is its own expression."""
+    text = Note(fmt.shape_text(shape))
+    known = getattr(shape, "rank", None) is not None
+    return Child("shape", text, call("{}.shape.as_list()") if known else None)
 
 
 def _keras_origin(tensor: Any) -> Any:

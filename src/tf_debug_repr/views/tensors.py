@@ -31,7 +31,20 @@ from ..core.stats import (
     sampled_stride,
     tensor_stats,
 )
-from ..core.view_model import NUMPY, Child, Expression, Node, Note, Scalar, call, lazy, scalar_leaf
+from ..core.view_model import (
+    FACADE,
+    NUMPY,
+    Child,
+    CutBytes,
+    Expression,
+    Node,
+    Note,
+    Scalar,
+    call,
+    error_note,
+    lazy,
+    scalar_leaf,
+)
 
 CHUNK = 100  # most children at one level of an axis
 # Copy Value stops at this many elements; the Debug Console prints at most a screenful.
@@ -307,7 +320,14 @@ def tensor_children(tensor: Any, stats: Stats | None = None) -> list[Child]:
         if not isinstance(tensor, HostArray):
             children.append(numpy_child(tensor))
     else:
-        children.append(lazy("value", lambda: _scalar_value(tensor), _scalar_expression(stats)))
+        try:
+            value = _scalar_value(tensor)
+        except Exception as exc:  # that one row says so
+            value = error_note(exc)
+        # a long string's head: its expression is the scalar (which shows that head), not
+        # .numpy(), which gives the whole string
+        expression = _same if isinstance(value, CutBytes) else _scalar_expression(stats)
+        children.append(Child("value", value, expression))
     children += property_children(tensor)
     if dims and stats.size > 1 and stats.category not in ("string", "other"):
         # Its expression is the tensor itself (whose summary carries the same figures),
@@ -323,7 +343,7 @@ def _scalar_value(tensor: Any) -> Any:
     """The element of a scalar; a long string's head as a line of text (pydevd would repr
     the whole string at every refresh)."""
     long_string = string_scalar_text(tensor)
-    return leaf(host_array(tensor)[()]) if long_string is None else Note(long_string)
+    return leaf(host_array(tensor)[()]) if long_string is None else CutBytes(long_string)
 
 
 def _scalar_expression(stats: Stats) -> str:
@@ -349,7 +369,8 @@ def numpy_child(tensor: Any) -> Child:
     # Strings are never a view (numpy holds copies): long ones are copied only when expanded.
     if is_on_host(tensor) and _string_bytes(tensor) <= STRING_COPY_BYTES:
         return lazy("numpy", lambda: host_view(tensor), ".numpy()")
-    return Child("numpy", HostCopy(tensor), ".numpy()")
+    # a note about the copy, not the array: its expression gives that same node
+    return Child("numpy", HostCopy(tensor), call(HOST_COPY + "({})"))
 
 
 def _string_bytes(tensor: Any) -> int:
@@ -439,7 +460,9 @@ def _string_leaves(block: Any) -> list[Any]:
     lengths = tf.strings.length(block).numpy()
     heads = host_array(tf.strings.substr(block, 0, SUMMARY_STRING_BYTES))
     return [
-        Note(f"{head!r}… ({fmt.bytes_text(int(n))})") if n > SUMMARY_STRING_BYTES else leaf(head)
+        CutBytes(f"{head!r}… ({fmt.bytes_text(int(n))})")
+        if n > SUMMARY_STRING_BYTES
+        else leaf(head)
         for head, n in zip(heads, lengths, strict=True)
     ]
 
@@ -529,7 +552,18 @@ class HostCopy(Node):
         )
 
     def children(self) -> list[Child]:
-        return [lazy("array", self.tensor.numpy, _same)]
+        return [lazy("array", self.tensor.numpy, _copied)]
+
+
+HOST_COPY = f"{FACADE}.host_copy"
+
+
+def _copied(parent: str) -> str:
+    """``x.numpy()`` from the ``numpy`` row's expression ``…host_copy(x)``."""
+    prefix = HOST_COPY + "("
+    if parent.startswith(prefix) and parent.endswith(")"):
+        return parent[len(prefix) : -1] + ".numpy()"
+    return f"({parent}).tensor.numpy()"
 
 
 def _flat_source(tensor: Any, category: str) -> Callable[[str], str]:

@@ -204,9 +204,9 @@ function getTemplates(options = {}) {
       id: 'checkNumerics',
       label: 'TensorFlow: Current File, stop where a NaN is born',
       description: 'Stops at the line whose TensorFlow op first produced a NaN or Inf',
-      detail: 'TF_DEBUG_REPR_CHECK_NUMERICS=1 makes tf-debug-repr check every floating output of every TensorFlow op. The first NaN raises where the op ran, and VS Code\'s default exception breakpoint (Uncaught Exceptions) stops at your line: which op, device, how many bad values and where, its inputs, and expressions that give the op\'s tensors. Inf and -Inf pass (attention masks, log(0)); set the variable to nan,inf to stop at them too. Inside tf.function it names the op and the line that created it. Slower; values are unchanged.',
+      detail: 'TF_DEBUG_REPR_CHECK_NUMERICS=1 makes tf-debug-repr check every floating output of every TensorFlow op. The first NaN raises where the op ran, and VS Code\'s default exception breakpoint (Uncaught Exceptions) stops at your line: which op, device, how many bad values and where, its inputs, and expressions that give the op\'s tensors. Inf and -Inf pass (attention masks, log(0)), except an Inf made by a division by zero; set the variable to nan,inf to stop at them too. Inside tf.function it names the op and the line that created it. Slower; values are unchanged.',
       comment: [
-        'TF_DEBUG_REPR_CHECK_NUMERICS=1: the first NaN produced by a TensorFlow op stops the program at your line that ran the op (VS Code\'s default "Uncaught Exceptions" breakpoint is all it needs). Inf and -Inf pass; "nan,inf" stops at them too. Every op\'s output is checked: slower, values unchanged.',
+        'TF_DEBUG_REPR_CHECK_NUMERICS=1: the first NaN produced by a TensorFlow op stops the program at your line that ran the op (VS Code\'s default "Uncaught Exceptions" breakpoint is all it needs). Inf and -Inf pass, except a division by zero\'s; "nan,inf" stops at them too. Every op\'s output is checked: slower, values unchanged.',
         LOG_NOTE,
       ],
       configurations: [

@@ -6,6 +6,11 @@
  * module viewerCore.js and viewer.js. The page is driven by postMessage (docs/tensor-viewer.md, 3).
  */
 
+/** The page's folder in the extension (the `webview`'s local resource root), its script and style. */
+const PAGE_DIR = Object.freeze(['media', 'viewer']);
+const PAGE_SCRIPT = 'viewer.js';
+const PAGE_STYLE = 'viewer.css';
+
 /** @typedef {string | { toString(): string }} UriLike  a string or a vscode.Uri (webview.asWebviewUri) */
 
 /** @param {string} s */
@@ -173,4 +178,4 @@ ${scripts.join('\n')}
 `;
 }
 
-module.exports = { viewerHtml, PAGE_SCRIPTS };
+module.exports = { viewerHtml, PAGE_SCRIPTS, PAGE_DIR, PAGE_SCRIPT, PAGE_STYLE };

@@ -161,4 +161,14 @@ function describeRequestError(error, state = {}) {
   return `The debugger could not evaluate the expression: ${message.trim()}`;
 }
 
-module.exports = { ViewerError, PIP_HINT, pyStr, exceptionIn, describeException, decodePayload, reduced, decodeSaveResult, describeRequestError };
+/**
+ * The message a caught error becomes on the page or in a notification.
+ * @param {unknown} e @param {{ ended?: boolean } | undefined} state the view's session, if it has one
+ */
+function messageOf(e, state) {
+  if (e instanceof ViewerError) return e.message;
+  if (e instanceof TypeError) return `Bad request: ${e.message}`;
+  return describeRequestError(e, { ended: state?.ended });
+}
+
+module.exports = { ViewerError, PIP_HINT, pyStr, exceptionIn, describeException, decodePayload, reduced, decodeSaveResult, describeRequestError, messageOf };

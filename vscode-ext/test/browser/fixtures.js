@@ -3,7 +3,35 @@
 /**
  * Payloads (docs/tensor-viewer.md, section 2) built from known numbers, for the page tests: the
  * slice's float32 values and mask are encoded here exactly as the payload builder encodes them.
+ *
+ * The Python tests build the same payloads (tests/unit/payload_dicts.py): both assemble every part
+ * from the contract's field lists (src/tf_debug_repr/viewer/contract.json, through `fit`) and
+ * encode cells with its mask codes; tests/unit/test_viewer_contract.py checks that the two make
+ * the same payload of the same numbers.
  */
+const { readContract } = require('../../scripts/contract.js');
+
+const CONTRACT = readContract();
+const MASK = CONTRACT.mask;
+
+/**
+ * `values` as the contract's `typename`, in its field order: every required field must be given,
+ * none outside the contract may be; an optional one not given is null when `every` (the payload
+ * builder sends each of its top-level fields), else absent.
+ * @param {string} typename @param {Record<string, any>} values @param {boolean} [every]
+ * @returns {any}
+ */
+function fit(typename, values, every = false) {
+  const fields = Object.keys(CONTRACT.payload[typename]);
+  const names = fields.map((f) => f.replace(/\?$/, ''));
+  const unknown = Object.keys(values).filter((k) => !names.includes(k));
+  const missing = fields.filter((f) => !f.endsWith('?') && !(f in values));
+  if (unknown.length || missing.length) throw new Error(`${typename}: not in the contract ${unknown}, missing ${missing}`);
+  /** @type {Record<string, any>} */
+  const out = {};
+  for (const name of names) if (name in values || every) out[name] = values[name] ?? null;
+  return out;
+}
 
 /**
  * base64 of float32 little-endian values, and the mask (0 finite, 1 NaN, 2 +Inf, 3 -Inf).
@@ -15,7 +43,7 @@ function encodeCells(flat) {
   flat.forEach((v, i) => {
     const finite = Number.isFinite(v);
     buf.writeFloatLE(finite ? v : 0, i * 4);
-    mask[i] = finite ? 0 : Number.isNaN(v) ? 1 : v > 0 ? 2 : 3;
+    mask[i] = finite ? MASK.finite : Number.isNaN(v) ? MASK.nan : v > 0 ? MASK.posinf : MASK.neginf;
   });
   return { values: buf.toString('base64'), mask: mask.toString('base64') };
 }
@@ -47,49 +75,55 @@ function payloadOf(grid, o = {}) {
   const counts = new Array(bins).fill(0);
   for (const v of finite) counts[Math.min(Math.floor(((v - min) / (max - min || 1)) * bins), bins - 1)]++;
   const dtype = o.dtype ?? 'float32';
-  return {
-    version: 1,
-    error: null,
-    kind: 'tensor',
-    summary: o.summary ?? `${dtype}[${shape.join(', ')}] n=${n}`,
-    dtype,
-    shape,
-    device: '/job:localhost/replica:0/task:0/device:CPU:0',
-    part: o.part ?? null,
-    stats: o.stats ?? {
-      n,
-      min,
-      max,
-      mean,
-      std,
-      nan: flat.filter(Number.isNaN).length,
-      posinf: flat.filter((v) => v === Infinity).length,
-      neginf: flat.filter((v) => v === -Infinity).length,
-      zeros: flat.filter((v) => v === 0).length,
-      sampled: false,
-    },
-    histogram: { edges, counts, sampled: false },
-    slice: {
-      axes: o.axes ?? (rank === 1 ? [null, 0] : [rank - 2, rank - 1]),
-      index: o.index ?? shape.map(() => null),
-      rows,
-      cols,
-      region: o.region ?? [
-        [0, rows],
-        [0, cols],
-      ],
-      height,
-      width,
-      step,
-      reduce: step[0] > 1 || step[1] > 1 ? 'mean' : 'none',
-      ...encodeCells(flat),
-      min,
-      max,
-      signed: o.signed ?? (min < 0 && max > 0),
-    },
-    image: o.image ?? null,
-    filters: o.filters ?? null,
+  const stats = o.stats ?? {
+    n,
+    min,
+    max,
+    mean,
+    std,
+    nan: flat.filter(Number.isNaN).length,
+    posinf: flat.filter((v) => v === Infinity).length,
+    neginf: flat.filter((v) => v === -Infinity).length,
+    zeros: flat.filter((v) => v === 0).length,
+    sampled: false,
   };
+  return fit(
+    'Payload',
+    {
+      version: CONTRACT.version,
+      error: null,
+      kind: 'tensor',
+      summary: o.summary ?? `${dtype}[${shape.join(', ')}] n=${n}`,
+      dtype,
+      shape,
+      device: '/job:localhost/replica:0/task:0/device:CPU:0',
+      part: o.part ?? null,
+      stats: fit('Stats', stats),
+      histogram: fit('Histogram', { edges, counts, sampled: false }),
+      slice: fit('Slice', {
+        axes: o.axes ?? (rank === 1 ? [null, 0] : [rank - 2, rank - 1]),
+        index: o.index ?? shape.map(() => null),
+        rows,
+        cols,
+        region: o.region ?? [
+          [0, rows],
+          [0, cols],
+        ],
+        height,
+        width,
+        step,
+        reduce: step[0] > 1 || step[1] > 1 ? 'mean' : 'none',
+        ...encodeCells(flat),
+        min,
+        max,
+        signed: o.signed ?? (min < 0 && max > 0),
+      }),
+      image: o.image ?? null,
+      filters: o.filters ?? null,
+      bad_request: false,
+    },
+    true,
+  );
 }
 
 /**
@@ -107,7 +141,7 @@ function filtersOf(kernel) {
   const finite = flat.filter(Number.isFinite);
   const min = Math.min(...finite);
   const max = Math.max(...finite);
-  return {
+  return fit('Filters', {
     layout: 'HWIO',
     tile: [h, w],
     in_channels: inputs,
@@ -118,7 +152,7 @@ function filtersOf(kernel) {
     min,
     max,
     signed: min < 0 && max > 0,
-  };
+  });
 }
 
 /**
@@ -148,4 +182,4 @@ function matrixWithSpecials() {
   return payloadOf(grid);
 }
 
-module.exports = { encodeCells, payloadOf, payloadMessage, matrixWithSpecials, filtersOf };
+module.exports = { fit, encodeCells, payloadOf, payloadMessage, matrixWithSpecials, filtersOf };

@@ -265,7 +265,7 @@ test('engines.vscode covers the API the viewer uses (debug.activeStackItem: 1.90
   assert.ok(minor >= 90);
   const typesMinor = Number(/1\.(\d+)/.exec(pkg.devDependencies['@types/vscode'])?.[1]);
   assert.ok(typesMinor <= minor, '@types/vscode no newer than engines.vscode (vsce refuses otherwise)');
-  assert.match(fs.readFileSync(path.join(EXT_ROOT, 'src', 'viewer', 'panel.js'), 'utf8'), /vscode\.debug\.activeStackItem/);
+  assert.match(fs.readFileSync(path.join(EXT_ROOT, 'src', 'viewer', 'viewerPanel.js'), 'utf8'), /vscode\.debug\.activeStackItem/);
 });
 
 test('the key that signs what viewer pages keep is made once and kept in globalState', () => {

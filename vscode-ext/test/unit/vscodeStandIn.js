@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 /**
- * A recording stand-in for the `vscode` module, enough for the tensor viewer (src/viewer/panels.js, panel.js):
+ * A recording stand-in for the `vscode` module, enough for the tensor viewer (src/viewer/tensorViewer.js, viewerPanel.js, viewCommand.js, pageActions.js):
  * webview panels that record what is posted to them and hand page messages in, the serializer
  * registry, input boxes and messages. No VS Code runs in CI; the debug sessions given to the viewer
  * are either duck-typed fakes (test/unit/viewerPanels.test.js) or a real debugpy adapter
@@ -78,11 +78,11 @@ function viewerWithStandIn() {
   let mods;
   try {
     for (const key of Object.keys(require.cache)) if (key.startsWith(SRC + path.sep)) delete require.cache[key];
-    mods = { ...require('../../src/viewer/panels'), ...require('../../src/viewer/sessions'), ...require('../../src/notify') };
+    mods = { ...require('../../src/viewer/tensorViewer'), ...require('../../src/viewer/sessions'), ...require('../../src/notify') };
   } finally {
     /** @type {any} */ (Module)._load = load;
   }
-  return { vscode, panels, serializers, ui, mods: /** @type {typeof import('../../src/viewer/panels') & typeof import('../../src/viewer/sessions') & typeof import('../../src/notify')} */ (mods) };
+  return { vscode, panels, serializers, ui, mods: /** @type {typeof import('../../src/viewer/tensorViewer') & typeof import('../../src/viewer/sessions') & typeof import('../../src/notify')} */ (mods) };
 }
 
 module.exports = { viewerWithStandIn };

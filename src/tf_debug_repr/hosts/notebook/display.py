@@ -1,8 +1,8 @@
 """``%load_ext tf_debug_repr``: IPython display formatters for TensorFlow values.
 
 A tensor or variable as a cell's result (or in JupyterLab's debugger, "render variable")
-shows the plugin's one-line summary, its NaN/±Inf counts as a warning, its numbers when it
-is small (``numbers``), and a picture where one helps, drawn from the viewer payload
+shows the plugin's one-line summary with its NaN/±Inf counts coloured as a warning, its numbers
+when it is small (``small_values``), and a picture where one helps, drawn from the viewer payload
 (docs/tensor-viewer.md): a heatmap of a 2-D slice, a histogram of a 1-D value, or the
 image(s) it holds. The picture lives in the HTML only (no ``image/png`` copy: a saved
 notebook holds it once). ``text/plain`` is the summary and the values as the Debug Console
@@ -15,7 +15,6 @@ TensorFlow nor numpy; unloading puts back whatever printers were there before.
 
 from __future__ import annotations
 
-import base64
 import html
 import math
 import re
@@ -154,8 +153,9 @@ def plain_text(obj: Any) -> str:
     """The summary line, then the values numpy-style (all of a small tensor, the corners of
     a big one): what the Debug Console prints."""
     from ... import views
+    from .facts import unnamed
 
-    return views.console_text(obj)
+    return unnamed(views.console_text(obj))
 
 
 NODE = ("tf_debug_repr.core.view_model", "Node")
@@ -200,9 +200,10 @@ def plain_printer(obj: Any, p: Any, cycle: bool) -> None:
             text = repr(obj)
         elif len(getattr(p, "stack", ())) > 1:
             from ... import views
+            from .facts import unnamed
 
             with budget.exact():  # a cell's output: one value, printed once
-                text = views.summary(obj)
+                text = unnamed(views.summary(obj))
         else:
             with budget.exact():
                 text = plain_text(obj)
@@ -224,13 +225,14 @@ def build_payload(obj: Any) -> dict[str, Any]:
     return viewer_payload.build(obj, budget=PAYLOAD_BUDGET, bins=HISTOGRAM_BINS)
 
 
-def picture_png(payload: dict[str, Any]) -> bytes | None:
-    """The payload's picture as a PNG file, or None when it has none."""
+def picture_html(payload: dict[str, Any]) -> str | None:
+    """The payload's picture as HTML (its pixels one PNG, its labels text), or None when
+    it has none."""
+    from . import picture_html as layout
     from . import pictures as payload_pictures
-    from .png import encode_png
 
-    pixels = payload_pictures.draw(payload)
-    return None if pixels is None else encode_png(pixels)
+    picture = payload_pictures.draw(payload)
+    return None if picture is None else layout.html_of(picture, caption(payload))
 
 
 def wants_picture(payload: dict[str, Any], numbers: Any) -> bool:
@@ -246,15 +248,15 @@ def html_of(obj: Any) -> str | None:
     if not _ready():
         return None
     try:
-        from . import numbers as small_values
+        from . import small_values
 
         payload = build_payload(obj)
         found = small_values.host_values(obj)
         table = small_values.table_html(found[0]) if found is not None else None
-        png = None
+        picture = None
         if not payload.get("error") and wants_picture(payload, table):
-            png = picture_png(payload)
-        return render_html(payload, png, table, found[1] if found is not None else "")
+            picture = picture_html(payload)
+        return render_html(payload, picture, table, found[1] if found is not None else "")
     except Exception:
         return None
 
@@ -350,14 +352,26 @@ def caption(payload: dict[str, Any]) -> str:
 
 
 def render_html(
-    payload: dict[str, Any], png: bytes | None, numbers: str | None = None, note: str = ""
+    payload: dict[str, Any], picture: str | None, numbers: str | None = None, note: str = ""
 ) -> str:
+    """The cell's HTML: summary, warning, error or note, numbers, caption, ``picture``
+    (``picture_html``'s) and the NaN/±Inf colours' legend. Debuggee text is escaped."""
     parts = [f'<div class="tf-debug-repr" style="{_BOX}">']
-    summary = payload.get("summary") or ""
-    parts.append(f"<div>{html.escape(summary)}</div>")
+    from .facts import unnamed
+
+    summary = unnamed(str(payload.get("summary") or ""))
     bad = bad_values(payload)
-    if bad:
-        parts.append(f'<div><span style="{_WARNING}">‼ {html.escape(bad)}</span></div>')
+    marker = f"‼ {bad}"
+    if bad and marker in summary:  # the summary's own warning, coloured where it stands
+        before, _, after = summary.partition(marker)
+        parts.append(
+            f'<div>{html.escape(before)}<span style="{_WARNING}">{html.escape(marker)}</span>'
+            f"{html.escape(after)}</div>"
+        )
+    else:
+        parts.append(f"<div>{html.escape(summary)}</div>")
+        if bad:
+            parts.append(f'<div><span style="{_WARNING}">{html.escape(marker)}</span></div>')
     if payload.get("error"):
         error = str(payload["error"])
         # Why a value has no picture (a string tensor, an empty one) is a note; only an
@@ -369,15 +383,11 @@ def render_html(
         if note:
             parts.append(f'<div style="{_NOTE}">{html.escape(note)}</div>')
         parts.append(f'<div style="overflow-x:auto">{numbers}</div>')
-    if png is not None:
+    if picture is not None:
         text = caption(payload)
         if text:
             parts.append(f'<div style="{_NOTE}">{html.escape(text)}</div>')
-        data = base64.b64encode(png).decode("ascii")
-        parts.append(
-            f'<img src="data:image/png;base64,{data}" alt="{html.escape(text)}"'
-            ' style="image-rendering:pixelated;max-width:100%"/>'
-        )
+        parts.append(picture)
         if bad:
             from .colour_maps import MASK_LEGEND
 

@@ -7,6 +7,7 @@ the slice, which is cut on the value's device before it reaches the host.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from ...core.tf_types import Kind, kind_of
@@ -126,6 +127,16 @@ def device(obj: Any) -> str:
     except Exception:
         text = ""
     return fmt.device_text(str(text)) if text else ""
+
+
+_UNNAMED = re.compile(r" Variable 'Variable'(?=( non-trainable)?$)", re.M)
+
+
+def unnamed(text: str) -> str:
+    """A summary as the notebook shows it: TF names a variable made without ``name=``
+    ``Variable``, which its summary's tail would print as ``Variable 'Variable'``; here it
+    reads ``Variable, unnamed`` (first line only: the values follow it)."""
+    return _UNNAMED.sub(" Variable, unnamed", text, count=1)
 
 
 # ------------------------------------------------------------------------------ slices

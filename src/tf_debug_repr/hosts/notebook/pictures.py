@@ -1,46 +1,92 @@
-"""Pictures of a viewer payload (docs/tensor-viewer.md) as RGBA uint8 arrays, drawn in numpy:
-a heatmap of the 2-D slice with a colour bar, a histogram with NaN/±Inf bars, or the image grid.
-
-The background is transparent and the labels a mid grey, so a picture sits on the
-notebook's own background in light and dark themes (no white card).
+"""The pixels of a viewer payload's picture (docs/tensor-viewer.md), as RGBA uint8 arrays
+drawn in numpy: the heatmap's cells, the histogram's bars, the image grid. Only what needs
+pixels is pixels; the words that label them (the colour bar's range, the histogram's counts
+and edges, NaN/±Inf) are returned as text, which ``picture_html`` lays out as HTML beside
+the picture, where it follows the notebook's theme, stays sharp and can be selected and
+read aloud.
 
 Works on the payload dict only (already small and on the host), so it knows nothing of
-TensorFlow; ``png.encode_png`` turns the result into a file.
+TensorFlow; ``png.encode_png`` turns the pixels into a file.
 """
 
 from __future__ import annotations
 
 import base64
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from . import colour_maps
-from .pixel_font import draw_text, number_text, text_size
 
 HEATMAP_SIDE = 256  # pixels of the heatmap's longer side, at most
 # Cells along a side, at most: 2x2 pixels each at full size, so a noisy 128x128 slice
 # stays a ~60 KB PNG (zlib finds the repeated rows).
 HEATMAP_CELLS = 128
 MIN_STRIP = 64  # pixels a thin heatmap ([1600, 10], [2, 1000]) still gets across
-COLOUR_BAR_WIDTH = 12
 HISTOGRAM_WIDTH = 256
 HISTOGRAM_HEIGHT = 96
 IMAGE_SIDE = 256  # an image grid is enlarged up to this, never beyond 4x
 TILE_GAP = 2  # transparent pixels between the images of a batch
-MARGIN = 4
 BACKGROUND = (0, 0, 0, 0)  # transparent: the theme's background shows
-# Mid greys: about 4.4:1 against JupyterLab's light background (white) and 4.2:1 against
-# its dark one (#111), readable on both.
-INK = (120, 120, 120, 255)
-AXIS = (128, 128, 128, 255)
 BAR = (70, 130, 180, 255)
 SPECIAL_BARS = (
     ("nan", "NaN", colour_maps.NAN_COLOUR),
     ("posinf", "+Inf", colour_maps.POSINF_COLOUR),
     ("neginf", "-Inf", colour_maps.NEGINF_COLOUR),
 )
+
+
+@dataclass(frozen=True)
+class Scale:
+    """A heatmap's colour bar: the map's anchor colours from ``low`` to ``high`` (evenly
+    spaced, interpolated linearly in RGB, as a CSS gradient draws them), its end labels,
+    and where zero sits (0 at the top, 1 at the bottom) when the range crosses it."""
+
+    anchors: tuple[tuple[int, int, int], ...]
+    low: str
+    high: str
+    zero: float | None
+
+
+@dataclass(frozen=True)
+class Heatmap:
+    pixels: np.ndarray  # the cells, RGBA
+    scale: Scale | None  # None when nothing is finite (a colour bar would only mislead)
+
+
+@dataclass(frozen=True)
+class Special:
+    """A bar for the NaN, +Inf or -Inf count, on the finite bars' count scale."""
+
+    label: str
+    count: int
+    colour: tuple[int, int, int]
+    height: int  # pixels, of HISTOGRAM_HEIGHT
+
+
+@dataclass(frozen=True)
+class Histogram:
+    pixels: np.ndarray | None  # the finite values' bars, RGBA; None when there are none
+    peak: str  # the largest count, the height of the plot
+    low: str  # the first edge and the last, under the bars ("" without bars)
+    high: str
+    specials: tuple[Special, ...]
+
+
+@dataclass(frozen=True)
+class Image:
+    pixels: np.ndarray  # the payload's grid, enlarged, RGBA
+
+
+Picture = Heatmap | Histogram | Image
+
+
+def number_text(value: float) -> str:
+    """A short label for a finite number: 3 significant figures (``-0.25``, ``1.5e+03``)."""
+    text = f"{value:.3g}"
+    return "0" if text == "-0" else text
 
 
 def picture_kind(payload: dict[str, Any]) -> str | None:
@@ -62,15 +108,11 @@ def _opaque(rgb: np.ndarray) -> np.ndarray:
     return np.concatenate([rgb, alpha], axis=-1)
 
 
-def _rgba(colour: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(colour) if len(colour) == 4 else (*colour, 255)
-
-
-def draw(payload: dict[str, Any]) -> np.ndarray | None:
+def draw(payload: dict[str, Any]) -> Picture | None:
     """The picture the payload calls for (see ``picture_kind``), or None."""
     kind = picture_kind(payload)
     if kind == "image":
-        return image_grid(payload["image"])
+        return Image(image_grid(payload["image"]))
     if kind == "heatmap":
         return heatmap(payload["slice"])
     if kind == "histogram":
@@ -122,45 +164,21 @@ def _cell_pixels(rows: int, cols: int) -> tuple[int, int]:
     return max(side, math.ceil(MIN_STRIP / rows)), max(side, math.ceil(MIN_STRIP / cols))
 
 
-def heatmap(cells: dict[str, Any]) -> np.ndarray:
+def heatmap(cells: dict[str, Any]) -> Heatmap:
     """The slice's cells coloured (diverging around zero if signed), NaN/±Inf in their own
-    colours, with a colour bar labelled with the range on the right."""
+    colours, and the colour bar's scale (None when no cell is finite)."""
     values, mask = shrink(*slice_arrays(cells), HEATMAP_CELLS)
     low, high = float(cells.get("min") or 0.0), float(cells.get("max") or 0.0)
     anchors, bar_low, bar_high = colour_maps.scale_of(low, high, bool(cells.get("signed")))
     rgb = colour_maps.paint_mask(colour_maps.colour(values, bar_low, bar_high, anchors), mask)
     down, across = _cell_pixels(*values.shape)
-    big = _opaque(np.repeat(np.repeat(rgb, down, axis=0), across, axis=1))
-
-    if not (mask == 0).any():  # nothing finite: a colour bar would only mislead
-        canvas = np.empty((big.shape[0] + 2 * MARGIN, big.shape[1] + 2 * MARGIN, 4), np.uint8)
-        canvas[:] = BACKGROUND
-        canvas[MARGIN:-MARGIN, MARGIN:-MARGIN] = big
-        return canvas
-    labels = [number_text(bar_high), number_text(bar_low)]
-    if bar_low < 0 < bar_high:
-        labels.append("0")
-    label_width = max(text_size(t)[0] for t in labels)
-    bar_height = max(big.shape[0], 64)
-    height = bar_height + 2 * MARGIN
-    bar_left = MARGIN + big.shape[1] + 2 * MARGIN
-    width = bar_left + COLOUR_BAR_WIDTH + MARGIN + label_width + MARGIN
-    canvas = np.empty((height, width, 4), np.uint8)
-    canvas[:] = BACKGROUND
-    canvas[MARGIN : MARGIN + big.shape[0], MARGIN : MARGIN + big.shape[1]] = big
-
-    # the bar: top is the high end
-    ramp = np.linspace(bar_high, bar_low, bar_height)
-    bar = _opaque(colour_maps.colour(ramp, bar_low, bar_high, anchors))
-    canvas[MARGIN : MARGIN + bar_height, bar_left : bar_left + COLOUR_BAR_WIDTH] = bar[:, None, :]
-    text_left = bar_left + COLOUR_BAR_WIDTH + MARGIN
-    _, text_height = text_size("0")
-    draw_text(canvas, text_left, MARGIN, labels[0], INK)
-    draw_text(canvas, text_left, MARGIN + bar_height - text_height, labels[1], INK)
-    if len(labels) == 3:
-        zero_row = MARGIN + int(round((bar_high / (bar_high - bar_low)) * (bar_height - 1)))
-        draw_text(canvas, text_left, zero_row - text_height // 2, "0", INK)
-    return canvas
+    pixels = _opaque(np.repeat(np.repeat(rgb, down, axis=0), across, axis=1))
+    if not (mask == 0).any():
+        return Heatmap(pixels, None)
+    zero = bar_high / (bar_high - bar_low) if bar_low < 0 < bar_high else None
+    stops = tuple(tuple(int(c) for c in np.floor(a + 0.5)) for a in anchors)
+    scale = Scale(stops, number_text(bar_low), number_text(bar_high), zero)  # type: ignore[arg-type]
+    return Heatmap(pixels, scale)
 
 
 # ---------------------------------------------------------------------------- histogram
@@ -178,55 +196,32 @@ def _special_counts(payload: dict[str, Any]) -> list[tuple[str, int, tuple[int, 
 
 def histogram(
     hist: dict[str, Any] | None, specials: list[tuple[str, int, tuple[int, int, int]]]
-) -> np.ndarray:
-    """Bars of the finite values' histogram, then one bar each for the NaN, +Inf and -Inf
-    counts in their colours (same count scale); the largest count labelled on the left, the
-    edges' range and the special bars' names below."""
+) -> Histogram:
+    """Bars of the finite values' histogram, and one bar each for the NaN, +Inf and -Inf
+    counts in their colours (on the same count scale); the largest count and the edges'
+    range as text."""
     counts = np.asarray((hist or {}).get("counts") or [], np.int64)
     edges = (hist or {}).get("edges") or []
     peak = max([int(counts.max()) if counts.size else 0] + [c for _, c, _ in specials] + [1])
-    bar_width = max(1, HISTOGRAM_WIDTH // max(1, counts.size)) if counts.size else 0
-    plot_width = bar_width * counts.size
-    special_width = max(text_size(label)[0] for label in ("NaN", "+Inf", "-Inf")) + 2 * MARGIN
 
-    peak_label = number_text(peak)
-    left = MARGIN + text_size(peak_label)[0] + MARGIN
-    _, text_height = text_size("0")
-    plot_top = MARGIN
-    base = plot_top + HISTOGRAM_HEIGHT  # the row under the bars
-    specials_left = left + plot_width + (2 * MARGIN if specials else 0)
-    width = specials_left + len(specials) * special_width + MARGIN
-    width = max(width, left + 2 * MARGIN)
-    height = base + 1 + MARGIN + text_height + MARGIN
-    canvas = np.empty((height, width, 4), np.uint8)
-    canvas[:] = BACKGROUND
+    def tall(count: int) -> int:
+        return 0 if count <= 0 else max(2, int(round(HISTOGRAM_HEIGHT * count / peak)))
 
-    def bar(x0: int, x1: int, count: int, colour: tuple[int, ...]) -> None:
-        if count <= 0:
-            return
-        tall = max(2, int(round(HISTOGRAM_HEIGHT * count / peak)))
-        canvas[base - tall : base, x0:x1] = _rgba(colour)
-
-    for i, count in enumerate(counts):
-        x0 = left + i * bar_width
-        bar(x0, x0 + max(1, bar_width - (1 if bar_width > 2 else 0)), int(count), BAR)
-    x = specials_left
-    for label, count, colour in specials:
-        label_width = text_size(label)[0]
-        bar(x + MARGIN, x + special_width - MARGIN, count, colour)
-        draw_text(canvas, x + (special_width - label_width) // 2, base + 1 + MARGIN, label, INK)
-        x += special_width
-    canvas[base, left : left + max(plot_width, 1)] = AXIS
-    canvas[plot_top:base, left - 1] = AXIS
-    draw_text(canvas, MARGIN, plot_top, peak_label, INK)
-    if len(edges) >= 2 and plot_width:
+    pixels = None
+    if counts.size:
+        bar_width = max(1, HISTOGRAM_WIDTH // counts.size)
+        drawn = max(1, bar_width - (1 if bar_width > 2 else 0))  # a gap between wide bars
+        pixels = np.zeros((HISTOGRAM_HEIGHT, bar_width * counts.size, 4), np.uint8)
+        pixels[:] = BACKGROUND
+        for i, count in enumerate(counts):
+            if count > 0:
+                x0 = i * bar_width
+                pixels[HISTOGRAM_HEIGHT - tall(int(count)) :, x0 : x0 + drawn] = BAR
+    low = high = ""
+    if len(edges) >= 2 and pixels is not None:
         low, high = number_text(float(edges[0])), number_text(float(edges[-1]))
-        draw_text(canvas, left, base + 1 + MARGIN, low, INK)
-        high_left = max(
-            left + text_size(low)[0] + 2 * MARGIN, left + plot_width - text_size(high)[0]
-        )
-        draw_text(canvas, high_left, base + 1 + MARGIN, high, INK)
-    return canvas
+    bars = tuple(Special(label, count, colour, tall(count)) for label, count, colour in specials)
+    return Histogram(pixels, f"{peak:,}", low, high, bars)
 
 
 # -------------------------------------------------------------------------------- image

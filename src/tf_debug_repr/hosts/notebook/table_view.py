@@ -2,7 +2,15 @@
 CSS variables), sortable by clicking a column head (a few lines of script in trusted
 notebooks; ``%tf_table --sort bytes`` sorts in the kernel), and a plain-text table for
 front ends without HTML. ``%tf_table live`` keeps one table current: a ``post_run_cell``
-hook updates its display after each cell (no thread, no polling); ``%tf_table off`` stops.
+hook updates its display after each of the user's cells (no thread, no polling); ``%tf_table
+off`` stops.
+
+"The user's cells" are the executions a front end keeps in the history (``store_history``).
+The Variable Inspector's query after each cell, its grid and delete requests, and other
+extensions' probes are executions too, and fire ``post_run_cell``, but they are sent with
+``store_history=False`` (or ``silent``): the table neither refreshes nor forgets its previous
+look for them, so Δ counts what changed between two of the user's cells and a query costs
+one attribute read.
 """
 
 from __future__ import annotations
@@ -13,7 +21,7 @@ import shlex
 import time
 from typing import Any
 
-from . import table as namespace_table
+from . import namespace_table
 
 COLUMNS = (  # (head, Row attribute sorted by)
     ("name", "name"),
@@ -39,7 +47,10 @@ _CSS = (
     "font-size:var(--jp-code-font-size,12px);color:var(--jp-content-font-color1,inherit)"
 )
 _CELL = "padding:2px 8px;border-bottom:1px solid var(--jp-border-color2,#8884);text-align:left"
-_HEAD = _CELL + ";cursor:pointer;background:var(--jp-layout-color2,transparent);user-select:none"
+_HEAD = (
+    _CELL + ";cursor:pointer;background:var(--jp-layout-color2,transparent);user-select:none;"
+    "white-space:nowrap"
+)
 _WARN = "color:var(--jp-error-color1,#c00);font-weight:bold"
 _NOTE = "opacity:0.75;font-size:90%"
 # Sorts the rows by a column's data-v (numbers as numbers); a second click reverses.
@@ -108,8 +119,10 @@ def render_html(rows: list[namespace_table.Row], left_out: int, note: str) -> st
         notes.append(note)
     foot = "".join(f'<div style="{_NOTE}">{html.escape(n)}</div>' for n in notes)
     return (
-        f'<div class="tf-debug-repr-table"><table style="{_CSS}"><thead><tr>{head}</tr>'
-        f"</thead><tbody>{''.join(body)}</tbody></table>{foot}</div>"
+        # a narrow output area scrolls the table sideways: no head is cut or wrapped
+        f'<div class="tf-debug-repr-table"><div style="overflow-x:auto;max-width:100%">'
+        f'<table style="{_CSS}"><thead><tr>{head}</tr>'
+        f"</thead><tbody>{''.join(body)}</tbody></table></div>{foot}</div>"
     )
 
 
@@ -159,17 +172,39 @@ class View:
 # ------------------------------------------------------------------------------ magic
 
 
-def _gradient_note() -> str:
+_TRAINABLE = {"variable", "keras variable"}
+
+
+def gradient_note(rows: list[namespace_table.Row]) -> str:
+    """One line saying how to fill an empty ‖∇‖ column; empty when a row has a gradient
+    or no row could have one."""
     import sys
 
-    capture = sys.modules.get("tf_debug_repr.gradients.capture")
-    if capture is not None and capture.enabled() and capture.mode() == "on":
+    if any(r.gradient is not None for r in rows):
         return ""
-    return (
-        "‖∇‖ needs gradient capture: it starts with the debugger, or run "
-        "tf_debug_repr.set_gradient_capture(True) (or %env TF_DEBUG_REPR_GRADIENTS=1 "
-        "before importing TensorFlow)"
-    )
+    if not any(r.kind in _TRAINABLE or r.shape.endswith("params") for r in rows):
+        return ""  # tensors only: no gradient belongs to them
+    capture = sys.modules.get("tf_debug_repr.gradients.capture")
+    if capture is not None and capture.enabled():
+        return (
+            "‖∇‖ shows gradients computed since %load_ext tf_debug_repr: "
+            "run the training step again to fill it"
+        )
+    if capture is not None and capture.mode() == "off":
+        return (
+            "‖∇‖ is empty: gradient capture is off (TF_DEBUG_REPR_GRADIENTS=0 or "
+            "set_gradient_capture(False)); tf_debug_repr.set_gradient_capture(True) turns it on"
+        )
+    return "‖∇‖ is empty: run %load_ext tf_debug_repr, then the training step"
+
+
+def users_cell(result: Any) -> bool:
+    """Whether ``post_run_cell``'s result is a cell the user ran: one the front end keeps in
+    the history. (No ``info``, an IPython older than 7: every cell counts.)"""
+    info = getattr(result, "info", None)
+    if info is None:
+        return True
+    return bool(getattr(info, "store_history", True)) and not getattr(info, "silent", False)
 
 
 class Magic:
@@ -190,7 +225,7 @@ class Magic:
         magics = NamespaceMagics(shell=self.ip)
         rows, left_out = self.table.look(self.ip.user_ns, list(magics.who_ls()))
         self.last_seconds = time.perf_counter() - started
-        return View(sort_rows(rows, self.sort), left_out, _gradient_note())
+        return View(sort_rows(rows, self.sort), left_out, gradient_note(rows))
 
     def __call__(self, line: str = "") -> Any:
         words = shlex.split(line or "")
@@ -214,7 +249,9 @@ class Magic:
         return self.view()
 
     def refresh(self, result: Any = None) -> None:
-        """post_run_cell: the live table's display, current again."""
+        """post_run_cell: the live table's display, current again after a user's cell."""
+        if not users_cell(result):
+            return  # an Inspector query, a probe: Δ stays between the user's cells
         if self.handle is None or self.skip:
             self.skip = False
             return

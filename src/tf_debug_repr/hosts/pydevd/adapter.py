@@ -10,6 +10,7 @@ raise. Imported only by the plugin module (never by library code: a pydev* modul
 from __future__ import annotations
 
 import copy
+import math
 import os
 import sys
 from typing import Any
@@ -17,9 +18,12 @@ from typing import Any
 from ...activation import startup as activation
 from ...core import budget, expressions
 from ...core.bounded import TimedOut
+from ...core.guards import PLACED_KINDS
+from ...core.tf_types import kind_of
 from ...core.view_model import (
     SHORT_TEXT_DTYPES,
     Child,
+    CutBytes,
     Expression,
     Node,
     Note,
@@ -91,7 +95,17 @@ class _TextLeaf(_NoteLeaf):
 
 
 _TextLeaf.__name__ = _TextLeaf.__qualname__ = "str"
-_LEAVES = (_NoteLeaf, _TextLeaf)
+
+
+class _BytesLeaf(_NoteLeaf):
+    """A long string element's head and length (``CutBytes``): typed ``bytes``, as a short
+    element's value is."""
+
+    __slots__ = ()
+
+
+_BytesLeaf.__name__ = _BytesLeaf.__qualname__ = "bytes"
+_LEAVES = (_NoteLeaf, _TextLeaf, _BytesLeaf)
 _text_typed: dict[type, type] = {}  # a Node class -> its subclass named "str"
 
 
@@ -136,11 +150,56 @@ def _named_float(scalar: Scalar, name: str) -> float:
     return cls(scalar.value)
 
 
+# What JupyterLab's tree does with a leaf's value, by its DAP type (its ``convertType``,
+# packages/debugger/src/panels/variables): ``int`` through ``parseInt``, ``float`` through
+# ``parseFloat`` (``parseFloat('-inf')`` and ``('nan')`` are NaN; 4.3 and later special-case
+# 'inf' and '-inf' only), ``bool`` and ``str`` as text, and any other type's *name* in
+# place of the value (``None`` reads "NoneType", a complex "complex", bytes "bytes").
+# JavaScript numbers hold integers exactly up to 2**53 only.
+_JS_EXACT_INT = 2**53
+_SHOWN_AS_TYPE_NAME = (type(None), complex, bytes, bytearray, type(Ellipsis))
+
+
+def _printed_by_jupyterlab(value: Any) -> bool:
+    """Does JupyterLab's tree print this leaf's value as Python writes it?"""
+    kind = type(value)
+    if kind is bool or kind is str:
+        return True
+    if kind is int:
+        return -_JS_EXACT_INT <= value <= _JS_EXACT_INT
+    if kind is float:
+        return math.isfinite(value)
+    return False
+
+
+def _jupyter_leaf(value: Any) -> Any:
+    """For JupyterLab's tree: a leaf it would misprint (an infinite or NaN float, an int past
+    2**53, None, a complex, bytes) as its Python text, typed "str"; anything else as is. Its
+    row's expression still gives the value itself."""
+    try:
+        if isinstance(value, Scalar):  # an element: its dtype's text
+            return None if _printed_by_jupyterlab(value.value) else _TextLeaf(value.text)
+        kind = type(value)
+        if kind in _SHOWN_AS_TYPE_NAME or (
+            kind in (int, float) and not _printed_by_jupyterlab(value)
+        ):
+            return _TextLeaf(repr(value))
+    except Exception:  # kept as pydevd would show it
+        return None
+    return None
+
+
 def for_pydevd(value: Any) -> Any:
     """A view's value as pydevd should get it."""
     jupyter = jupyter_tree()
+    if jupyter:
+        leaf = _jupyter_leaf(value)
+        if leaf is not None:
+            return leaf
     if isinstance(value, Note):
-        return (_TextLeaf if jupyter else _NoteLeaf)(value.text)
+        if jupyter:
+            return _TextLeaf(value.text)
+        return (_BytesLeaf if isinstance(value, CutBytes) else _NoteLeaf)(value.text)
     if isinstance(value, Scalar):
         if value.dtype in SHORT_TEXT_DTYPES and isinstance(value.value, float):
             return _named_float(value, "float" if jupyter else value.dtype)
@@ -214,13 +273,18 @@ def _summary_in(obj: Any, context: str | None) -> str:
         return views.summary(obj)
     except Exception as exc:
         _debug(f"summary of {type(obj).__name__} failed: {exc!r}")
-        try:
-            # a remote tensor's shape waits on its worker: not read where it timed out
-            shape = None if isinstance(exc, TimedOut) else getattr(obj, "shape", None)
-            dtype = getattr(getattr(obj, "dtype", None), "name", None)
-            head = f"{type(obj).__name__} {dtype or ''}{list(shape) if shape is not None else ''}".strip()
-        except Exception:
-            head = type(obj).__name__
+        head = type(obj).__name__
+        # A tensor's shape and dtype, never a property of the program's own class (stock
+        # debugpy would not call it), nor a remote tensor's that timed out (it waits on
+        # its worker).
+        if kind_of(obj) in PLACED_KINDS and not isinstance(exc, TimedOut):
+            try:
+                shape = getattr(obj, "shape", None)
+                dtype = getattr(getattr(obj, "dtype", None), "name", None)
+                shown = list(shape) if shape is not None else ""
+                head = f"{head} {dtype or ''}{shown}".strip()
+            except Exception:
+                pass
         return f"{head} {error_note(exc)}"
 
 

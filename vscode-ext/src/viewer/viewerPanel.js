@@ -2,40 +2,28 @@
 'use strict';
 /**
  * One "View Tensor" view: a webview panel showing one expression of one debug session. It fetches
- * its payload through the paused session's `evaluate` (docs/tensor-viewer.md) and speaks the
- * page's message protocol (§3): request, pin, saveNpy, compare, copy. Which panel shows a value,
- * the commands and the sessions' events are panels.js's (TensorViewer).
+ * its payload through the paused session's `evaluate` (docs/tensor-viewer.md), keeps what its page
+ * was sent (to send again when the page reloads) and answers the page's messages (§3): request and
+ * pin here; saveNpy, compare and copy are pageActions.js's. Which panel shows a value and the
+ * sessions' events are tensorViewer.js's (TensorViewer).
  */
 const crypto = require('node:crypto');
 const vscode = require('vscode');
-const { viewerHtml } = require('./html');
-const { ViewerError, decodePayload, decodeSaveResult, describeRequestError, reduced } = require('./result');
-const { FIRST_PICTURE_BUDGET, checkRequest, gradientOfExpression, isDefaultRequest, npyFileName, saveNpyExpression, titleFor, viewPayloadExpression } = require('./expression');
+const { PAGE_SCRIPT, PAGE_STYLE, viewerHtml } = require('./html');
+const { ViewerError, decodePayload, messageOf, reduced } = require('./result');
+const { FIRST_PICTURE_BUDGET, checkRequest, isDefaultRequest, titleFor, viewPayloadExpression } = require('./expression');
 const { configurationName } = require('./adoption');
 const { savedView } = require('./savedState');
-const { showError, showInfo } = require('../notify');
+const { compare, copy, saveNpy } = require('./pageActions');
 
 const VIEW_TYPE = 'tfDebugRepr.tensorViewer';
-/** The most text a page may put on the clipboard (about 50 MB: a 2048×2048 slice as CSV). */
-const MAX_COPY_CHARS = 50_000_000;
-/** The page (branch `webview`): media/viewer/, its script and style. */
-const PAGE_DIR = ['media', 'viewer'];
-const PAGE_SCRIPT = 'viewer.js';
-const PAGE_STYLE = 'viewer.css';
 
 /**
  * @typedef {import('./sessions').SessionState} SessionState
  * @typedef {{ frameId: number, threadId: number, generation: number }} FrameRef
  * @typedef {import('./expression').ViewRequest} ViewRequest
- * @typedef {import('./panels').TensorViewer} TensorViewer
+ * @typedef {import('./tensorViewer').TensorViewer} TensorViewer
  */
-
-/** The message a caught error becomes. @param {unknown} e @param {SessionState | undefined} state */
-function messageOf(e, state) {
-  if (e instanceof ViewerError) return e.message;
-  if (e instanceof TypeError) return `Bad request: ${e.message}`;
-  return describeRequestError(e, { ended: state?.ended });
-}
 
 /** Said after an error at an automatic refresh of a pinned view. */
 const TRIES_AGAIN = 'This pinned view tries again at the next stop.';
@@ -321,13 +309,11 @@ class ViewerPanel {
         if (this.pinned && this.stale && (this.orphan ? this.viewer.pausedSessionFor(this.originName) : this.state?.paused)) await this.fetch();
         return;
       case 'saveNpy':
-        return this.saveNpy();
+        return saveNpy(this);
       case 'compare':
-        return this.compare(m.request);
+        return compare(this, m.request);
       case 'copy':
-        // The Table's block as text: through VS Code's clipboard (a webview's own may be denied).
-        if (typeof m.text === 'string' && m.text.length <= MAX_COPY_CHARS) await vscode.env.clipboard.writeText(m.text);
-        return;
+        return copy(m.text);
       default:
     }
   }
@@ -364,70 +350,6 @@ class ViewerPanel {
     this.post(this.stale);
   }
 
-  async saveNpy() {
-    try {
-      // A view whose session ended saves nothing from another session: Refresh it there first.
-      if (!this.state) throw new ViewerError('This view has not been shown a value yet: stop in a debug session first.');
-      if (!this.state.paused) throw new ViewerError(this.state.ended ? 'The debug session has ended: nothing to save (Refresh the view in a paused session first).' : 'The program is running: pause it to save the value.');
-      const name = npyFileName(this.expression);
-      let target;
-      if (this.state.session.configuration?.request === 'attach') {
-        // The program may run on another machine or in a container: a local file dialog would lie.
-        target = await vscode.window.showInputBox({
-          title: `Save ${this.title} as .npy`,
-          prompt: "Path in the debugged program's file system (relative paths are from its working directory)",
-          value: name,
-        });
-      } else {
-        const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-        const uri = await vscode.window.showSaveDialog({
-          title: `Save ${this.title} as .npy`,
-          defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
-          filters: { 'NumPy array': ['npy'] },
-        });
-        target = uri?.fsPath;
-      }
-      if (!target) return;
-      const frame = await this.currentFrame();
-      const body = await /** @type {SessionState} */ (this.state).session.customRequest('evaluate', {
-        expression: saveNpyExpression(this.expression, target),
-        frameId: frame.frameId,
-        context: 'clipboard',
-      });
-      const report = decodeSaveResult(body, this.expression);
-      // save_npy reports a failure ("not saved: PermissionError: …") instead of raising.
-      if (report.startsWith('not saved')) showError(`Save as .npy: ${report}`);
-      else showInfo(report);
-    } catch (e) {
-      showError(`Save as .npy: ${messageOf(e, this.state)}`);
-    }
-  }
-
-  /**
-   * "Compare…": another expression, opened in the group next to this view's (not the last view's),
-   * showing the slice this one shows (a request that does not fit it falls back to its default).
-   * @param {unknown} request the page's current request
-   */
-  async compare(request) {
-    const expression = await vscode.window.showInputBox({
-      title: `Compare ${this.title} with…`,
-      prompt: 'An expression to view beside this one (in the same frame)',
-      value: gradientOfExpression(this.expression),
-    });
-    if (!expression?.trim()) return;
-    const state = this.liveState();
-    if (!state) {
-      showError('Compare: no paused Python debug session (debugpy) to evaluate in.');
-      return;
-    }
-    let kept;
-    try {
-      kept = checkRequest(/** @type {ViewRequest} */ (request ?? this.request));
-    } catch {
-      kept = checkRequest(this.request);
-    }
-    await this.viewer.open({ expression, state, frame: this.frame, beside: true, request: kept, from: this });
-  }
 }
 
-module.exports = { ViewerPanel, VIEW_TYPE, PAGE_DIR, PAGE_SCRIPT, PAGE_STYLE };
+module.exports = { ViewerPanel, VIEW_TYPE };

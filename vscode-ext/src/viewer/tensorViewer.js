@@ -1,27 +1,25 @@
 // @ts-check
 'use strict';
 /**
- * "View Tensor": the commands, which panel shows a value (one of its own, the unpinned view of
- * its group, or a new one: panel.js's ViewerPanel), the sessions' stops, runs and ends, and views
- * restored after a window reload. The pure parts live in types.js (which rows), expression.js
- * (what to evaluate), result.js (what came back), sessions.js (which session is paused where),
- * adoption.js (which session a view whose session ended, or a view restored after a window
- * reload, takes up) and savedState.js (what the page keeps so a reload can rebuild the view).
+ * The tensor viewer's views, all of them: which view shows a value (one of its own, the unpinned
+ * view of its group, or a new one: viewerPanel.js's ViewerPanel) and in which column, the
+ * sessions' stops, runs and ends reaching them, and views restored after a window reload. The
+ * command's arguments are viewCommand.js's; the pure parts live in types.js (which rows),
+ * expression.js (what to evaluate), result.js (what came back), sessions.js (which session is
+ * paused where), adoption.js (which session a view whose session ended, or a view restored after
+ * a window reload, takes up) and savedState.js (what the page keeps so a reload can rebuild it).
  */
 const vscode = require('vscode');
-const { ViewerPanel, VIEW_TYPE, PAGE_DIR, PAGE_SCRIPT, PAGE_STYLE } = require('./panel');
-const { expressionAt, targetOf } = require('./expression');
+const { ViewerPanel, VIEW_TYPE } = require('./viewerPanel');
+const { PAGE_DIR, PAGE_SCRIPT, PAGE_STYLE } = require('./html');
 const { adopts, configurationName, pausedSessionFor } = require('./adoption');
 const { restoredView } = require('./savedState');
-const { showError } = require('../notify');
-
-const COMMAND_VIEW = 'tfDebugRepr.viewTensor';
-const COMMAND_VIEW_BESIDE = 'tfDebugRepr.viewTensorBeside';
+const { COMMAND_VIEW, COMMAND_VIEW_BESIDE, viewTensor } = require('./viewCommand');
 
 /**
  * @typedef {import('./sessions').SessionState} SessionState
  * @typedef {import('./sessions').ViewerSessions} ViewerSessions
- * @typedef {import('./panel').FrameRef} FrameRef
+ * @typedef {import('./viewerPanel').FrameRef} FrameRef
  * @typedef {import('./expression').ViewRequest} ViewRequest
  */
 
@@ -91,37 +89,9 @@ class TensorViewer {
     await p.start();
   }
 
-  /**
-   * The command: from a Variables/Watch row (its evaluateName), else the editor's selection or
-   * the expression at the cursor, else an input box.
-   * @param {any} arg @param {boolean} beside
-   */
-  async view(arg, beside) {
-    const target = targetOf(arg);
-    if ('error' in target) {
-      showError(`View Tensor: ${target.error}`);
-      return;
-    }
-    let state;
-    let expression;
-    if (target.from === 'variable') {
-      state = this.sessions.get(target.sessionId) ?? this.sessions.get(vscode.debug.activeDebugSession?.id);
-      expression = target.expression;
-    } else {
-      state = this.sessions.get(vscode.debug.activeDebugSession?.id);
-      expression = editorExpression() ?? (state?.paused ? await askExpression() : undefined);
-      if (state?.paused && expression === undefined) return;
-    }
-    if (!state || !state.paused) {
-      showError(
-        state?.ended === false
-          ? 'View Tensor: the program is running; pause it (or stop at a breakpoint) first.'
-          : 'View Tensor: no paused Python debug session (debugpy) to evaluate in.',
-      );
-      return;
-    }
-    if (!expression) return;
-    await this.open({ expression, state, beside });
+  /** The View Tensor command (viewCommand.js). @param {any} arg @param {boolean} beside */
+  view(arg, beside) {
+    return viewTensor(this, arg, beside);
   }
 
   /**
@@ -190,20 +160,6 @@ class TensorViewer {
 /** The setting: View Tensor shows a new value in an unpinned view instead of opening another. */
 function reuseViews() {
   return vscode.workspace.getConfiguration('tfDebugRepr').get('viewer.reuseView') !== false;
-}
-
-/** The active editor's selection, or the expression at its cursor. */
-function editorExpression() {
-  const editor = vscode.window.activeTextEditor;
-  if (!editor) return undefined;
-  const selected = editor.document.getText(editor.selection).trim();
-  if (selected) return selected;
-  const position = editor.selection.active;
-  return expressionAt(editor.document.lineAt(position.line).text, position.character);
-}
-
-function askExpression() {
-  return vscode.window.showInputBox({ title: 'View Tensor', prompt: 'A Python expression in the selected frame (a tensor, variable or array)' });
 }
 
 module.exports = { TensorViewer, ViewerPanel, VIEW_TYPE, COMMAND_VIEW, COMMAND_VIEW_BESIDE, PAGE_SCRIPT, PAGE_STYLE };

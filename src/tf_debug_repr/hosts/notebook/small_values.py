@@ -73,8 +73,35 @@ def _text(value: Any, dtype: np.dtype) -> tuple[str, bool]:
     return str(value.item() if hasattr(value, "item") else value), False
 
 
-def _cell(value: Any, dtype: np.dtype) -> str:
+def float_texts(array: np.ndarray) -> np.ndarray | None:
+    """Each element's text by the summary's rule (its inline values: numpy's, precision 4,
+    one format for the whole array), so the table under a summary reads ``8.6173`` where
+    the summary does; None when numpy's text cannot be split back into elements."""
+    from ...core import formatting as fmt
+
+    flat = array.ravel()
+    text = np.array2string(
+        flat,
+        separator=", ",
+        precision=4,
+        threshold=flat.size + 1,
+        max_line_width=10**9,
+        formatter=fmt.array_formatter(flat),
+    )
+    parts = [p.strip() for p in " ".join(text.split())[1:-1].split(", ")]
+    if len(parts) != flat.size:
+        return None
+    cleaned = []
+    for part in parts:
+        part = part[:-1] if part.endswith(".") else part  # "1." reads 1
+        cleaned.append("0" if part == "-0" else part)
+    return np.array(cleaned, dtype=object).reshape(array.shape)
+
+
+def _cell(value: Any, dtype: np.dtype, shown: str | None = None) -> str:
     text, bad = _text(value, dtype)
+    if shown is not None and not bad:
+        text = shown
     style = f"{_CELL};{_BAD}" if bad else _CELL
     return f'<td style="{style}">{html.escape(text)}</td>'
 
@@ -83,26 +110,44 @@ def table_html(array: np.ndarray) -> str:
     """Rows of a table: a 2-D value as it is; more axes: one row per index of the leading
     axes (``0, 1`` heads the row of ``x[0, 1, :]``); a 1-D value wrapped every
     ``ROW_WIDTH`` numbers (a row headed ``10`` starts at ``x[10]``)."""
+    texts = float_texts(array) if array.dtype.kind == "f" and array.size else None
     if array.ndim == 1:
         columns = min(ROW_WIDTH, array.shape[0])
         pad = (-array.shape[0]) % columns
         heads = [f"+{i}" if array.shape[0] > columns else str(i) for i in range(columns)]
         starts = range(0, array.shape[0], columns)
-        rows = [(str(start), array[start : start + columns]) for start in starts]
+        rows = [
+            (str(start), array[start : start + columns], _part(texts, start, start + columns))
+            for start in starts
+        ]
     else:
         lead = array.shape[:-1]
         flat = array.reshape(-1, array.shape[-1])
         heads = [str(i) for i in range(array.shape[-1])]
-        rows = [(", ".join(map(str, np.unravel_index(i, lead))), flat[i]) for i in range(len(flat))]
+        flat_texts = None if texts is None else texts.reshape(-1, array.shape[-1])
+        rows = [
+            (", ".join(map(str, np.unravel_index(i, lead))), flat[i], _row(flat_texts, i))
+            for i in range(len(flat))
+        ]
         pad = 0
     out = [f'<table style="{_TABLE}"><tr><th style="{_HEAD}"></th>']
     out += [f'<th style="{_HEAD}">{h}</th>' for h in heads]
     out.append("</tr>")
-    for head, values in rows:
+    for head, values, shown in rows:
         out.append(f'<tr><th style="{_HEAD}">{html.escape(head)}</th>')
-        out += [_cell(v, array.dtype) for v in values]
+        out += [
+            _cell(v, array.dtype, None if shown is None else shown[i]) for i, v in enumerate(values)
+        ]
         if len(values) < len(heads):
             out.append(f'<td colspan="{len(heads) - len(values)}"></td>' if pad else "")
         out.append("</tr>")
     out.append("</table>")
     return "".join(out)
+
+
+def _part(texts: np.ndarray | None, start: int, stop: int) -> Any:
+    return None if texts is None else texts[start:stop]
+
+
+def _row(texts: np.ndarray | None, i: int) -> Any:
+    return None if texts is None else texts[i]

@@ -17,8 +17,8 @@ from ..core import formatting as fmt
 from ..core.additions import Slot
 from ..core.tf_types import Kind
 from ..core.view_model import Child, Expression, Node, Note, call
-from ..views import dispatch
-from . import capture
+from ..gradients import capture
+from . import dispatch
 
 # Compiled steps keep their gradients (gradients/compiled.py) from their first run: what
 # stays symbolic is a trace not run yet, a tape under several replicas with no Keras
