@@ -24,7 +24,7 @@ from ..core import bounded, expressions
 from ..core import formatting as fmt
 from ..core.guards import harmless
 from ..core.tf_types import Kind, kind_of
-from ..core.view_model import FACADE, Child, Node, Note, call, lazy, scalar_leaf
+from ..core.view_model import FACADE, NUMPY, Child, Node, Note, call, lazy, scalar_leaf
 from . import attributes
 
 MODULE = FACADE  # expressions name the stable facade, never this module's path
@@ -116,7 +116,19 @@ def _lr_expression(opt: Any) -> Any:
             f"{inner}._hyper['learning_rate']" if _is_legacy(base) else f"{inner}._learning_rate"
         )
         return call(f"float({schedule}({inner}.iterations))")
-    return call("float({}.learning_rate)")
+    return call(f"float({_as_number(opt, 'learning_rate')})")
+
+
+def _as_number(opt: Any, name: str) -> str:
+    """``{}.name``, through numpy where the value does not convert to a number by itself (a
+    Keras variable holding a ``MirroredVariable``: no ``__float__``, its value is its primary
+    copy's)."""
+    try:
+        with harmless():
+            float(getattr(opt, name))
+    except Exception:
+        return f"{NUMPY}.asarray({{}}.{name})"
+    return f"{{}}.{name}"
 
 
 def _iterations(opt: Any) -> int:
@@ -182,7 +194,8 @@ def optimizer_children(opt: Any) -> list[Child]:
         if _base(opt) is not opt:
             where = ".inner_optimizer" + where
         rows.append(Child("schedule", schedule, where))
-    rows.append(Child("iterations", _iterations(opt), call("int({}.iterations)")))
+    iterations = call(f"int({_as_number(opt, 'iterations')})")
+    rows.append(Child("iterations", _iterations(opt), iterations))
     clipping = _clipping(opt)
     if clipping:
         rows.extend(Child(name, value, expressions.attribute(name)) for name, value in clipping)
