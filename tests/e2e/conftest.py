@@ -11,9 +11,3 @@ def kernel():
     k = Kernel()
     yield k
     k.close()
-
-
-def pytest_configure(config):
-    # pytest-xdist's mark (``--dist loadgroup`` keeps a real program's checks on one worker,
-    # which runs that program once); declared here for runs without pytest-xdist.
-    config.addinivalue_line("markers", "xdist_group(name): run in one pytest-xdist worker")

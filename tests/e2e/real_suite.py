@@ -13,11 +13,13 @@ walks every local three levels deep: every row of the first two levels, the firs
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import json
 import os
 import queue
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -34,6 +36,7 @@ from tf_debug_repr.hosts.demo.dap_client import (
 
 from ..conftest import PROGRAMS as PROGRAM_DIR
 from ..conftest import Stopped
+from . import viewer_walk
 from .test_keras_io_walk import (
     ADDRESS,
     STOCK_TYPES,
@@ -46,6 +49,7 @@ from .walk_checks import GROUPS, same_count, same_value
 DEPTH = 3  # levels below each local
 THIRD_WIDTH = 8  # rows of the third level looked at (every row of the first two)
 ELEMENTS = 4  # element rows (``[i]``, ``[i, j]``) looked at per tensor, list or dict
+PAYLOADS = 60  # View Tensor payloads checked per stop (one of each type first)
 LOCAL_ROWS = 150  # rows looked at below one local: a walk past this is cut (and says so)
 RAISE_GROUP = "raise when read"
 PROBES = ("probe", "module_probe")  # tests/programs/real/probe.py's objects
@@ -53,7 +57,7 @@ PROBE_TYPES = {"Probe", "ModuleProbe"}
 # What reads as an error: the placeholder, a traceback, an exception's name as a message's
 # head (``ValueError: …``) or a repr (``ValueError('…')``), a row saying that reading raises.
 ERROR = re.compile(r"<error|Traceback|\b\w*(?:Error|Exception)(?::|\()|\braises\b")
-EAGER_WORD = re.compile(r"runs? eagerly")
+NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|\bnan\b|\binf\b")
 DEBUGGERS = ("stock", "plugin")
 MODES = ("compiled", "eager")
 ENV = {"TF_CPP_MIN_LOG_LEVEL": "2"}
@@ -73,6 +77,13 @@ class Program:
     def path(self) -> str:
         return str(PROGRAM_DIR / self.name)
 
+    @property
+    def modes(self) -> tuple[str, ...]:
+        """The plugin's modes this program runs under: eager (every function run as Python)
+        only where a stop lies in compiled code; elsewhere it would run the same code as the
+        default mode up to the same stops."""
+        return MODES if self.compiled else MODES[:1]
+
 
 PROGRAMS = (
     Program(
@@ -82,7 +93,9 @@ PROGRAMS = (
     Program("real/custom_train_step.py", ("MODEL_BREAKPOINT", "GAN_BREAKPOINT")),
     Program("real/cyclegan.py", ("STEP_BREAKPOINT", "LOOP_BREAKPOINT"), ("STEP_BREAKPOINT",)),
     Program("real/dcgan_loop.py", ("BREAKPOINT",)),
-    Program("real/dcgan_tutorial.py", ("APPLY_BREAKPOINT",), ("APPLY_BREAKPOINT",)),
+    Program(
+        "real/dcgan_tutorial.py", ("APPLY_BREAKPOINT", "END_BREAKPOINT"), ("APPLY_BREAKPOINT",)
+    ),
     Program("real/image_classification.py", ("AUGMENT_BREAKPOINT", "PREDICT_BREAKPOINT")),
     Program("real/keras_io_walk.py", ("DISTILL_BREAKPOINT", "END_BREAKPOINT")),
     Program(
@@ -146,6 +159,9 @@ class Stop:
     # reachable from its rows, groups included (plugin)
     names: dict[str, set[str]] = dataclasses.field(default_factory=dict)
     reachable: dict[str, tuple[set[str], set[str]]] = dataclasses.field(default_factory=dict)
+    reads: dict[str, int] = dataclasses.field(default_factory=dict)  # probe reads while here
+    viewed: int = 0  # rows View Tensor is offered on whose payload was checked
+    view_problems: list[str] = dataclasses.field(default_factory=list)
     seconds: float = 0.0
 
 
@@ -161,6 +177,7 @@ class Run:
     reads: dict[str, int] = dataclasses.field(default_factory=dict)
     failure: str | None = None  # the session broke: how
     seconds: float = 0.0
+    cpu: float = 0.0  # CPU seconds of the processes it started (those reaped by its end)
 
 
 class RecordingClient(DapClient):
@@ -183,6 +200,11 @@ class RecordingClient(DapClient):
         return message
 
 
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def env_for(debugger: str, mode: str, probe_out: str | None = None) -> dict[str, str]:
     env = dict(ENV)
     if debugger == "stock":
@@ -197,7 +219,7 @@ def env_for(debugger: str, mode: str, probe_out: str | None = None) -> dict[str,
 def plain_run(program: Program) -> Run:
     """The program with no debugger: its output is the reference."""
     run = Run(program, "plain", "")
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _children_cpu()
     done = subprocess.run(
         [sys.executable, program.path],
         cwd=os.path.dirname(program.path),
@@ -207,7 +229,7 @@ def plain_run(program: Program) -> Run:
         timeout=600,
     )
     run.exit_code, run.stdout, run.console = done.returncode, done.stdout, done.stderr
-    run.seconds = time.perf_counter() - start
+    run.seconds, run.cpu = time.perf_counter() - start, _children_cpu() - cpu
     return run
 
 
@@ -232,6 +254,7 @@ def debug_run(program: Program, debugger: str, mode: str) -> Run:
     lines = {line_of(path, m): m for m in program.stops}
     with tempfile.TemporaryDirectory() as scratch:
         probe_out = os.path.join(scratch, "reads.json")
+        cpu = _children_cpu() + time.process_time()
         client = RecordingClient(python=sys.executable)
         start = time.perf_counter()
         try:
@@ -259,10 +282,16 @@ def debug_run(program: Program, debugger: str, mode: str) -> Run:
                     session = Stopped(client, event["body"])
                     stop = Stop(marker, line)
                     began = time.perf_counter()
+                    counted = probe_counts(session)
                     if debugger == "stock":
                         record_stock(session, stop)
                     else:
                         record_plugin(session, stop)
+                    stop.reads = {
+                        name: count - counted.get(name, 0)
+                        for name, count in probe_counts(session).items()
+                        if count > counted.get(name, 0)
+                    }
                     stop.seconds = time.perf_counter() - began
                     run.stops.append(stop)
                     rest = [n for n, m in lines.items() if m not in visited]
@@ -282,8 +311,13 @@ def debug_run(program: Program, debugger: str, mode: str) -> Run:
         finally:
             time.sleep(0.2)  # the last output events
             client.close()
+        # the walker's and reaped processes' CPU, and the debuggee's (written at its exit);
+        # the adapter's, not reaped here, is left out
         run.seconds = time.perf_counter() - start
-        run.stdout = "".join(client.stdout_parts)
+        run.cpu = _children_cpu() + time.process_time() - cpu
+        if os.path.exists(probe_out + ".cpu"):
+            with open(probe_out + ".cpu", encoding="utf-8") as written:
+                run.cpu += float(written.read())
         run.console = "".join(client.other_parts)
         if os.path.exists(probe_out):
             with open(probe_out, encoding="utf-8") as written:
@@ -292,6 +326,14 @@ def debug_run(program: Program, debugger: str, mode: str) -> Run:
 
 
 # ------------------------------------------------------------------ stock
+
+
+def probe_counts(session: Stopped) -> dict[str, int]:
+    """tests/programs/real/probe.py's counts of user-property reads so far (its plain dict,
+    as JSON text: reading it calls no property). The difference across a stop is what that
+    stop's look read, comparable between debuggers at the stops both reached."""
+    answer = session.evaluate("__import__('json').dumps(__import__('probe').READS)")
+    return json.loads(ast.literal_eval(answer["result"]))
 
 
 def _probe_rows(session: Stopped) -> None:
@@ -333,7 +375,13 @@ def _reachable(session: Stopped, rows: list[Variable]) -> tuple[set[str], set[st
 
 
 def record_plugin(session: Stopped, stop: Stop) -> None:
-    state: dict = {"evaluated": {}, "expanded": set(), "stop": stop, "left": LOCAL_ROWS}
+    state: dict = {
+        "evaluated": {},
+        "expanded": set(),
+        "stop": stop,
+        "left": LOCAL_ROWS,
+        "seen": [],  # (path, row) of the plugin's rows, for View Tensor
+    }
     local_rows = [v for v in session.locals().values() if v.type != "module"]
     for local in local_rows:  # each local with its own budget, so that every one is seen
         state["left"] = LOCAL_ROWS
@@ -342,6 +390,8 @@ def record_plugin(session: Stopped, stop: Stop) -> None:
             stop.cut.append(local.name)
     for expression, rows in _objects(session).items():
         stop.reachable[expression] = _reachable(session, rows)
+    # View Tensor on the rows the extension offers it on, as the extension fetches it
+    stop.viewed, stop.view_problems = viewer_walk.check_rows(session, state["seen"], PAYLOADS)
     _probe_rows(session)
 
 
@@ -351,6 +401,8 @@ def _record(
     stop: Stop = state["stop"]
     record = Row(where, row.value, row.type, row.evaluate_name, level, ours, raised)
     stop.rows.append(record)
+    if ours:
+        state["seen"].append((where, row))
     if not ours or not row.evaluate_name or row.type in PROBE_TYPES:
         return  # a stock object's row (stock's expression), or a probe (read once, apart)
     known = state["evaluated"].get(row.evaluate_name)
@@ -447,6 +499,17 @@ def error_rows(run: Run) -> list[str]:
     return found
 
 
+def symbolic_locals(run: Run) -> list[str]:
+    """Locals at a stop in compiled code that show a symbolic tensor (a trace), not a value."""
+    return [
+        f"{stop.marker}{row.path}: {row.value[:160]!r}"
+        for stop in run.stops
+        if stop.marker in run.program.compiled
+        for row in stop.rows
+        if row.level == 0 and row.ours and "symbolic" in row.value
+    ]
+
+
 def mismatches(run: Run) -> list[str]:
     return [
         f"{stop.marker}{row.path}: {row.evaluate_name!r} {row.mismatch}"
@@ -477,6 +540,32 @@ def lost_names(stock: Run, plugin: Run) -> list[str]:
     return lost
 
 
+def line_of_marker(program: Program, marker: str) -> int:
+    return line_of(program.path, marker)
+
+
+def as_differences_allow(output: str) -> list[str]:
+    """A program's output less what ``EAGER_DIFFERENCES`` says may differ when a function runs
+    eagerly: its numbers (random draws, rounding) and how often a line its Python code prints
+    repeats (once per call, not once per trace)."""
+    lines = [NUMBER.sub("#", line) for line in output.splitlines()]
+    return [line for i, line in enumerate(lines) if i == 0 or line != lines[i - 1]]
+
+
+def extra_reads(stock: Run, plugin: Run) -> dict[str, tuple[int, int]]:
+    """``"marker name": (plugin's reads, stock's)`` where the plugin's look at a stop both
+    reached read a user property more often than stock's."""
+    theirs = {stop.marker: stop.reads for stop in stock.stops}
+    more = {}
+    for stop in plugin.stops:
+        if stop.marker not in theirs:
+            continue
+        for name, count in stop.reads.items():
+            if count > theirs[stop.marker].get(name, 0):
+                more[f"{stop.marker} {name}"] = (count, theirs[stop.marker].get(name, 0))
+    return more
+
+
 def describe(run: Run) -> str:
     rows = sum(len(s.rows) for s in run.stops)
     stops = ", ".join(f"{s.marker} {len(s.rows)} rows {s.seconds:.0f} s" for s in run.stops)
@@ -496,13 +585,16 @@ def summary(run: Run) -> str:
         "debugger": run.debugger,
         "mode": run.mode,
         "seconds": round(run.seconds, 1),
+        "cpu": round(run.cpu, 1),
         "exit": run.exit_code,
         "failure": run.failure,
-        "stops": [[s.marker, len(s.rows), round(s.seconds, 1), s.cut] for s in run.stops],
+        "stops": [[s.marker, len(s.rows), round(s.seconds, 1), s.cut, s.reads] for s in run.stops],
         "rows": sum(len(s.rows) for s in run.stops),
         "reads": run.reads,
     }
     if run.debugger == "plugin":
         figures["errors"] = error_rows(run)
         figures["mismatches"] = mismatches(run)
+        figures["viewed"] = sum(stop.viewed for stop in run.stops)
+        figures["view_problems"] = [p for stop in run.stops for p in stop.view_problems]
     return json.dumps(figures)

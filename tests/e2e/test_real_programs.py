@@ -11,9 +11,11 @@ extension views it (``viewer_walk``): its payload must describe that row's value
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
+from tf_debug_repr.eager.breakpoints import EAGER_DIFFERENCES
 from tf_debug_repr.hosts.demo.dap_client import DapError, Variable, line_of
 
 from ..conftest import program_path
@@ -160,46 +162,6 @@ def test_transformer_block_build_pass_and_real_call(debug_session):
             break
     assert s.locals()["inputs"].type == "EagerTensor"
     view_all(s, seen, 100)
-
-
-def test_quickstart_inside_the_compiled_step_with_no_switch(debug_session):
-    # The @tf.function step holds a breakpoint: it runs eagerly by itself, values and all.
-    s = debug_session("real/quickstart_expert.py", marker="TRACE_BREAKPOINT")
-    local = s.locals()
-    assert {"tape", "loss", "predictions"} <= set(local)
-    assert "symbolic" not in local["loss"].value, local["loss"].value
-    seen: list[tuple[str, Variable]] = []
-    checked, problems = walk_locals(s, seen)
-    assert checked > 30
-    assert not problems, "\n".join(problems)
-
-
-def test_quickstart_outer_loop(debug_session):
-    # Functions kept compiled (TF_DEBUG_REPR_EAGER=0) and AutoGraph on: the breakpoint inside
-    # @tf.function is never hit, the first stop is the epoch line.
-    s = debug_session(
-        "real/quickstart_expert.py",
-        markers=["TRACE_BREAKPOINT", "EPOCH_BREAKPOINT"],
-        env={"TF_DEBUG_REPR_EAGER": "0"},
-    )
-    assert "epoch" in s.locals()
-    seen: list[tuple[str, Variable]] = []
-    checked, problems = walk_locals(s, seen)
-    assert checked > 30
-    assert not problems, "\n".join(problems)
-    view_all(s, seen, 50)
-
-
-def test_quickstart_inside_the_step_run_eagerly(debug_session):
-    s = debug_session(
-        "real/quickstart_expert.py", marker="TRACE_BREAKPOINT", env={"TF_DEBUG_REPR_EAGER": "1"}
-    )
-    assert {"tape", "loss", "predictions"} <= set(s.locals())
-    seen: list[tuple[str, Variable]] = []
-    checked, problems = walk_locals(s, seen)
-    assert checked > 30
-    assert not problems, "\n".join(problems)
-    view_all(s, seen, 40)
 
 
 def only_breakpoints(session, name: str, markers: list[str]) -> None:
@@ -357,11 +319,30 @@ def ran(run: real_suite.Run) -> str:
     return f"{run.debugger}/{run.mode}: {run.failure or ''} exit {run.exit_code}\n{run.console[-3000:]}"
 
 
-@pytest.mark.parametrize("mode", real_suite.MODES)
+# Plugin faults the suite found and that are not fixed yet: (program, check, mode) -> the
+# cause. Each such test is expected to fail (strict: once fixed, it fails until removed here).
+KNOWN_FAULTS: dict[tuple[str, str, str], str] = {
+    (
+        "distributed_loop",
+        "test_every_expression_gives_what_its_row_shows",
+        mode,
+    ): "an element row of a PerReplica component on CPU:1 says CPU:1, and its expression "
+    "(x[0].values[1][0]) evaluates eagerly on the default device, CPU:0"
+    for mode in real_suite.MODES
+}
+
+
 class RealProgramChecks:
-    """The checks of one program (``program``), each in both modes."""
+    """The checks of one program (``program``), each in the program's modes (``mode``,
+    parametrised per class below)."""
 
     program: real_suite.Program
+
+    @pytest.fixture(autouse=True)
+    def _known_fault(self, request, mode):
+        key = (real_suite.program_id(self.program), request.node.originalname, mode)
+        if key in KNOWN_FAULTS:
+            request.node.add_marker(pytest.mark.xfail(strict=True, reason=KNOWN_FAULTS[key]))
 
     def test_runs_to_its_end_under_stock_and_the_plugin(self, runs, mode):
         plain = runs(self.program, "plain")
@@ -391,6 +372,20 @@ class RealProgramChecks:
         found = real_suite.mismatches(run)
         assert not found, f"{len(found)} rows:\n" + "\n".join(found[:40])
 
+    def test_a_stop_in_compiled_code_shows_values(self, runs, mode):
+        if not self.program.compiled:
+            pytest.skip("no stop lies in compiled code")
+        run = runs(self.program, "plugin", mode)
+        assert [s.marker for s in run.stops if s.marker in self.program.compiled], ran(run)
+        found = real_suite.symbolic_locals(run)
+        assert not found, "\n".join(found)
+
+    def test_every_view_tensor_payload_describes_its_row(self, runs, mode):
+        run = runs(self.program, "plugin", mode)
+        assert sum(stop.viewed for stop in run.stops) > 0, ran(run)
+        found = [p for stop in run.stops for p in stop.view_problems]
+        assert not found, f"{len(found)} payloads:\n" + "\n".join(found[:40])
+
     def test_every_name_stock_shows_is_there(self, runs, mode):
         stock, plugin = runs(self.program, "stock"), runs(self.program, "plugin", mode)
         assert stock.stops and plugin.stops, (ran(stock), ran(plugin))
@@ -400,30 +395,44 @@ class RealProgramChecks:
 
     def test_user_code_called_no_more_than_under_stock(self, runs, mode):
         stock, plugin = runs(self.program, "stock"), runs(self.program, "plugin", mode)
-        assert sum(stock.reads.values()) > 0, f"the probes were never read: {ran(stock)}"
-        assert plugin.reads, f"the probes' counts never came: {ran(plugin)}"
-        more = {
-            name: (count, stock.reads.get(name, 0))
-            for name, count in plugin.reads.items()
-            if count > stock.reads.get(name, 0)
-        }
-        assert not more, f"reads (plugin, stock): {more}"
+        assert sum(sum(s.reads.values()) for s in stock.stops) > 0, (
+            f"the probes were never read: {ran(stock)}"
+        )
+        assert sum(plugin.reads.values()) > 0, f"the probes' counts never came: {ran(plugin)}"
+        more = real_suite.extra_reads(stock, plugin)
+        assert not more, f"reads at a stop (plugin, stock): {more}"
 
-    def test_output_is_the_plain_runs_or_the_console_says_why(self, runs, mode):
+    def test_output_is_the_plain_runs_when_nothing_ran_eagerly(self, runs, mode):
         plain, stock = runs(self.program, "plain"), runs(self.program, "stock")
         plugin = runs(self.program, "plugin", mode)
         assert stock.stdout == plain.stdout, "the program's output differs from run to run"
-        if plugin.stdout == plain.stdout:
-            return
-        compiled_stop = mode == "eager" or bool(self.program.compiled)
-        assert compiled_stop, (
-            f"no breakpoint in compiled code, yet the output differs:\n{plugin.stdout}"
-        )
-        assert real_suite.EAGER_WORD.search(plugin.console), plugin.console[-2000:]
+        if mode == "compiled" and not self.program.compiled:
+            assert plugin.stdout == plain.stdout, (
+                f"no breakpoint in compiled code, yet the output differs:\n{plugin.stdout}"
+            )
+
+    def test_compiled_code_run_eagerly_is_said_and_differs_as_said(self, runs, mode):
+        """Where a stop lies in compiled code (or every function runs eagerly), the Debug
+        Console says which function runs eagerly and names what differs from its compiled
+        run (``EAGER_DIFFERENCES``); the output then differs only in that way: its numbers
+        (other random draws, rounding), and lines printed by the function's Python code once
+        per call instead of once per trace."""
+        if mode == "compiled" and not self.program.compiled:
+            pytest.skip("no stop lies in compiled code: the output is the plain run's")
+        plain, plugin = runs(self.program, "plain"), runs(self.program, "plugin", mode)
+        told = " ".join(plugin.console.split())
+        assert " ".join(EAGER_DIFFERENCES.split()) in told, plugin.console[-3000:]
+        if mode == "compiled":
+            lines = [real_suite.line_of_marker(self.program, m) for m in self.program.compiled]
+            named = re.findall(r"because a breakpoint at [^:]+:(\d+) lies in code it runs", told)
+            assert {int(n) for n in named} & set(lines), (lines, plugin.console[-3000:])
+        assert real_suite.as_differences_allow(plugin.stdout) == real_suite.as_differences_allow(
+            plain.stdout
+        ), f"plain:\n{plain.stdout}\nunder the plugin ({mode}):\n{plugin.stdout}"
 
 
 for _program in real_suite.PROGRAMS:
     _name = f"TestReal_{real_suite.program_id(_program)}"
-    globals()[_name] = pytest.mark.xdist_group(real_suite.program_id(_program))(
+    globals()[_name] = pytest.mark.parametrize("mode", _program.modes)(
         type(_name, (RealProgramChecks,), {"program": _program})
     )
