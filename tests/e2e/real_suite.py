@@ -72,6 +72,9 @@ class Program:
     name: str
     stops: tuple[str, ...]
     compiled: tuple[str, ...] = ()
+    # how lines printed by Python code inside a tf.function begin: run eagerly, that code
+    # prints at every call (and prints values, not symbolic tensors), not once per trace
+    traced_prints: tuple[str, ...] = ()
 
     @property
     def path(self) -> str:
@@ -94,7 +97,10 @@ PROGRAMS = (
     Program("real/cyclegan.py", ("STEP_BREAKPOINT", "LOOP_BREAKPOINT"), ("STEP_BREAKPOINT",)),
     Program("real/dcgan_loop.py", ("BREAKPOINT",)),
     Program(
-        "real/dcgan_tutorial.py", ("APPLY_BREAKPOINT", "END_BREAKPOINT"), ("APPLY_BREAKPOINT",)
+        "real/dcgan_tutorial.py",
+        ("APPLY_BREAKPOINT", "END_BREAKPOINT"),
+        ("APPLY_BREAKPOINT",),
+        ("gradients computed",),
     ),
     Program("real/image_classification.py", ("AUGMENT_BREAKPOINT", "PREDICT_BREAKPOINT")),
     Program("real/keras_io_walk.py", ("DISTILL_BREAKPOINT", "END_BREAKPOINT")),
@@ -110,7 +116,10 @@ PROGRAMS = (
     Program("real/timeseries_weather.py", ("BATCH_BREAKPOINT", "PLOT_BREAKPOINT")),
     Program("real/transformer_block.py", ("BREAKPOINT",)),
     Program(
-        "real/saved_module.py", ("MODULE_BREAKPOINT", "RESTORED_BREAKPOINT"), ("MODULE_BREAKPOINT",)
+        "real/saved_module.py",
+        ("MODULE_BREAKPOINT", "RESTORED_BREAKPOINT"),
+        ("MODULE_BREAKPOINT",),
+        ("Tracing with ",),
     ),
     Program(
         "real/transformer_attention.py",
@@ -318,6 +327,7 @@ def debug_run(program: Program, debugger: str, mode: str) -> Run:
         if os.path.exists(probe_out + ".cpu"):
             with open(probe_out + ".cpu", encoding="utf-8") as written:
                 run.cpu += float(written.read())
+        run.stdout = "".join(client.stdout_parts)
         run.console = "".join(client.other_parts)
         if os.path.exists(probe_out):
             with open(probe_out, encoding="utf-8") as written:
@@ -544,12 +554,15 @@ def line_of_marker(program: Program, marker: str) -> int:
     return line_of(program.path, marker)
 
 
-def as_differences_allow(output: str) -> list[str]:
+def as_differences_allow(program: Program, output: str) -> list[str]:
     """A program's output less what ``EAGER_DIFFERENCES`` says may differ when a function runs
-    eagerly: its numbers (random draws, rounding) and how often a line its Python code prints
-    repeats (once per call, not once per trace)."""
-    lines = [NUMBER.sub("#", line) for line in output.splitlines()]
-    return [line for i, line in enumerate(lines) if i == 0 or line != lines[i - 1]]
+    eagerly: its numbers (random draws, rounding) and the lines the function's own Python
+    code prints (``traced_prints``: at every call, not once per trace)."""
+    return [
+        NUMBER.sub("#", line)
+        for line in output.splitlines()
+        if not line.startswith(program.traced_prints or ("\0",))
+    ]
 
 
 def extra_reads(stock: Run, plugin: Run) -> dict[str, tuple[int, int]]:

@@ -329,6 +329,16 @@ KNOWN_FAULTS: dict[tuple[str, str, str], str] = {
     ): "an element row of a PerReplica component on CPU:1 says CPU:1, and its expression "
     "(x[0].values[1][0]) evaluates eagerly on the default device, CPU:0"
     for mode in real_suite.MODES
+} | {
+    (
+        "saved_module",
+        "test_every_name_stock_shows_is_there",
+        mode,
+    ): "a restored signature (ConcreteFunction) shows structured_input_signature, "
+    "structured_outputs and captured_inputs only as 'input specs', 'output specs' and "
+    "'captured inputs' rows, not found by those names or their expressions, and its "
+    "function_def, function_type, inference_fn and name as rows stock expands and it does not"
+    for mode in real_suite.MODES
 }
 
 
@@ -426,9 +436,10 @@ class RealProgramChecks:
             lines = [real_suite.line_of_marker(self.program, m) for m in self.program.compiled]
             named = re.findall(r"because a breakpoint at [^:]+:(\d+) lies in code it runs", told)
             assert {int(n) for n in named} & set(lines), (lines, plugin.console[-3000:])
-        assert real_suite.as_differences_allow(plugin.stdout) == real_suite.as_differences_allow(
-            plain.stdout
-        ), f"plain:\n{plain.stdout}\nunder the plugin ({mode}):\n{plugin.stdout}"
+        allowed = real_suite.as_differences_allow
+        assert allowed(self.program, plugin.stdout) == allowed(self.program, plain.stdout), (
+            f"plain:\n{plain.stdout}\nunder the plugin ({mode}):\n{plugin.stdout}"
+        )
 
 
 for _program in real_suite.PROGRAMS:
