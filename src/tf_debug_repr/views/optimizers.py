@@ -119,16 +119,23 @@ def _lr_expression(opt: Any) -> Any:
     return call(f"float({_as_number(opt, 'learning_rate')})")
 
 
+_DISTRIBUTED = (Kind.MIRRORED, Kind.SYNC_ON_READ)
+
+
 def _as_number(opt: Any, name: str) -> str:
-    """``{}.name``, through numpy where the value does not convert to a number by itself (a
-    Keras variable holding a ``MirroredVariable``: no ``__float__``, its value is its primary
-    copy's)."""
-    try:
-        with harmless():
-            float(getattr(opt, name))
-    except Exception:
-        return f"{NUMPY}.asarray({{}}.{name})"
+    """``{}.name``, through numpy where the optimizer's variables are distributed ones (a
+    ``MirroredVariable``, or a Keras variable holding one, has no ``__float__``). Decided
+    from ``iterations``, a plain variable: ``learning_rate`` may call the user's schedule."""
+    with harmless():
+        iterations = getattr(opt, "iterations", None)
+        inner = getattr(iterations, "value", iterations)
+        if _is_distributed(iterations) or _is_distributed(inner):
+            return f"{NUMPY}.asarray({{}}.{name})"
     return f"{{}}.{name}"
+
+
+def _is_distributed(value: Any) -> bool:
+    return kind_of(value) in _DISTRIBUTED
 
 
 def _iterations(opt: Any) -> int:
