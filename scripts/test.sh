@@ -170,11 +170,13 @@ if [ -f "$PY39_ENV/.ready" ]; then
   echo "$PWD/src" >"$("$PY39_ENV/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/zz_tf_debug_repr_checkout.pth"
 fi
 
-# pytest-xdist: -n N workers; --dist loadfile keeps each file on one worker, so the debug
-# session (or kernel) a file's tests share with a module-scoped fixture starts once.
+# pytest-xdist: -n N workers; --dist loadscope keeps each file on one worker (each class, where
+# a file has classes), so the debug session (or kernel) a file's tests share with a
+# module-scoped fixture starts once, and each program of the real-program suite
+# (tests/e2e/test_real_programs.py: a class per program) is run once per debugger and mode.
 PARALLEL=()
 if [ "$WORKERS" != 0 ]; then
-  PARALLEL=(-n "$WORKERS" --dist loadfile)
+  PARALLEL=(-n "$WORKERS" --dist loadscope)
 fi
 
 if [ $FAST -eq 1 ]; then

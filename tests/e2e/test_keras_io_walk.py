@@ -20,7 +20,7 @@ import pytest
 from tf_debug_repr.hosts.demo.dap_client import DapError, Variable, line_of
 
 from ..conftest import Stopped, program_path, start_stopped
-from .test_real_programs import GROUPS, same_count, same_value
+from .walk_checks import GROUPS, same_count, same_value
 
 pytestmark = pytest.mark.e2e
 

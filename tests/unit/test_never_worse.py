@@ -58,6 +58,31 @@ def test_a_dataset_cardinality_row_gives_what_it_shows():
     assert str(infinite.resolve()) == "infinite" and infinite.expression is None
 
 
+def test_every_attribute_stock_shows_on_a_dataset_an_iterator_and_a_spec_is_there():
+    """Stock debugpy lists a dataset's ``dir()`` (its input dataset, options, variant tensor):
+    each of those names is a row, in ``private attributes`` or in ``raise when read``; and
+    reading them takes no element."""
+    dataset = tf.data.Dataset.range(6).map(lambda x: x * 2).batch(2)
+    iterator = iter(dataset)
+    for value in (dataset, iterator, dataset.element_spec):
+        shown = rows(value)
+        names = set(shown)
+        for group in shown.values():
+            if group.name == "private attributes" or group.name.startswith("raise when read"):
+                names |= {row.name for row in views.children(group.resolve())}
+        # data, as stock lists it: not methods, nor classes (pydevd's groups of their own)
+        data = {
+            name
+            for name in dir(value)
+            if not callable(getattr(type(value), name, None))
+            and not name.startswith("__")
+            and not isinstance(getattr(value, name, None), type)
+        }
+        assert data - names == set(), type(value).__name__
+        assert {"element_spec", "shape"} & names
+    assert [int(x) for x in next(iterator)] == [0, 2]
+
+
 def test_a_long_string_tensors_numpy_row_evaluates_to_the_same_note():
     big = tf.constant(["x" * 600_000, "y" * 600_000])
     numpy_row = rows(big)["numpy"]

@@ -24,7 +24,7 @@ from types import ModuleType
 from typing import Any
 
 from ..core.patching import MARK, is_patched, patch_once
-from .breakpoints import ENV, mode  # the one reading of TF_DEBUG_REPR_EAGER
+from .breakpoints import EAGER_DIFFERENCES, ENV, mode  # the one reading of TF_DEBUG_REPR_EAGER
 
 __all__ = ["ENV", "apply", "requested"]
 
@@ -46,7 +46,7 @@ def apply(tf: ModuleType) -> bool:
     _trace_py_function_threads()
     sys.stderr.write(
         f"tf-debug-repr: {ENV}=1: tf.function and tf.data functions run eagerly "
-        "(breakpoints inside them are hit; slower)\n"
+        f"(breakpoints inside them are hit; slower). {EAGER_DIFFERENCES}\n"
     )
     return True
 

@@ -1,7 +1,8 @@
 """Sparse, ragged and indexed-slices tensors, and datasets: shown through their parts.
 
-A dataset is described from its static element spec and cardinality only: iterating
-it (or an iterator) would consume elements the program expects to see.
+A dataset is described from its static element spec and cardinality: iterating it (or an
+iterator) would consume elements the program expects to see. Its attributes follow, read as
+stock debugpy reads them (``attributes.with_attributes``), so every name stock shows is there.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 from ..core import formatting as fmt
 from ..core.guards import harmless
 from ..core.view_model import Child, Note, call, error_note, lazy
+from . import attributes as attribute_views
 from . import symbolic
 from . import tensors as tensor_views
 from .tensors import summary as tensor_summary
@@ -172,7 +174,7 @@ def dataset_summary(ds: Any) -> str:
 
 
 def dataset_children(ds: Any) -> list[Child]:
-    return [
+    rows = [
         Child("element_spec", ds.element_spec, ".element_spec"),
         _cardinality_row(ds),
         Child(
@@ -180,6 +182,8 @@ def dataset_children(ds: Any) -> list[Child]:
             Note("elements are not listed: reading them would consume the program's data"),
         ),
     ]
+    # and every attribute stock debugpy shows (its input dataset, options, variant tensor…)
+    return attribute_views.with_attributes(ds, rows, {"element_spec"})
 
 
 def iterator_summary(it: Any) -> str:
@@ -189,10 +193,11 @@ def iterator_summary(it: Any) -> str:
 
 
 def iterator_children(it: Any) -> list[Child]:
-    return [
+    rows = [
         Child("element_spec", it.element_spec, ".element_spec"),
         Child(
             "note",
             Note("the next element is not shown: reading it would take it from the program"),
         ),
     ]
+    return attribute_views.with_attributes(it, rows, {"element_spec"})  # as stock shows them

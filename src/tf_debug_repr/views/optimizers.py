@@ -24,7 +24,7 @@ from ..core import bounded, expressions
 from ..core import formatting as fmt
 from ..core.guards import harmless
 from ..core.tf_types import Kind, kind_of
-from ..core.view_model import FACADE, Child, Node, Note, call, lazy, scalar_leaf
+from ..core.view_model import FACADE, NUMPY, Child, Node, Note, call, lazy, scalar_leaf
 from . import attributes
 
 MODULE = FACADE  # expressions name the stable facade, never this module's path
@@ -116,7 +116,26 @@ def _lr_expression(opt: Any) -> Any:
             f"{inner}._hyper['learning_rate']" if _is_legacy(base) else f"{inner}._learning_rate"
         )
         return call(f"float({schedule}({inner}.iterations))")
-    return call("float({}.learning_rate)")
+    return call(f"float({_as_number(opt, 'learning_rate')})")
+
+
+_DISTRIBUTED = (Kind.MIRRORED, Kind.SYNC_ON_READ)
+
+
+def _as_number(opt: Any, name: str) -> str:
+    """``{}.name``, through numpy where the optimizer's variables are distributed ones (a
+    ``MirroredVariable``, or a Keras variable holding one, has no ``__float__``). Decided
+    from ``iterations``, a plain variable: ``learning_rate`` may call the user's schedule."""
+    with harmless():
+        iterations = getattr(opt, "iterations", None)
+        inner = getattr(iterations, "value", iterations)
+        if _is_distributed(iterations) or _is_distributed(inner):
+            return f"{NUMPY}.asarray({{}}.{name})"
+    return f"{{}}.{name}"
+
+
+def _is_distributed(value: Any) -> bool:
+    return kind_of(value) in _DISTRIBUTED
 
 
 def _iterations(opt: Any) -> int:
@@ -182,7 +201,8 @@ def optimizer_children(opt: Any) -> list[Child]:
         if _base(opt) is not opt:
             where = ".inner_optimizer" + where
         rows.append(Child("schedule", schedule, where))
-    rows.append(Child("iterations", _iterations(opt), call("int({}.iterations)")))
+    iterations = call(f"int({_as_number(opt, 'iterations')})")
+    rows.append(Child("iterations", _iterations(opt), iterations))
     clipping = _clipping(opt)
     if clipping:
         rows.extend(Child(name, value, expressions.attribute(name)) for name, value in clipping)

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..core import formatting as fmt
 from ..core.view_model import Child, Note, call, lazy
+from . import attributes as attribute_views
 
 LISTED = 100  # most dims listed one per row
 
@@ -87,4 +88,6 @@ def spec_children(spec: Any) -> list[Child]:
     rows.append(
         lazy("value_type", lambda: Note(spec.value_type.__name__), call("{}.value_type.__name__"))
     )
-    return rows
+    # then every attribute stock debugpy shows besides (private ones in their own row)
+    covered = {"shape", "dtype", "name", "ragged_rank", "value_type"}
+    return attribute_views.with_attributes(spec, rows, covered)

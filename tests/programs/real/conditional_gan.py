@@ -8,6 +8,7 @@ InputLayer(shape=...). imageio and tensorflow_docs' GIF embed are left out."""
 
 import numpy as np
 import tensorflow as tf
+from probe import module_probe, probe  # noqa: F401  (the user's objects the suite counts)
 from tensorflow import keras
 from tensorflow.keras import layers
 

@@ -4,6 +4,7 @@ optimizers, two tapes in one `with`. Synthetic images stand in for MNIST."""
 
 import numpy as np
 import tensorflow as tf
+from probe import module_probe, probe  # noqa: F401  (the user's objects the suite counts)
 from tensorflow import keras
 from tensorflow.keras import layers
 
