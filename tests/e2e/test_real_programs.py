@@ -142,7 +142,10 @@ def test_dcgan_gradient_row_viewed_as_the_gradient(debug_session):
 
 
 def test_transformer_block_build_pass_and_real_call(debug_session):
-    s = debug_session("real/transformer_block.py")
+    # The build pass's stops are passed by default (the same call() runs later with values,
+    # tests/e2e/test_trace_stops.py); TF_DEBUG_REPR_TRACE_STOPS=1 brings them back, and the
+    # user who asks for them reads them as below.
+    s = debug_session("real/transformer_block.py", env={"TF_DEBUG_REPR_TRACE_STOPS": "1"})
     # First stop: Keras's symbolic build pass (or the functional model's construction).
     # Its tensors and not yet initialised weights are viewed as an explanation.
     seen: list[tuple[str, Variable]] = []
