@@ -751,14 +751,7 @@ def _check_with_counts(
         with tf.control_dependencies([flag.assign(kept)]):
             return tf.constant(False)
 
-    if stop_on_inf:
-        fine = tf.reduce_all(tf.math.is_finite(output))
-    else:
-        fine = tf.logical_not(tf.reduce_any(tf.math.is_nan(output)))
-        if divided is not None:  # a division's ±Inf from finite inputs fails too
-            born = [tf.reduce_all(tf.math.is_finite(output))]
-            born += [tf.logical_not(tf.reduce_all(tf.math.is_finite(t))) for t in divided]
-            fine = tf.logical_and(fine, tf.reduce_any(tf.stack(born)))
+    fine = _traced_fine(tf, output, divided, stop_on_inf)
     result = tf.cond(fine, lambda: tf.constant(True), fail)
     # Run as one functional If, not lowered to Switch/Merge: Grappler's loop optimizer
     # warns on stderr about every lowered Merge with a control input.
@@ -820,14 +813,7 @@ def _assert_check(
         with tf.control_dependencies([check]):
             return tf.constant(False)
 
-    if stop_on_inf:
-        fine = tf.reduce_all(tf.math.is_finite(output))
-    else:
-        fine = tf.logical_not(tf.reduce_any(tf.math.is_nan(output)))
-        if divided is not None:  # a division's ±Inf from finite inputs fails too
-            born = [tf.reduce_all(tf.math.is_finite(output))]
-            born += [tf.logical_not(tf.reduce_all(tf.math.is_finite(t))) for t in divided]
-            fine = tf.logical_and(fine, tf.reduce_any(tf.stack(born)))
+    fine = _traced_fine(tf, output, divided, stop_on_inf)
     tf.cond(fine, lambda: tf.constant(True), fail)
 
 
@@ -1142,3 +1128,16 @@ def disable() -> None:
         except KeyError:
             pass
         _installed.remove(entry)
+
+
+def _traced_fine(tf: Any, output: Any, divided: Any, stop_on_inf: bool) -> Any:
+    """A traced check's verdict on ``output``: no NaN (no ±Inf either under ``nan,inf``); under
+    ``1``, a division's ±Inf from finite inputs (``divided``) fails too."""
+    if stop_on_inf:
+        return tf.reduce_all(tf.math.is_finite(output))
+    fine = tf.logical_not(tf.reduce_any(tf.math.is_nan(output)))
+    if divided is not None:
+        born = [tf.reduce_all(tf.math.is_finite(output))]
+        born += [tf.logical_not(tf.reduce_all(tf.math.is_finite(t))) for t in divided]
+        fine = tf.logical_and(fine, tf.reduce_any(tf.stack(born)))
+    return fine
