@@ -105,8 +105,12 @@ fi
 PY39_ENV=.venv/py39-tf29
 build_py39() {
   rm -rf "$PY39_ENV"
-  if "$PY39" -m venv "$PY39_ENV" && "$PY39_ENV/bin/python" -m pip install -q 'tensorflow-cpu==2.9.*' \
-    'numpy<2' debugpy ipykernel jupyter_client 'notebook<7' 'jupyter_contrib_nbextensions==0.7.*' pytest; then
+  # Pinned (scripts/py39-tf29-constraints.txt, a freeze of an environment that passed): left
+  # to itself, pip's resolver backtracked for 20+ minutes over Notebook 6's dependencies here.
+  # A stalled install is cut at 15 minutes, and the run is then skipped, and said.
+  if "$PY39" -m venv "$PY39_ENV" && timeout 900 "$PY39_ENV/bin/python" -m pip install -q \
+    -c scripts/py39-tf29-constraints.txt 'tensorflow-cpu==2.9.*' 'numpy<2' debugpy ipykernel \
+    jupyter_client 'notebook<7' 'jupyter_contrib_nbextensions==0.7.*' pytest; then
     touch "$PY39_ENV/.ready"
   fi
 }
