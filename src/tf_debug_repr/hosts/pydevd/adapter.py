@@ -18,7 +18,6 @@ from typing import Any
 from ...activation import startup as activation
 from ...core import budget, expressions
 from ...core.bounded import TimedOut
-from ...core.guards import PLACED_KINDS
 from ...core.tf_types import kind_of
 from ...core.view_model import (
     SHORT_TEXT_DTYPES,
@@ -277,6 +276,9 @@ def _summary_in(obj: Any, context: str | None) -> str:
         # A tensor's shape and dtype, never a property of the program's own class (stock
         # debugpy would not call it), nor a remote tensor's that timed out (it waits on
         # its worker).
+        # (guards imports numpy: only here, so that a program without TF loads neither)
+        from ...core.guards import PLACED_KINDS
+
         if kind_of(obj) in PLACED_KINDS and not isinstance(exc, TimedOut):
             try:
                 shape = getattr(obj, "shape", None)
