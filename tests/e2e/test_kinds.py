@@ -4,6 +4,7 @@ child's expression evaluated in the program's frame."""
 
 from __future__ import annotations
 
+import ast
 import math
 
 import pytest
@@ -26,12 +27,22 @@ def real_float(s: Stopped, expression: str) -> float:
 
 
 def _same(shown: str, evaluated: str) -> bool:
-    if shown == evaluated or shown == evaluated.strip("'\""):
+    if shown == evaluated or shown == _unquoted(evaluated):
         return True
     try:  # a float32 leaf shows its short text, float() of it the long one
         return math.isclose(float(shown), float(evaluated), rel_tol=1e-6)
     except ValueError:
         return False
+
+
+def _unquoted(text: str) -> str:
+    """A str result's text without its quotes (its repr, read back): stripping quote
+    characters would also eat a quote the text itself ends with."""
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+    return value if isinstance(value, str) else text
 
 
 def assert_expressions_evaluate(s: Stopped, parent, depth: int = 1) -> int:
