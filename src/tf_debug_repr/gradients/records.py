@@ -14,9 +14,30 @@ from typing import Any
 from .figures import Figures, as_float
 
 HISTORY = 64  # norms kept per source and target
-# Re-entrant: a weak-reference callback may run inside a locked region when a garbage
-# collection happens there.
-lock = threading.RLock()
+
+
+class _ChangeLock:
+    """The records' lock, counting the times it was taken: records change only under it,
+    so a view that keeps what it made from them (a model's row in a notebook's Variable
+    Inspector) knows nothing changed while ``generation`` is the same. Re-entrant: a
+    weak-reference callback may run inside a locked region when a garbage collection
+    happens there."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self.generation = 0
+
+    def __enter__(self) -> _ChangeLock:
+        self._lock.acquire()
+        self.generation += 1
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
+
+
+lock = _ChangeLock()
+reading = lock._lock  # for reads: taking it changes nothing
 
 
 @dataclass
@@ -170,7 +191,7 @@ class SourceRecord:
         return bool(self.symbolic_in) and self.symbolic_event >= self._latest("event", 0)
 
     def all_targets(self) -> list[GradientRecord]:
-        with lock:
+        with reading:
             return sorted(self.targets.values(), key=lambda r: (r.site, r.target, r.replica or 0))
 
 

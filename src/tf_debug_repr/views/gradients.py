@@ -304,8 +304,7 @@ def global_mark(variables: list) -> str:
     """``∇‖g‖=0.42@Adam iteration 5``: the global norm of the variables' latest gradients,
     with what labels them (several labels when they came from different places)."""
     squares, labels, bad, approx = 0.0, [], False, ""
-    for var in variables:
-        source = capture.record_of(var)
+    for source in capture.records_of(variables):
         record = None if source is None else source.latest
         if record is None or not record.has_value:
             continue

@@ -128,7 +128,21 @@ def _weights(layer: Any) -> list:
     """``layer.weights`` that are variables: Keras 2's lookup layers list their table's
     handler (``VocabWeightHandler``: no name, no shape) among them; the ``weights``
     attribute row still shows the whole list."""
-    return [w for w in layer.weights if hasattr(w, "shape") and hasattr(w, "name")]
+    return [w for w in layer.weights if _is_weight(w)]
+
+
+_WEIGHT_TYPES: dict[type, bool] = {}
+
+
+def _is_weight(w: Any) -> bool:
+    """Whether ``w`` has a shape and a name: a class that defines both is answered once
+    (a 2,000-layer model holds 4,000 variables of one or two classes), anything else per
+    instance."""
+    kind = type(w)
+    by_class = _WEIGHT_TYPES.get(kind)
+    if by_class is None:
+        by_class = _WEIGHT_TYPES[kind] = hasattr(kind, "shape") and hasattr(kind, "name")
+    return by_class or (hasattr(w, "shape") and hasattr(w, "name"))
 
 
 def _untracked_variables(layer: Any, weights: list) -> list[tuple[str, Any]]:
@@ -236,6 +250,19 @@ def forget_structures() -> None:
     """Drop every kept structure (tests)."""
     with _structures_lock:
         _structures.clear()
+
+
+def summary_key(layer: Any) -> tuple | None:
+    """What ``layer_summary``'s line depends on, for a host that keeps the line between
+    looks (the notebook's Variable Inspector, refreshed after every cell): its structure's
+    signature, the variables it holds outside its weights, and the gradient records'
+    generation (its global norm and label). None where that cannot be told cheaply (a
+    preprocessing layer's state: a vocabulary adapted in place)."""
+    if _state_text(layer):
+        return None
+    weights = _weights(layer)
+    untracked = tuple(id(v) for _, v in _untracked_variables(layer, weights))
+    return (_signature(layer, weights), untracked, capture.generation())
 
 
 def layer_summary(layer: Any) -> str:

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import math
 import re
+import threading
+import weakref
+from dataclasses import dataclass
 from typing import Any
 
 from ...core.tf_types import Kind, kind_of
@@ -20,13 +23,19 @@ COMPOSITE = (Kind.SPARSE, Kind.INDEXED_SLICES, Kind.RAGGED, Kind.PER_REPLICA, Ki
 OWNERS = (Kind.KERAS_LAYER, Kind.TF_MODULE, Kind.OPTIMIZER, Kind.METRIC)
 
 
+_STRING_DTYPE_SIZES: dict[str, int] = {}
+
+
 def _dtype_size(obj: Any) -> int:
     dtype = obj.dtype
     size = getattr(dtype, "size", None)
-    if size is None:  # Keras 3 dtypes are strings
-        import tensorflow as tf
+    if size is None:  # Keras 3 dtypes are strings: looked up once per name
+        name = str(dtype)
+        size = _STRING_DTYPE_SIZES.get(name)
+        if size is None:
+            import tensorflow as tf
 
-        size = tf.as_dtype(str(dtype)).size
+            size = _STRING_DTYPE_SIZES[name] = int(tf.as_dtype(name).size)
     return int(size)
 
 
@@ -67,13 +76,20 @@ def _storage_id(var: Any) -> int:
     return id(var if inner is None else inner)
 
 
-def variables_of(owner: Any) -> list[Any]:
-    """An owner's variables, each once (a model's weights, an optimizer's slots)."""
+def _listed_variables(owner: Any) -> list[Any]:
     attribute = "weights" if kind_of(owner) is Kind.KERAS_LAYER else "variables"
     try:
-        found = list(getattr(owner, attribute, None) or [])
+        return list(getattr(owner, attribute, None) or [])
     except Exception:
         return []
+
+
+def variables_of(owner: Any) -> list[Any]:
+    """An owner's variables, each once (a model's weights, an optimizer's slots)."""
+    return _unique(_listed_variables(owner))
+
+
+def _unique(found: list[Any]) -> list[Any]:
     seen: set[int] = set()
     unique = []
     for var in found:
@@ -108,14 +124,57 @@ def value_bytes(obj: Any, kind: Kind | None = None) -> int | None:
             sizes = [dense_bytes(p) for p in parts_of(obj, kind)]
             return None if not sizes or None in sizes else sum(sizes)  # type: ignore[arg-type]
         if kind in OWNERS:
-            return sum(dense_bytes(v) or 0 for v in variables_of(obj))
+            return owner_facts(obj).nbytes
     except Exception:
         return None
     return None
 
 
 def parameters(owner: Any) -> int:
-    return sum(elements(v) or 0 for v in variables_of(owner))
+    return owner_facts(owner).parameters
+
+
+@dataclass(frozen=True)
+class OwnerFacts:
+    """What an owner's row says of its variables: how many, their elements, their bytes."""
+
+    variables: tuple[Any, ...]
+    parameters: int
+    nbytes: int
+
+
+_owner_facts: weakref.WeakKeyDictionary[Any, tuple[tuple[int, ...], OwnerFacts]] = (
+    weakref.WeakKeyDictionary()
+)
+_owner_facts_lock = threading.Lock()
+
+
+def owner_facts(owner: Any) -> OwnerFacts:
+    """An owner's variables, parameters and bytes, worked out again only when its list of
+    variables is not the same objects as last time: a variable's shape and dtype do not
+    change, so a refresh of a 2,000-layer model costs its ``weights`` list, not a pass over
+    every variable's shape (the Inspector refreshes after every cell)."""
+    listed = _listed_variables(owner)
+    key = tuple(map(id, listed))
+    try:
+        with _owner_facts_lock:
+            kept = _owner_facts.get(owner)
+    except TypeError:  # not weakly referenceable: worked out every time
+        kept = None
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    variables = _unique(listed)
+    found = OwnerFacts(
+        variables=tuple(variables),
+        parameters=sum(elements(v) or 0 for v in variables),
+        nbytes=sum(dense_bytes(v) or 0 for v in variables),
+    )
+    try:
+        with _owner_facts_lock:
+            _owner_facts[owner] = (key, found)
+    except TypeError:
+        pass
+    return found
 
 
 def device(obj: Any) -> str:

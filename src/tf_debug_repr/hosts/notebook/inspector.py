@@ -234,19 +234,20 @@ def row(name: str, obj: Any, summary: bool = True) -> dict[str, Any]:
         size = found.nbytes
         shape, content, matrix = f"{found.length:,} items", _container_content(obj, found), True
     else:
-        size = facts.value_bytes(obj, kind)
+        owned = facts.owner_facts(obj) if kind in facts.OWNERS else None
+        size = facts.value_bytes(obj, kind) if owned is None else owned.nbytes
         if summary:
             content = _summary(obj)
         else:  # metadata only: what it is and where; the grid has its numbers
             where = facts.device(obj)
             content = f"{facts.dtype_name(obj)}{_dims_text(obj)}{' ' + where if where else ''}"
             content += " (figures: open its grid)"
-        if kind in facts.OWNERS:
-            count = len(facts.variables_of(obj))
+        if owned is not None:
+            count = len(owned.variables)
             if kind is Kind.OPTIMIZER or kind is Kind.METRIC:
                 shape = f"{count} variables"
             else:
-                shape = f"{facts.parameters(obj):,} parameters"
+                shape = f"{owned.parameters:,} parameters"
             matrix = count > 0
         else:
             shape = _shape_text(obj)

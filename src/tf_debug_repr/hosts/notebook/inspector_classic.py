@@ -70,11 +70,17 @@ def _state_key(value: Any, kind: Kind | None) -> Any:
     """What a row depends on, or None where it must be read again each time. An eager
     tensor never changes; a list, tuple or dict of eager tensors changes with its items
     (the same objects, in order, under the same keys). Everything else is read again each
-    time: a variable's values change in place, and a model's, layer's or optimizer's row
-    shows its latest gradient and iteration, which a step (a compiled one too) changes
-    with no Python-side event to key on."""
+    time (a variable's values change in place, an optimizer's iterations), except a Keras
+    model or layer: its row shows counts and its latest gradient's mark, so it changes
+    with its structure or the gradient records (``models.summary_key``; a compiled step's
+    records are synced first)."""
     if kind is Kind.EAGER:
         return ()
+    if kind is Kind.KERAS_LAYER:  # counts and its gradient's mark, never weights' values
+        from ...views import models  # here: a Keras layer means TF is imported
+
+        key = models.summary_key(value)
+        return None if key is None else ("layer", key)
     if kind is None and type(value) in (list, tuple, dict):
         items = list(value.values()) if isinstance(value, dict) else list(value)
         if not _all_eager(items):
