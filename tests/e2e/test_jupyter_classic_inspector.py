@@ -133,6 +133,26 @@ def test_classic_inspector_rows_for_tf_values_and_no_error_for_any_value(kernel)
     assert again["w"]["varContent"].startswith("float32[3, 2] ‼ NaN×6"), again["w"]
     assert (again["x"]["varSize"], again["x"]["varShape"]) == ("140", "5 x 7")
 
+    # a model's row is kept between refreshes (its counts, its gradient's mark), and made
+    # again after a training step (the mark) and after its structure changed (the counts)
+    before = again["model"]["varContent"]
+    assert panel(kernel) == panel(kernel)
+    step = (
+        "with tf.GradientTape() as t:\n"
+        "    l = tf.reduce_mean(model(tf.ones((2, 3))) ** 2)\n"
+        "opt.apply_gradients(zip(t.gradient(l, model.trainable_variables), "
+        "model.trainable_variables))"
+    )
+    kernel.messages("opt = keras.optimizers.Adam()\n" + step)
+    first = {r["varName"]: r for r in panel(kernel)}["model"]["varContent"]
+    assert first != before and "∇" in first, (before, first)
+    kernel.messages(step)
+    second = {r["varName"]: r for r in panel(kernel)}["model"]["varContent"]
+    assert second != first and "∇" in second, (first, second)
+    kernel.messages("model.add(keras.layers.Dense(2, name='more'))\n_ = model(tf.ones((1, 3)))")
+    grown = {r["varName"]: r for r in panel(kernel)}["model"]
+    assert grown["varShape"] == "25 parameters", grown
+
     # unloaded: the Inspector's own code again (and its error)
     kernel.messages("%unload_ext tf_debug_repr")
     assert run(kernel, script)[1] == "UnboundLocalError"
