@@ -205,6 +205,8 @@ def comparable(value):
         return value.value
     if isinstance(value, tensor_views.HostArray):
         return np.asarray(value.array)
+    if isinstance(value, tensor_views.HostCopy):  # long strings: copied when expanded
+        return np.asarray(value.tensor.numpy())
     if isinstance(value, tensor_views.AxisRange):
         return comparable(tensor_views._part(value.tensor, value.start, value.stop))
     if isinstance(value, (tf.RaggedTensor, tf.SparseTensor, tf.IndexedSlices)):
@@ -293,8 +295,6 @@ def check_children(obj, expression: str, namespace: dict, depth: int) -> int:
         code = resolve(child.expression, expression)
         with np.errstate(all="ignore"):  # a std of float64 extremes overflows, as in numpy
             result = eval(code, dict(namespace))  # as pydevd's evaluate does
-        if isinstance(value, tensor_views.HostCopy):  # long strings: copied when expanded
-            value = value.tensor.numpy()
         whole = result.numpy() if isinstance(value, Note) and hasattr(result, "numpy") else result
         if isinstance(value, Note) and isinstance(whole, bytes):
             # a long string is shown by its head (issue 16): the expression gives it whole
