@@ -376,15 +376,6 @@ KNOWN_FAULTS: dict[tuple[str, str, str], str] = (
 SEEN_FAULTS: dict[tuple[str, str, str], str] = (
     {
         (
-            "actor_critic",
-            "test_output_is_the_plain_runs_when_nothing_ran_eagerly",
-            mode,
-        ): "the program's own output varies from run to run (average reward 0.84 in the plain "
-        "run, 0.90 under stock): a program fault, its environment is not seeded"
-        for mode in real_suite.MODES
-    }
-    | {
-        (
             "transformer_attention",
             "test_every_name_stock_shows_is_there",
             mode,
