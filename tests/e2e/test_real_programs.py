@@ -327,15 +327,6 @@ def ran(run: real_suite.Run) -> str:
 KNOWN_FAULTS: dict[tuple[str, str, str], str] = (
     {
         (
-            "distributed_loop",
-            "test_every_expression_gives_what_its_row_shows",
-            mode,
-        ): "an element row of a PerReplica component on CPU:1 says CPU:1, and its expression "
-        "(x[0].values[1][0]) evaluates eagerly on the default device, CPU:0"
-        for mode in real_suite.MODES
-    }
-    | {
-        (
             "saved_module",
             "test_every_name_stock_shows_is_there",
             mode,
