@@ -348,12 +348,6 @@ KNOWN_FAULTS: dict[tuple[str, str, str], str] = (
     | {
         (
             "text_classification",
-            "test_every_view_tensor_payload_describes_its_row",
-            "compiled",
-        ): "a string batch's numpy row (an object ndarray of bytes) is offered View Tensor, and "
-        "its payload is the error 'no numbers to draw'",
-        (
-            "text_classification",
             "test_every_name_stock_shows_is_there",
             "compiled",
         ): "model.compiled_metrics, distribute_strategy, dtype_policy, history and optimizer, and "
