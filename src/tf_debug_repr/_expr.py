@@ -12,7 +12,8 @@ from typing import Any
 
 
 def eagerly(fn: Any, *args: Any) -> Any:
-    """``fn(*args)`` outside any graph being built (``guards.eagerly``)."""
+    """``fn(*args)`` outside any graph being built, on the first argument's own device
+    (``guards.eagerly``)."""
     from .core import guards
 
     return guards.eagerly(fn, *args)

@@ -554,6 +554,43 @@ def line_of_marker(program: Program, marker: str) -> int:
     return line_of(program.path, marker)
 
 
+# A shape as Python prints it, its numbers already ``#``: ``(None, #, #)``, ``[#, None]``.
+SHAPE = re.compile(r"[(\[](?:\s*(?:None|#)\s*,)*\s*(?:None|#)\s*,?\s*[)\]]")
+DIM = re.compile(r"None|#")
+
+
+def differences_not_said(program: Program, plain: str, plugin: str) -> list[str]:
+    """The lines of the output under the plugin that differ from the plain run's in a way
+    ``EAGER_DIFFERENCES`` does not name; empty when none does. Named: numbers, lines the
+    function's Python code prints (``as_differences_allow``), and Python state a function
+    run eagerly keeps: where the plain run printed a traced tensor's shape, the eager run
+    prints the value's, so a ``None`` of the plain run's shape may be a number (only that:
+    not a number become ``None``, not a dim more or less, not the tensor's text)."""
+    theirs, ours = as_differences_allow(program, plain), as_differences_allow(program, plugin)
+    if len(theirs) != len(ours):
+        return [f"{len(ours)} lines under the plugin, {len(theirs)} in the plain run"]
+    return [
+        f"plain {a!r}, under the plugin {b!r}"
+        for a, b in zip(theirs, ours)
+        if a != b and not _shapes_made_concrete(a, b)
+    ]
+
+
+def _shapes_made_concrete(plain: str, plugin: str) -> bool:
+    """Do the two lines (numbers already ``#``) differ only in shapes, each the same but
+    for a ``None`` of ``plain`` that is a number in ``plugin``?"""
+    theirs, ours = SHAPE.findall(plain), SHAPE.findall(plugin)
+    if len(theirs) != len(ours) or SHAPE.sub("()", plain) != SHAPE.sub("()", plugin):
+        return False
+    for a, b in zip(theirs, ours):
+        dims_a, dims_b = DIM.findall(a), DIM.findall(b)
+        if (a[0], len(dims_a)) != (b[0], len(dims_b)):
+            return False
+        if any(x != y and (x, y) != ("None", "#") for x, y in zip(dims_a, dims_b)):
+            return False
+    return True
+
+
 def as_differences_allow(program: Program, output: str) -> list[str]:
     """A program's output less what ``EAGER_DIFFERENCES`` says may differ when a function runs
     eagerly: its numbers (random draws, rounding) and the lines the function's own Python

@@ -1,5 +1,6 @@
 """End to end: a Keras 3 layer with sublayers, stopped in its call() during Keras's build pass
-(shape inference in a scratch graph, even with TF_DEBUG_REPR_EAGER=1) and in a real call."""
+(shape inference in a scratch graph: with TF_DEBUG_REPR_EAGER=1 passed unless
+TF_DEBUG_REPR_TRACE_STOPS=1, as here) and in a real call."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ WEIGHTS = ("self.scale", "self.proj.kernel", "self.proj.bias", "self.gate.kernel
 @pytest.fixture(scope="module")
 def s():
     session = start_stopped(
-        "keras_build.py", marker="BREAKPOINT in call", env={"TF_DEBUG_REPR_EAGER": "1"}
+        "keras_build.py",
+        marker="BREAKPOINT in call",
+        env={"TF_DEBUG_REPR_EAGER": "1", "TF_DEBUG_REPR_TRACE_STOPS": "1"},
     )
     yield session
     session.client.close()

@@ -3,8 +3,8 @@ transformer under a compiled ``fit``, a breakpoint in ``TransformerBlock.call``:
 build pass and fit's first trace run that ``call`` on symbolic tensors, and the plugin
 then runs the step as Python. By default those stops (nothing to read) are passed, said
 once in the console, and the first stop in ``call`` has values; a layer's ``build()``,
-which runs once, in the build pass, still stops. ``TF_DEBUG_REPR_TRACE_STOPS=1`` brings
-the symbolic stops back."""
+which runs once, in the build pass, still stops. So with ``TF_DEBUG_REPR_EAGER=1``.
+``TF_DEBUG_REPR_TRACE_STOPS=1`` brings the symbolic stops back."""
 
 from __future__ import annotations
 
@@ -45,6 +45,24 @@ def test_first_stop_in_call_has_values_and_build_still_stops(debug_session):
     assert output.count("Keras's build pass ran layers' call() on symbolic tensors") == 1
     assert "Its first call was traced without stopping" in output
     # The next step stops again, with values.
+    s.resume_to_next_stop()
+    assert s.client.top_frame(s.thread_id)["line"] == call
+    assert s.locals()["inputs"].type == "EagerTensor"
+
+
+def test_eager_mode_passes_the_build_pass_too(debug_session):
+    # TF_DEBUG_REPR_EAGER=1: fit runs its step eagerly (no trace), and Keras's build pass
+    # still runs call() on symbolic tensors first: passed, said once, as in auto mode.
+    build, call = line_of(PROGRAM, "# BUILD"), line_of(PROGRAM, "# BREAKPOINT")
+    s = debug_session(
+        "compiled_transformer_fit.py",
+        markers=["# BUILD", "# BREAKPOINT"],
+        env={"TF_DEBUG_REPR_EAGER": "1"},
+    )
+    seen = _stops_until_values(s)
+    assert seen == [(build, ""), (call, "EagerTensor")], seen
+    output = "".join(s.client.output)
+    assert output.count("Keras's build pass ran layers' call() on symbolic tensors") == 1
     s.resume_to_next_stop()
     assert s.client.top_frame(s.thread_id)["line"] == call
     assert s.locals()["inputs"].type == "EagerTensor"

@@ -43,12 +43,15 @@ def ambiguous_types() -> dict[str, re.Pattern]:
 
 _VIEWABLE = viewable_types()
 _AMBIGUOUS = ambiguous_types()
+# Type name -> the regex of its rows' values that hold no numbers to draw (not offered).
+_NO_NUMBERS = {name: re.compile(p) for name, p in contract.no_numbers_patterns().items()}
 
 
 def is_tagged(row: Variable) -> bool:
     """viewer/types.js ``menuContextFor``: does the extension offer View Tensor here?"""
     if row.type in _VIEWABLE:
-        return True
+        no_numbers = _NO_NUMBERS.get(row.type)
+        return not (no_numbers and no_numbers.search(row.value or ""))
     pattern = _AMBIGUOUS.get(row.type)
     return bool(pattern and pattern.search(row.value or ""))
 

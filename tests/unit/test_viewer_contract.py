@@ -210,3 +210,71 @@ def test_the_offered_class_names_are_those_of_real_values():
     variable = keras.Variable(1.0)
     ambiguous = contract.contract()["viewable_types"]["ambiguous"][type(variable).__name__]
     assert ambiguous["kind"] == kind_of(variable).value
+
+
+def test_view_tensor_is_not_offered_on_rows_without_numbers_and_is_on_their_neighbours():
+    """Each offered class's rows as the Variables pane gets them (the plugin's summary; for
+    numpy arrays debugpy's repr), of real values: a string or handle value (whose payload
+    only says it has no numbers to draw) is not offered, a numeric one of the same class is,
+    and draws. The extension reads the same patterns (tests/unit/test_viewer_walk.py)."""
+    tf = pytest.importorskip("tensorflow")
+    from _pydevd_bundle.pydevd_safe_repr import SafeRepr
+    from _pydevd_bundle.pydevd_xml import get_variable_details
+
+    from tests.e2e import viewer_walk
+    from tf_debug_repr.hosts.demo.dap_client import Variable
+    from tf_debug_repr.hosts.pydevd.adapter import TensorStrProvider
+
+    def row(value):
+        name = type(value).__name__
+        if isinstance(value, np.ndarray):  # not the plugin's: debugpy's own repr
+            text = get_variable_details(value, to_string=SafeRepr(), context="variables")[-1]
+        else:
+            text = TensorStrProvider().get_str_in_context(value, "variables")
+        return Variable("v", text, name, 1, "v", {})
+
+    def written(array, value):
+        array.write(0, value).mark_used()  # an eager array is written in place
+        return array
+
+    without = [
+        tf.constant(b"hello"),
+        tf.constant([b"a", b"bb"]),
+        tf.constant([b"x" * 5000] * 40),
+        tf.constant([], tf.string),
+        tf.Variable([b"a", b"b"]),
+        tf.Variable(b"a"),
+        tf.ragged.constant([[b"a"], [b"b", b"c"]]),
+        tf.sparse.from_dense(tf.constant([[b"a", b""]])),
+        written(tf.TensorArray(tf.string, size=1), b"a"),
+        tf.Variable(1.0).handle,
+        np.array([b"a", b"bb"], dtype=object),
+        np.array([b"x" * 3000] * 40, dtype=object),  # repr cut to 64 KiB: its tail kept
+        np.array(["a", "b"]),
+        np.array([b"a"]),
+        np.array(b"abc"),
+        np.array([np.datetime64("2020-01-01")]),
+        np.array([None, {"a": 1}]),
+    ]
+    numeric = [
+        tf.constant(1.5),
+        tf.constant([True, False]),
+        tf.constant(1 + 2j),
+        tf.constant([[1, 2]], tf.int64),
+        tf.Variable([1.0, 2.0]),
+        tf.ragged.constant([[1.0], [2.0, 3.0]]),
+        tf.sparse.from_dense([[1.0, 0.0]]),
+        written(tf.TensorArray(tf.float32, size=1), 1.0),
+        np.zeros(3, np.float32),
+        np.array([[1, 2]]),
+        np.array(1.0),
+    ]
+    for value in without:
+        shown = row(value)
+        assert shown.type in contract.viewable_types(), shown.type
+        assert build(value)["error"], shown.value[:80]
+        assert not viewer_walk.is_tagged(shown), (shown.type, shown.value[:80])
+    for value in numeric:
+        shown = row(value)
+        assert build(value)["error"] is None, shown.value[:80]
+        assert viewer_walk.is_tagged(shown), (shown.type, shown.value[:80])

@@ -30,6 +30,25 @@ ROWS = [
     ("list", "[float32[2]]"),
     ("ResourceVariableX", "float32[2]"),
     ("", "float32[2]"),
+    # rows that hold no numbers to draw (the contract's no_numbers): not offered
+    ("EagerTensor", "string[32] n=32 CPU:0 [b'a', b'bb']"),
+    ("EagerTensor", "b'hello' string CPU:0"),
+    ("EagerTensor", "resource[] CPU:0 (a handle: no values to show)"),
+    ("ResourceVariable", "b'a' string CPU:0 Variable 'v'"),
+    ("RaggedTensor", "RaggedTensor string[2, None] rows=2 ragged_rank=1 values: string[3]"),
+    ("SparseTensor", "SparseTensor string[1, 2] nnz=1 (50.0% dense) values: string[1]"),
+    ("TensorArray", "TensorArray string size=1 element_shape=[], 1 of 1 written"),
+    ("ndarray", "array([b'a', b'bb'], dtype=object)"),
+    ("ndarray", "array([b'xxx'],\n      dtype=object)"),
+    ("ndarray", "array(['a'], dtype='<U1')"),
+    ("ndarray", "array(['2020-01-01'], dtype='datetime64[D]')"),
+    ("ndarray", "array([None, {'a': 1}], dtype=object)"),
+    # ... and their numeric neighbours: offered
+    ("EagerTensor", "1.5 float32 CPU:0"),
+    ("EagerTensor", "(1+2j) complex128 CPU:0"),
+    ("ndarray", "array([0., 0., 0.], dtype=float32)"),
+    ("ndarray", "array([[1, 2]])"),
+    ("TensorArray", "TensorArray float32 size=3 element_shape=[], 3 of 3 written"),
 ]
 NAMES = [
     "x",

@@ -43,6 +43,7 @@ function valuesSource(c) {
     },
     viewableTypes: Object.keys(c.viewable_types.types),
     ambiguousTypes: Object.fromEntries(Object.entries(c.viewable_types.ambiguous).map(([name, a]) => [name, /** @type {any} */ (a).value_pattern])),
+    noNumbers: c.viewable_types.no_numbers.patterns,
   };
   return `${HEADER}// @ts-check
 'use strict';

@@ -130,19 +130,74 @@ def eager_expression(body: str, root: str) -> str:
     return text
 
 
-def extend(parent: str, suffix: str, replacing: str = "") -> str:
+def extend(parent: str, suffix: str, replacing: str = "", keep_device: bool = False) -> str:
     """``parent`` + ``suffix`` (``replacing`` a trailing part of it first), inside the lambda
-    when ``parent`` came from ``eager_expression``."""
+    when ``parent`` came from ``eager_expression``; with ``keep_device``, put in such a
+    lambda if it is not yet (``eagerly(lambda v: v[0], x)``: evaluated on ``x``'s device)."""
     found = _EAGER_EXPRESSIONS.get(parent)
     body, root = found if found is not None else (parent, None)
     if replacing and body.endswith(replacing):
         body = body[: -len(replacing)]
-    return eager_expression(body + suffix, root) if root is not None else body + suffix
+    if root is not None:
+        return eager_expression(body + suffix, root)
+    return eager_expression("v" + suffix, body) if keep_device else body + suffix
 
 
 def eagerly(fn: Any, *args: Any) -> Any:
-    """``fn(*args)`` run as ``harmless`` runs the plugin's own ops. For the expressions of
-    children shown while Keras builds a layer: evaluated in that frame, ``w[0]`` would
-    become an op of Keras's scratch graph (no value), ``w.numpy()`` would raise."""
-    with harmless():
+    """``fn(*args)`` run as ``harmless`` runs the plugin's own ops: outside any graph being
+    built, off every tape, on the first argument's own device (where it is a TF tensor or
+    variable). For the expressions of children shown while Keras builds a layer (evaluated
+    in that frame, ``w[0]`` would become an op of Keras's scratch graph, ``w.numpy()`` would
+    raise), and of elements of a tensor that ``x[0]`` would slice on another device (the
+    default one): the rows are sliced on the tensor's device, so their expressions are too."""
+    with harmless(own_device(args[0]) if args else None):
         return fn(*args)
+
+
+def own_device(value: Any) -> str | None:
+    """The device of a TF tensor or variable (decided by type: a program's class with a
+    ``device`` property of its own is never read); None for anything else."""
+    if kind_of(value) not in (Kind.EAGER, Kind.VARIABLE, Kind.KERAS_VARIABLE):
+        return None
+    try:
+        device = getattr(value, "device", None)
+        if device is None and hasattr(value, "_value"):  # a Keras 3 variable
+            device = getattr(value._value, "device", None)
+    except Exception:
+        return None
+    return device if isinstance(device, str) and device else None
+
+
+# (device, dtype, the thread's device scope, small integers) -> does ``x[i]`` run there?
+_SLICED_IN_PLACE: dict[tuple[str, str, str, bool], bool] = {}
+# TF's eager placement pins an op whose inputs are all small int32/int64 host tensors
+# to the host CPU (``MaybePinSmallOpsToCpu``): at most this many elements each.
+_PINNED_ELEMENTS = 64
+
+
+def slices_in_place(tensor: Any) -> bool:
+    """Does ``tensor[i]``, evaluated in the user's frame (the thread's device scope, if any;
+    none of the plugin's), run on the tensor's own device? Not where the tensor lies on
+    another device than the one TF places unscoped ops on (the second of two CPUs, a second
+    GPU, a CPU tensor on a machine with a GPU): there an element row, sliced on the
+    tensor's device, needs an expression that keeps it (``eagerly``). Answered by slicing a
+    probe of the same dtype and size class on that device (two tiny ops, once per key)."""
+    import tensorflow as tf
+    from tensorflow.python.eager import context
+
+    device = tensor.device
+    dtype = tensor.dtype
+    count = tensor.shape.num_elements()
+    small = dtype in (tf.int32, tf.int64) and count is not None and count <= _PINNED_ELEMENTS
+    key = (device, dtype.name, context.context().device_name or "", small)
+    found = _SLICED_IN_PLACE.get(key)
+    if found is None:
+        try:
+            with harmless(device):
+                probe = tf.zeros([2 if small else _PINNED_ELEMENTS + 1], dtype)
+            with harmless():
+                found = probe[0].device == device
+        except Exception:  # no kernel for the probe: keep the device to be sure
+            found = False
+        _SLICED_IN_PLACE[key] = found
+    return found

@@ -51,7 +51,9 @@ EAGER_DIFFERENCES = (
     "draws; a tf.random.Generator, stateless ops and Keras SeedGenerators (Dropout, "
     "keras-io's Sampling) draw the same numbers, except in a jit_compile=True function "
     "(XLA draws others); floats differ by rounding (fused kernels, ~1 ulp); Python code in "
-    "it (print, numpy.random) runs at every call, not once per trace."
+    "it (print, numpy.random) runs at every call, not once per trace, and Python state it "
+    "keeps (self.x = a tensor it made) holds the last call's value, not the trace's "
+    "symbolic tensor: a shape's None is a number."
 )
 # Frames of these are never where a user's breakpoint is: skipped when recording a trace.
 _LIBRARY = re.compile(r"[/\\](tensorflow|keras|tf_keras|tf_debug_repr)[/\\]|__autograph_generated")
@@ -563,9 +565,12 @@ _keras_done = False
 
 def install_keras() -> None:
     """Once Keras 3 is imported (before or after ``install``): its build pass passes its
-    stops, unless ``TF_DEBUG_REPR_TRACE_STOPS=1``."""
+    stops, unless ``TF_DEBUG_REPR_TRACE_STOPS=1``. In "auto" mode (once ``install`` ran)
+    and in "all" (``TF_DEBUG_REPR_EAGER=1``: every function runs eagerly, and the same
+    ``call`` runs later with values there too); not in "off", where the build pass may be
+    the only place a layer's ``call`` stops."""
     global _keras_done
-    if _keras_done or not _installed or trace_stops():
+    if _keras_done or not (_installed or mode() == "all") or trace_stops():
         return
     try:
         _keras_done = _pass_keras_build_pass()

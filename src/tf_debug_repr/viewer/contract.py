@@ -54,3 +54,9 @@ def fields(typename: str) -> dict[str, str]:
 def viewable_types() -> dict[str, str | None]:
     """Class name -> kind value of the rows View Tensor is offered on."""
     return dict(contract()["viewable_types"]["types"])
+
+
+def no_numbers_patterns() -> dict[str, str]:
+    """Class name -> the regex of the values of its rows that hold no numbers to draw
+    (strings, handles): View Tensor is not offered there."""
+    return dict(contract()["viewable_types"]["no_numbers"]["patterns"])

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..core import budget
 from ..core import formatting as fmt
-from ..core.guards import extend, harmless, host_view, is_on_host
+from ..core.guards import extend, harmless, host_view, is_on_host, slices_in_place
 from ..core.stats import (
     SAMPLE_LIMIT,
     Stats,
@@ -387,12 +387,19 @@ def _same(parent: str) -> str:
     return parent
 
 
-def _element_expression(base_suffix: str, index_text: str) -> Expression:
+def _element_expression(base_suffix: str, index_text: str, keep_device: bool) -> Expression:
     """The expression of an element of a range node: the range's own ``[a:b]`` suffix
-    is replaced so ``Add to Watch`` on ``[150]`` gives ``x[150]``, not ``x[100:200][50]``."""
+    is replaced so ``Add to Watch`` on ``[150]`` gives ``x[150]``, not ``x[100:200][50]``.
+    ``keep_device``: the elements are sliced on a device ``x[i]`` would not run on
+    (``slices_in_place``), so the expression slices there too."""
     # Through ``guards.extend``: under Keras's build pass the parent's expression is an
     # ``eagerly(lambda v: …, w)`` wrapper, and the index belongs inside it.
-    return lambda parent: extend(parent, index_text, replacing=base_suffix)
+    return lambda parent: extend(parent, index_text, replacing=base_suffix, keep_device=keep_device)
+
+
+def _keeps_device(tensor: Any) -> bool:
+    """Do the expressions of ``tensor``'s elements need to name its device?"""
+    return not host_sliced(tensor) and not slices_in_place(tensor)
 
 
 def axis_children(
@@ -403,6 +410,7 @@ def axis_children(
     length = stop - start
     lead = "" if base_suffix else prefix
     if length > CHUNK:
+        keep_device = _keeps_device(tensor)
         step = CHUNK
         while step * CHUNK < length:
             step *= CHUNK
@@ -412,7 +420,9 @@ def axis_children(
             suffix = f"[{a}:{b}]"
             nodes.append(
                 Child(
-                    suffix, AxisRange(tensor, a, b), _element_expression(base_suffix, lead + suffix)
+                    suffix,
+                    AxisRange(tensor, a, b),
+                    _element_expression(base_suffix, lead + suffix, keep_device),
                 )
             )
         return nodes
@@ -446,8 +456,13 @@ def element_children(
                 import tensorflow as tf
 
                 values = tf.unstack(block)  # one op for all rows, not one slice per row
+    keep_device = _keeps_device(tensor)
     return [
-        Child(f"[{start + i}]", value, _element_expression(base_suffix, f"{lead}[{start + i}]"))
+        Child(
+            f"[{start + i}]",
+            value,
+            _element_expression(base_suffix, f"{lead}[{start + i}]", keep_device),
+        )
         for i, value in enumerate(values)
     ]
 

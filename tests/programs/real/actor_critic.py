@@ -43,6 +43,9 @@ env = CartPole(seed=42)
 seed = 42
 tf.random.set_seed(seed)
 np.random.seed(seed)
+# Keras 3 draws its initializers' seeds from Python's random module, which the two lines
+# above leave unseeded: seed it too, so that every run prints the same
+tf.keras.utils.set_random_seed(seed)
 
 # Small epsilon value for stabilizing division operations
 eps = np.finfo(np.float32).eps.item()

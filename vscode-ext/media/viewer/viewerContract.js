@@ -107,6 +107,14 @@
     ],
     "ambiguousTypes": {
       "Variable": "^<?Variable[ ']| Variable '"
+    },
+    "noNumbers": {
+      "EagerTensor": "^(?:(?:string|resource|variant)\\[|b['\"])",
+      "ResourceVariable": "^(?:(?:string|resource|variant)\\[|b['\"])",
+      "RaggedTensor": "^RaggedTensor string\\[",
+      "SparseTensor": "^SparseTensor string\\[",
+      "TensorArray": "^TensorArray (?:string|resource|variant) ",
+      "ndarray": "^array\\(\\[*\\s*b?['\"]|dtype=(?:object|'[<>|=]?[USa]\\d*'|'(?:datetime|timedelta)64[^']*')\\)$"
     }
   });
 });

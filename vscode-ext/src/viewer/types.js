@@ -41,6 +41,16 @@ const AMBIGUOUS_TYPES = Object.freeze(
   Object.fromEntries(Object.entries(contract.ambiguousTypes).map(([name, pattern]) => [name, new RegExp(/** @type {string} */ (pattern))])),
 );
 
+/**
+ * Rows of a viewable type whose value says they hold no numbers to draw (a string tensor, a
+ * resource handle, a numpy array of bytes objects): the viewer would only say so, so the menu
+ * is not offered there. From the contract's `no_numbers`, type -> pattern of the value.
+ * @type {Readonly<Record<string, RegExp>>}
+ */
+const NO_NUMBERS = Object.freeze(
+  Object.fromEntries(Object.entries(contract.noNumbers).map(([name, pattern]) => [name, new RegExp(/** @type {string} */ (pattern))])),
+);
+
 /** The Watch pane's when-clause regex (a when-clause cannot look at the value). */
 const WATCH_TYPE_PATTERN = `^(${[...VIEWABLE_TYPES, ...Object.keys(AMBIGUOUS_TYPES)].join('|')})$`;
 
@@ -52,7 +62,10 @@ const WATCH_TYPE_PATTERN = `^(${[...VIEWABLE_TYPES, ...Object.keys(AMBIGUOUS_TYP
 function menuContextFor(variable) {
   const type = variable?.type;
   if (typeof type !== 'string') return undefined;
-  if (VIEWABLE_TYPES.includes(type)) return MENU_CONTEXT;
+  if (VIEWABLE_TYPES.includes(type)) {
+    const noNumbers = /** @type {{ [k: string]: RegExp }} */ (NO_NUMBERS)[type];
+    return noNumbers && typeof variable.value === 'string' && noNumbers.test(variable.value) ? undefined : MENU_CONTEXT;
+  }
   const valuePattern = /** @type {{ [k: string]: RegExp }} */ (AMBIGUOUS_TYPES)[type];
   if (valuePattern && typeof variable.value === 'string' && valuePattern.test(variable.value)) return MENU_CONTEXT;
   return undefined;
@@ -81,4 +94,4 @@ function tagVariables(message) {
   return tagged;
 }
 
-module.exports = { MENU_CONTEXT, VIEWABLE_TYPES, AMBIGUOUS_TYPES, WATCH_TYPE_PATTERN, menuContextFor, tagVariables };
+module.exports = { MENU_CONTEXT, VIEWABLE_TYPES, AMBIGUOUS_TYPES, NO_NUMBERS, WATCH_TYPE_PATTERN, menuContextFor, tagVariables };

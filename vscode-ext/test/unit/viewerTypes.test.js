@@ -25,6 +25,13 @@ const NOT = [
   { name: 'shape', type: 'Note', value: '(2, 2)', variablesReference: 0 },
   { name: 'x', type: 'Variable', value: 'x', variablesReference: 2 }, // e.g. sympy's Variable
   { name: 'y', variablesReference: 0, value: '1' }, // no type at all
+  // Rows of a viewable type that hold no numbers to draw (the contract's no_numbers)
+  { name: 'text_batch', type: 'EagerTensor', value: "string[32] n=32 CPU:0 [b'a film', b'the plot']", variablesReference: 22 },
+  { name: 'word', type: 'EagerTensor', value: "b'hello' string CPU:0", variablesReference: 23 },
+  { name: 'handle', type: 'EagerTensor', value: 'resource[] CPU:0 (a handle: no values to show)', variablesReference: 24 },
+  { name: 'numpy', type: 'ndarray', value: "array([b'a film', b'the plot'], dtype=object)", variablesReference: 25 },
+  { name: 'labels', type: 'ndarray', value: "array(['cat', 'dog'], dtype='<U3')", variablesReference: 26 },
+  { name: 'tokens', type: 'RaggedTensor', value: 'RaggedTensor string[2, None] rows=2 ragged_rank=1 values: string[3]', variablesReference: 27 },
 ];
 
 test('TF and numpy array rows get the menu context, others none', () => {
