@@ -11,12 +11,12 @@ __version__ = "0.1.0"
 
 __all__ = [
     "__version__",
-    "activation",
     "change_since_last_stop",
     "gradient_info",
     "gradient_of",
     "inline_values",
     "last_step",
+    "layer_output",
     "memory",
     "numerics_stop",
     "preview",
@@ -59,8 +59,8 @@ def gradient_info(source):
     return gradient_views.gradient_info(source)
 
 
-def activation(layer, index=0):
-    """A Keras layer's output in the last step that ran it: kept by compiled steps (and
+def layer_output(layer, index=0):
+    """(Not ``activation``: that name is the plugin's start-up package.) A Keras layer's output in the last step that ran it: kept by compiled steps (and
     eager calls) while a debugger client is attached, within ``TF_DEBUG_REPR_ACTIVATIONS_MB``."""
     from .views import activations as activation_views
 

@@ -133,15 +133,26 @@ class Kept:
     """Where a step leaves one tensor: its values (None: did not fit at the trace), its
     shape as the step saw it, how many calls of the layer wrote it in that step."""
 
-    def __init__(self, tf: Any, step: _Step, dtype: Any, path: str) -> None:
+    def __init__(
+        self, tf: Any, step: _Step, dtype: Any, path: str, static: list[int] | None = None
+    ) -> None:
         self.step = step
         self.path = path  # "" for a single output, "[0]", "['a']" within a structure
         self.dtype = dtype
         self.calls = 0
-        self.values = _variable(tf, tf.zeros([0], dtype), "tfdr_activation", open_shape=True)
-        self.shape = _variable(tf, tf.zeros([0], tf.int64), "tfdr_shape", open_shape=True)
         self.static_fit: bool | None = None  # decided at the trace (shape known), or None
-        self.eager: Any = None  # the tensor itself, kept from an eager call
+        self.reason = ""  # why nothing is kept, decided at the trace
+        values = tf.zeros([0], dtype)
+        shape = tf.zeros([0], tf.int64)
+        if static is not None:  # XLA: a variable keeps its shape; decided here, once
+            shape = tf.constant(static, tf.int64)
+            nbytes = int(math.prod(static)) * dtype.size
+            self.static_fit = step.static_total + nbytes <= _budget
+            if self.static_fit:
+                step.static_total += nbytes
+                values = tf.zeros(static, dtype)
+        self.values = _variable(tf, values, "tfdr_activation", open_shape=True)
+        self.shape = _variable(tf, shape, "tfdr_shape", open_shape=True)
 
 
 class _Eager:
@@ -268,7 +279,7 @@ def capture(table: dict, owner: Any, structure: Any) -> None:
             traces = _entry(table, owner)
             trace = traces.get(id(graph))
             if trace is None or trace[0] is not step:
-                trace = traces[id(graph)] = (step, [Kept(tf, step, t.dtype, p) for p, t in tensors])
+                trace = traces[id(graph)] = (step, [_kept_for(tf, step, p, t) for p, t in tensors])
             kept = trace[1]
         if len(kept) != len(tensors):  # the same owner returned another structure
             return
@@ -281,10 +292,36 @@ def capture(table: dict, owner: Any, structure: Any) -> None:
                 _keep(tf, step, shadow, tensor)
 
 
+def _in_xla(tf: Any) -> bool:
+    from tensorflow.python.ops import control_flow_util
+
+    return bool(control_flow_util.GraphOrParentsInXlaContext(tf.compat.v1.get_default_graph()))
+
+
+def _kept_for(tf: Any, step: _Step, path: str, tensor: Any) -> Kept:
+    """A shadow for ``tensor``. Under XLA (``jit_compile``) a variable cannot change shape
+    in the step: only a shape known at the trace is kept, decided then."""
+    if not _in_xla(tf):
+        return Kept(tf, step, tensor.dtype, path)
+    shape = tensor.shape
+    if shape.rank is None or not shape.is_fully_defined():
+        kept = Kept(tf, step, tensor.dtype, path)
+        kept.static_fit = False
+        kept.reason = "not kept: an XLA-compiled step, and this shape was not known at its trace"
+        return kept
+    return Kept(tf, step, tensor.dtype, path, [int(d) for d in shape])
+
+
 def _keep(tf: Any, step: _Step, shadow: Kept, tensor: Any) -> None:
     """Ops of the step: the tensor into its shadow if the step's kept bytes stay within
     the budget. A tensor of known shape is decided at the trace (one op); otherwise in the
     step, by a running total, and a slice of no rows (shares nothing) is kept instead."""
+    if shadow.reason:
+        return
+    if _in_xla(tf):  # decided at the trace (_kept_for)
+        if shadow.static_fit:
+            shadow.values.assign(tensor)
+        return
     known = _static_bytes(tensor)
     if known is not None and step.total is None:
         fits = step.static_total + known <= _budget
@@ -347,8 +384,15 @@ class Output:
     ``shape`` (what did not fit); where it came from."""
 
     def __init__(
-        self, path: str, value: Any, shape: list[int] | None, where: str, calls: int
+        self,
+        path: str,
+        value: Any,
+        shape: list[int] | None,
+        where: str,
+        calls: int,
+        reason: str = "",
     ) -> None:
+        self.reason = reason
         self.path = path
         self.value = value
         self.shape = shape
@@ -393,6 +437,7 @@ def _read(kept: list[Kept], step: _Step, stamp: int) -> list[Output]:
                 shape,
                 f"compiled step {step.name!r}",
                 shadow.calls,
+                shadow.reason,
             )
             _read_cache[key] = output
             found.append(output)

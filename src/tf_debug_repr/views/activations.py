@@ -112,6 +112,8 @@ def activation_mark(obj: Any, kind: Kind) -> str:
 
 
 def _not_kept(output: capture.Output) -> Note:
+    if output.reason:
+        return Note(output.reason)
     shape = output.shape or []
     size = math.prod(shape) if shape else 0
     return Note(
