@@ -456,25 +456,19 @@ def outputs_of(layer: Any) -> list[Output] | None:
         eager = eager_entry[1] if eager_entry and eager_entry[0]() is layer else None
     last = _last(traces) if traces else None
     if eager is not None and (last is None or _eager_newer(eager, last)):
-        return [
-            Output(
-                p,
-                None if isinstance(t, _shape_type()) else t,
-                [int(d or 0) for d in t] if isinstance(t, _shape_type()) else None,
-                "an eager call",
-                1,
-            )
-            for p, t in eager.tensors
-        ]
+        return [_eager_output(p, t) for p, t in eager.tensors]
     if last is None:
         return None
     return _read(last[1], last[0], last[2])
 
 
-def _shape_type() -> type:
+def _eager_output(path: str, kept: Any) -> Output:
+    """A kept eager tensor, or the ``TensorShape`` of one that did not fit."""
     import tensorflow as tf
 
-    return tf.TensorShape
+    if isinstance(kept, tf.TensorShape):
+        return Output(path, None, [int(d or 0) for d in kept.as_list()], "an eager call", 1)
+    return Output(path, kept, None, "an eager call", 1)
 
 
 def _eager_newer(eager: _Eager, last: tuple) -> bool:

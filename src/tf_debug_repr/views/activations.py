@@ -12,6 +12,7 @@ call of the public facade (``activation(layer)``, ``last_step(model)``).
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
 import weakref
@@ -173,7 +174,7 @@ def output_children(obj: Any, kind: Kind) -> list[Child]:
                 Child(
                     f"→ output{output.path}{suffix}",
                     expression=expression,
-                    compute=lambda output=output: output_value(output, name),
+                    compute=functools.partial(output_value, output, name),
                 )
             )
     batch = capture.batch_of(obj)
@@ -222,7 +223,9 @@ class LastStep(Node):
 
     def children(self) -> list[Child]:
         return [
-            Child(_role(o.path), expression=f".value({i})", compute=lambda i=i: self.value(i))
+            Child(
+                _role(o.path), expression=f".value({i})", compute=functools.partial(self.value, i)
+            )
             for i, o in enumerate(self.outputs[:LISTED])
         ]
 
