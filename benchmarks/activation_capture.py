@@ -56,8 +56,8 @@ def build(kind: str, seed: int = 0):
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--model", default="mlp", choices=["mlp", "cnn"])
-    parser.add_argument("--rounds", type=int, default=30)
-    parser.add_argument("--inner", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=150)
+    parser.add_argument("--inner", type=int, default=2)
     parser.add_argument("--warmup", type=int, default=5)
     args = parser.parse_args()
 
@@ -81,6 +81,7 @@ def main() -> None:
         models[name] = model
     activations.set_enabled(False)
     times: dict[str, list[float]] = {"on": [], "off": []}
+    cpu: dict[str, list[float]] = {"on": [], "off": []}
     ratios = []
     for r in range(args.rounds):
         order = ("on", "off") if r % 2 == 0 else ("off", "on")
@@ -89,9 +90,10 @@ def main() -> None:
             model = models[name]
             spent = []
             for _ in range(args.inner):
-                start = time.perf_counter()
+                start, start_cpu = time.perf_counter(), time.process_time()
                 model.train_on_batch(x, y)
                 spent.append(time.perf_counter() - start)
+                cpu[name].append(time.process_time() - start_cpu)
             times[name] += spent
             means[name] = statistics.mean(spent)
         ratios.append(means["on"] / means["off"])
@@ -105,6 +107,9 @@ def main() -> None:
         "median_ms_off": 1000 * statistics.median(times["off"]),
         "ratio_of_medians": statistics.median(times["on"]) / statistics.median(times["off"]),
         "median_round_ratio": statistics.median(ratios),
+        "median_cpu_ms_on": 1000 * statistics.median(cpu["on"]),
+        "median_cpu_ms_off": 1000 * statistics.median(cpu["off"]),
+        "cpu_ratio_of_medians": statistics.median(cpu["on"]) / statistics.median(cpu["off"]),
         "held_mib": activations.held_bytes() / (1 << 20),
         "captured": kept is not None and kept[0].value is not None,
         "off_side_captured": activations.outputs_of(models["off"].layers[0]) is not None,
