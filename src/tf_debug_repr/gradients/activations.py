@@ -160,7 +160,7 @@ class _Eager:
         self.tensors: list[tuple[str, Any]] = []
         self.nbytes = 0
         self.calls = 0
-        self.order = 0
+        self.order: Any = None  # the clock when the call ran (a scalar tensor)
 
 
 _clock_var: Any = None
@@ -350,7 +350,7 @@ def _keep(tf: Any, step: _Step, shadow: Kept, tensor: Any) -> None:
 
 def _keep_eager(tf: Any, owner: Any, structure: Any) -> None:
     """An eager call: a reference to each output tensor (no copy), within the budget,
-    ordered against compiled steps by the same clock."""
+    ordered against compiled steps by their clock."""
     global _eager_bytes
     tensors = _flat_tensors(tf, structure)
     if not tensors:
@@ -359,7 +359,9 @@ def _keep_eager(tf: Any, owner: Any, structure: Any) -> None:
     from ..core import tf_compat
 
     with tf_compat.tape_recording().stop_recording():
-        order = int(_clock(tf).assign_add(1).numpy())
+        # The compiled steps' clock as it is now: a read, never waited for here (a GPU's
+        # queue is not drained); compared at a stop with the last compiled step's stamp.
+        order = _clock(tf).read_value()
     with _lock:
         key = id(owner)
         entry = _eager_records.get(key)
@@ -472,8 +474,9 @@ def _eager_output(path: str, kept: Any) -> Output:
 
 
 def _eager_newer(eager: _Eager, last: tuple) -> bool:
-    """An eager call after the last compiled step that ran the layer (one clock)."""
-    return eager.order > last[2]
+    """An eager call after the last compiled step that ran the layer: the clock had
+    reached that step's stamp when the call ran."""
+    return eager.order is not None and int(eager.order.numpy()) >= last[2]
 
 
 def batch_of(model: Any) -> list[Output] | None:
