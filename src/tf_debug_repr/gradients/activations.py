@@ -536,6 +536,8 @@ def install(keras: Any, allowed: Callable[[], bool]) -> bool:
         from keras.src.backend.tensorflow import trainer as tf_trainer
     except ImportError:
         return True
+    if not hasattr(tf_trainer.TensorFlowTrainer, "_make_function"):
+        return True  # another Keras 3: layer outputs only, no batch
 
     def wrap_make(original: Callable[..., Any]) -> Callable[..., Any]:
         def _make_function(self, step_function):
