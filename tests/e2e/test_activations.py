@@ -87,10 +87,14 @@ def test_subclassed_model_shows_the_layers_its_call_reached(debug_session):
         assert "compiled step 'step'" in row.name, row.name
     first = _output_row(s, rows[reached[0]])
     assert "dead ReLU" in first.value, first.value
-    # the third step's batch through the layer's weights now minus the step's update: the
-    # layer's own output equals relu(x W + b) from the weights before the last step is not
-    # kept here; the output row's shape is the step's batch
+    # the last step's batch (16 rows) through the first layer, as it was before that step
     assert "float32[16, 8]" in first.value, first.value
+    # (the same ops eagerly: never the layer itself, whose call would be kept in its turn)
+    recompute = (
+        "__import__('tensorflow').nn.relu(__import__('tensorflow').matmul(x[32:48], before[0])"
+        " + before[1]).numpy()"
+    )
+    _true(s, f"__import__('numpy').array_equal(({first.evaluate_name}).numpy(), {recompute})")
     unused = next(n for n in rows if n.startswith("dense_2 ("))
     assert not any(c.name.startswith("→ output") for c in s.children(rows[unused]))
     # the model's own output is the second layer's

@@ -89,6 +89,7 @@ def step(xb, yb):
 
 
 for i in range(3):
+    before = [w.numpy() for w in net.first.weights]  # the first layer's, before this step
     loss = step(x[16 * i : 16 * (i + 1)], y[16 * i : 16 * (i + 1)])
     print(end="")  # LOOP_BREAKPOINT
 
