@@ -15,8 +15,11 @@ __all__ = [
     "gradient_info",
     "gradient_of",
     "inline_values",
+    "last_step",
+    "layer_output",
     "memory",
     "numerics_stop",
+    "preview",
     "report",
     "save_npy",
     "set_gradient_capture",
@@ -54,6 +57,33 @@ def gradient_info(source):
     from .views import gradients as gradient_views
 
     return gradient_views.gradient_info(source)
+
+
+def layer_output(layer, index=0):
+    """(Not ``activation``: that name is the plugin's start-up package.) A Keras layer's output in the last step that ran it: kept by compiled steps (and
+    eager calls) while a debugger client is attached, within ``TF_DEBUG_REPR_ACTIVATIONS_MB``."""
+    from .views import activations as activation_views
+
+    return activation_views.activation(layer, index)
+
+
+def last_step(model):
+    """The batch (inputs, targets, sample weights) a Keras model's last compiled train
+    step was given, after Keras's data adapter."""
+    from .views import activations as activation_views
+
+    return activation_views.last_step(model)
+
+
+def preview(dataset, count=3, force=False):
+    """The first ``count`` elements of a ``tf.data.Dataset``, read from a fresh iterator of
+    it (never the program's own), bounded in time and memory. A pipeline whose fresh
+    iterator would change the program's state (a reshuffling shuffle advances its seed,
+    ``from_generator`` and ``py_function`` run the program's Python) is not read unless
+    ``force=True``."""
+    from .views import preview as preview_views
+
+    return preview_views.preview(dataset, count, force)
 
 
 def memory(model=None):

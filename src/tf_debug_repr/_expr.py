@@ -109,3 +109,24 @@ def saved_variables(obj: Any) -> list:
     from .views import saved_objects as saved_views
 
     return saved_views.saved_variables(obj)
+
+
+def activation(layer: Any, index: int = 0) -> Any:
+    """A Keras layer's output in the last step that ran it (compiled or eager)."""
+    from .views import activations as activation_views
+
+    return activation_views.activation(layer, index)
+
+
+def last_step(model: Any) -> Any:
+    """The batch a Keras model's last compiled train step was given."""
+    from .views import activations as activation_views
+
+    return activation_views.last_step(model)
+
+
+def preview(dataset: Any, count: int = 3, force: bool = False) -> Any:
+    """The first ``count`` elements of a ``tf.data.Dataset``, read from a fresh iterator."""
+    from .views import preview as preview_views
+
+    return preview_views.preview(dataset, count, force)

@@ -131,10 +131,12 @@ def _on_keras(keras: ModuleType) -> None:
 def _register_views() -> None:
     from .. import views
     from ..forensics import features as forensics
+    from ..views import activations as activation_views
     from ..views import gradients as gradient_views
 
     views.build_table()
     gradient_views.register()
+    activation_views.register()
     forensics.register()
 
 

@@ -867,6 +867,12 @@ def install_keras_hooks(keras: Any) -> bool:
         return apply
 
     patch_once(cls, "apply", wrap)
+    try:  # layer outputs and the batch, from the same steps (gradients/activations.py)
+        from . import activations
+
+        activations.install(keras, enabled)
+    except Exception as exc:
+        _report_failure("activations", exc)
     return True
 
 

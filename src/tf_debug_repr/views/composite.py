@@ -13,6 +13,7 @@ from ..core import formatting as fmt
 from ..core.guards import harmless
 from ..core.view_model import Child, Note, call, error_note, lazy
 from . import attributes as attribute_views
+from . import preview as preview_views
 from . import symbolic
 from . import tensors as tensor_views
 from .tensors import summary as tensor_summary
@@ -181,6 +182,7 @@ def dataset_children(ds: Any) -> list[Child]:
             "note",
             Note("elements are not listed: reading them would consume the program's data"),
         ),
+        preview_views.preview_row(),
     ]
     # and every attribute stock debugpy shows (its input dataset, options, variant tensor…)
     return attribute_views.with_attributes(ds, rows, {"element_spec"})

@@ -1,0 +1,562 @@
+"""Layer outputs and the batch from compiled steps: what a step's layers produced, kept.
+
+Inside a ``tf.function`` (a custom step, Keras's compiled ``fit``) a layer's output is a
+graph tensor: nothing in Python sees its values. While a debugger client is attached
+(gradient capture's switch: ``capture.enabled()``), a Keras layer's ``__call__`` traced
+into a step adds a few ops after the layer returned: its output is written into a shadow
+variable of this module's (made under ``init_scope``, never tracked by a model or a
+checkpoint, off every tape). Keras's compiled step function gets the same for the batch
+it was given (``train_step(data)``, after the data adapter). At a stop the views read the
+shadows (``outputs_of``, ``batch_of``): bit for bit what the layer produced in the last
+step that ran it. Nothing is added while no client is attached, nor to a step traced
+before one attached.
+
+Budget: ``TF_DEBUG_REPR_ACTIVATIONS_MB`` (default ``DEFAULT_BUDGET_MB``) per traced step:
+each output is kept whole while the step's kept outputs so far fit (decided in the step,
+the batch size being unknown at the trace); an output that did not fit keeps only its
+shape, and its row says so. ``TF_DEBUG_REPR_ACTIVATIONS=0`` turns the capture off.
+Eager calls (``run_eagerly``, an eager loop) keep a reference to the output tensor, within
+the same budget. Not captured: calls inside a ``tf.cond``/``tf.while_loop`` body (an RNN's
+cell), steps under several replicas, XLA-compiled steps keep values as others do.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import threading
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+DEFAULT_BUDGET_MB = 64.0
+BUDGET_VARIABLE = "TF_DEBUG_REPR_ACTIVATIONS_MB"
+SWITCH = "TF_DEBUG_REPR_ACTIVATIONS"
+
+_lock = threading.RLock()
+_failures: dict[str, str] = {}
+
+
+def _budget_from_env() -> int:
+    text = os.environ.get(BUDGET_VARIABLE, "").strip()
+    try:
+        mib = float(text) if text else DEFAULT_BUDGET_MB
+    except ValueError:
+        mib = DEFAULT_BUDGET_MB
+    return max(0, int(mib * (1 << 20)))
+
+
+def _switch_from_env() -> bool:
+    return os.environ.get(SWITCH, "").strip().lower() not in ("0", "false", "no", "off")
+
+
+_budget = _budget_from_env()
+_on = _switch_from_env()
+_allowed: Callable[[], bool] = lambda: False  # noqa: E731  (set by install: gradient capture's switch)
+
+
+def budget_bytes() -> int:
+    return _budget
+
+
+def set_budget_mb(mib: float | None) -> None:
+    """The budget from now on (steps traced later); None: the environment's."""
+    global _budget
+    _budget = _budget_from_env() if mib is None else max(0, int(mib * (1 << 20)))
+
+
+def set_enabled(on: bool) -> None:
+    global _on
+    _on = bool(on)
+
+
+def enabled() -> bool:
+    return _on and _allowed()
+
+
+def failure_note() -> str | None:
+    if not _failures:
+        return None
+    return "; ".join(f"{k}: {v}" for k, v in list(_failures.items()))
+
+
+def _report(kind: str, exc: BaseException) -> None:
+    import sys
+
+    message = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
+    with _lock:
+        first = kind not in _failures
+        _failures.setdefault(kind, message)
+    if first:
+        try:
+            sys.stderr.write(
+                f"tf-debug-repr: activation capture ({kind}) failed: {message}"
+                " (reported once; training is not affected)\n"
+            )
+        except Exception:
+            pass
+
+
+# --------------------------------------------------------------------------- records
+
+
+def _variable(tf: Any, initial: Any, name: str, open_shape: bool = False) -> Any:
+    """A variable of this module's, made eagerly (the caller is under ``init_scope``). A
+    ``ResourceVariable`` made directly: ``tf.Variable`` would go through the variable
+    creators of the ``tf.function`` being traced, which refuse a variable made by any
+    trace but the first (and a retrace, or Keras's second trace of a step, makes some)."""
+    from tensorflow.python.ops import resource_variable_ops
+
+    return resource_variable_ops.ResourceVariable(
+        initial,
+        trainable=False,
+        name=name,
+        shape=tf.TensorShape(None) if open_shape else None,
+    )
+
+
+class _Step:
+    """One traced step function (a FuncGraph): its name, a stamp it writes when it runs
+    (the value of a clock every step advances: the largest stamp is the last step run),
+    and, during its trace, the running total of the bytes its outputs keep."""
+
+    def __init__(self, tf: Any, name: str) -> None:
+        self.name = name
+        self.stamp = _variable(tf, tf.constant(0, tf.int64), "tfdr_stamp")
+        self.total: Any = None  # a graph tensor while the trace runs
+        self.static_total = 0  # bytes of outputs of known shape kept whole
+        self.stamped = False
+
+
+class Kept:
+    """Where a step leaves one tensor: its values (None: did not fit at the trace), its
+    shape as the step saw it, how many calls of the layer wrote it in that step."""
+
+    def __init__(
+        self, tf: Any, step: _Step, dtype: Any, path: str, static: list[int] | None = None
+    ) -> None:
+        self.step = step
+        self.path = path  # "" for a single output, "[0]", "['a']" within a structure
+        self.dtype = dtype
+        self.calls = 0
+        self.static_fit: bool | None = None  # decided at the trace (shape known), or None
+        self.reason = ""  # why nothing is kept, decided at the trace
+        values = tf.zeros([0], dtype)
+        shape = tf.zeros([0], tf.int64)
+        if static is not None:  # XLA: a variable keeps its shape; decided here, once
+            shape = tf.constant(static, tf.int64)
+            nbytes = int(math.prod(static)) * dtype.size
+            self.static_fit = step.static_total + nbytes <= _budget
+            if self.static_fit:
+                step.static_total += nbytes
+                values = tf.zeros(static, dtype)
+        self.values = _variable(tf, values, "tfdr_activation", open_shape=True)
+        self.shape = _variable(tf, shape, "tfdr_shape", open_shape=True)
+
+
+class _Eager:
+    def __init__(self) -> None:
+        self.tensors: list[tuple[str, Any]] = []
+        self.nbytes = 0
+        self.calls = 0
+        self.order: Any = None  # the clock when the call ran (a scalar tensor)
+
+
+_clock_var: Any = None
+_eager_bytes = 0
+# id(owner) -> (weak ref to the owner, {id(graph) -> (step, [Kept])}); owners are layers
+# (their outputs) and models (the batch their train step was given, under BATCH).
+_records: dict[int, tuple[weakref.ref, dict[int, tuple[_Step, list[Kept]]]]] = {}
+_eager_records: dict[int, tuple[weakref.ref, _Eager]] = {}
+_batches: dict[int, tuple[weakref.ref, dict[int, tuple[_Step, list[Kept]]]]] = {}
+_steps: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # graph -> _Step
+
+
+def _clock(tf: Any) -> Any:
+    global _clock_var
+    if _clock_var is None:
+        _clock_var = _variable(tf, tf.constant(0, tf.int64), "tfdr_clock")
+    return _clock_var
+
+
+def _forget(table: dict, key: int, ref: weakref.ref) -> None:
+    with _lock:
+        entry = table.get(key)
+        if entry is not None and entry[0] is ref:
+            del table[key]
+
+
+def _entry(table: dict, owner: Any) -> dict:
+    key = id(owner)
+    entry = table.get(key)
+    if entry is not None and entry[0]() is owner:
+        return entry[1]
+    ref = weakref.ref(owner, lambda r, key=key: _forget(table, key, r))  # type: ignore[misc]
+    table[key] = (ref, {})
+    return table[key][1]
+
+
+# --------------------------------------------------------------------------- capture
+
+
+@contextlib.contextmanager
+def _own_ops(tf: Any) -> Any:
+    from ..core import tf_compat
+
+    with tf_compat.tape_recording().stop_recording(), tf.name_scope("tf_debug_repr"):
+        yield
+
+
+def _step_graph(tf: Any) -> Any:
+    """The graph of a ``tf.function`` being traced, where ops added run with the step;
+    None for Keras's symbolic build, tf.data's functions, a cond/while body, a v1 graph."""
+    graph = tf.compat.v1.get_default_graph()
+    names = [cls.__name__ for cls in type(graph).__mro__]
+    if "FuncGraph" not in names or "ControlFlowFuncGraph" in names:
+        return None
+    if str(getattr(graph, "name", "")).startswith(("Dataset_", "keras_graph")):
+        return None
+    return graph
+
+
+def _flat_tensors(tf: Any, structure: Any) -> list[tuple[str, Any]]:
+    """(path, tensor) of the dense numeric tensors of a layer's output or a batch."""
+    from tensorflow.python.util import nest
+
+    try:
+        pairs = nest.flatten_with_tuple_paths(structure)
+    except Exception:
+        return []
+    found = []
+    single = len(pairs) == 1 and not pairs[0][0]
+    for path, value in pairs:
+        if not isinstance(value, tf.Tensor):
+            continue
+        dtype = value.dtype
+        if not (dtype.is_floating or dtype.is_integer or dtype.is_bool):
+            continue
+        text = "" if single else "".join(f"[{p!r}]" for p in path)
+        found.append((text, value))
+    return found
+
+
+def _replicated(tf: Any) -> bool:
+    if not tf.distribute.has_strategy():
+        return False
+    context = tf.distribute.get_replica_context()
+    return context is not None and int(context.num_replicas_in_sync) > 1
+
+
+def _static_bytes(tensor: Any) -> int | None:
+    shape = tensor.shape
+    if shape.rank is None or not shape.is_fully_defined():
+        return None
+    return int(math.prod(int(d) for d in shape)) * tensor.dtype.size
+
+
+def capture(table: dict, owner: Any, structure: Any) -> None:
+    """After ``owner`` produced ``structure`` (a layer's output; a batch): keep it, in
+    the step being traced (shadows written by the step) or, eagerly, by reference."""
+    import tensorflow as tf
+
+    if tf.executing_eagerly():
+        if table is _records:
+            _keep_eager(tf, owner, structure)
+        return
+    graph = _step_graph(tf)
+    if graph is None or _replicated(tf):
+        return
+    tensors = _flat_tensors(tf, structure)
+    if not tensors:
+        return
+    with _lock:
+        with tf.init_scope():
+            step = _steps.get(graph)
+            if step is None:
+                step = _steps[graph] = _Step(tf, str(getattr(graph, "name", "a tf.function")))
+            clock = _clock(tf)
+            traces = _entry(table, owner)
+            trace = traces.get(id(graph))
+            if trace is None or trace[0] is not step:
+                trace = traces[id(graph)] = (step, [_kept_for(tf, step, p, t) for p, t in tensors])
+            kept = trace[1]
+        if len(kept) != len(tensors):  # the same owner returned another structure
+            return
+        with _own_ops(tf):
+            if not step.stamped:
+                step.stamped = True
+                step.stamp.assign(clock.assign_add(1))
+            for shadow, (_, tensor) in zip(kept, tensors):
+                shadow.calls += 1
+                _keep(tf, step, shadow, tensor)
+
+
+def _in_xla(tf: Any) -> bool:
+    from tensorflow.python.ops import control_flow_util
+
+    return bool(control_flow_util.GraphOrParentsInXlaContext(tf.compat.v1.get_default_graph()))
+
+
+def _kept_for(tf: Any, step: _Step, path: str, tensor: Any) -> Kept:
+    """A shadow for ``tensor``. Under XLA (``jit_compile``) a variable cannot change shape
+    in the step: only a shape known at the trace is kept, decided then."""
+    if not _in_xla(tf):
+        return Kept(tf, step, tensor.dtype, path)
+    shape = tensor.shape
+    if shape.rank is None or not shape.is_fully_defined():
+        kept = Kept(tf, step, tensor.dtype, path)
+        kept.static_fit = False
+        kept.reason = "not kept: an XLA-compiled step, and this shape was not known at its trace"
+        return kept
+    return Kept(tf, step, tensor.dtype, path, [int(d) for d in shape])
+
+
+def _keep(tf: Any, step: _Step, shadow: Kept, tensor: Any) -> None:
+    """Ops of the step: the tensor into its shadow if the step's kept bytes stay within
+    the budget. A tensor of known shape is decided at the trace (one op); otherwise in the
+    step, by a running total, and a slice of no rows (shares nothing) is kept instead."""
+    if shadow.reason:
+        return
+    if _in_xla(tf):  # decided at the trace (_kept_for)
+        if shadow.static_fit:
+            shadow.values.assign(tensor)
+        return
+    known = _static_bytes(tensor)
+    if known is not None and step.total is None:
+        fits = step.static_total + known <= _budget
+        if shadow.static_fit is None:
+            shadow.static_fit = fits
+            if fits:
+                step.static_total += known
+        if shadow.static_fit:
+            shadow.values.assign(tensor)
+            return
+        shadow.shape.assign(tf.constant([int(d) for d in tensor.shape], tf.int64))
+        return
+    shape = tf.shape(tensor, out_type=tf.int64)
+    nbytes = tf.size(tensor, out_type=tf.int64) * tensor.dtype.size
+    base = tf.constant(step.static_total, tf.int64) if step.total is None else step.total
+    total = base + nbytes
+    fits = total <= _budget
+    step.total = tf.where(fits, total, base)
+    shadow.shape.assign(shape)
+    if tensor.shape.rank == 0:
+        shadow.values.assign(tensor)
+        return
+    rows = tf.where(fits, shape[0], tf.constant(0, tf.int64))
+    shadow.values.assign(tensor[:rows])  # every row: its buffer; none: nothing held
+
+
+def _keep_eager(tf: Any, owner: Any, structure: Any) -> None:
+    """An eager call: a reference to each output tensor (no copy), within the budget,
+    ordered against compiled steps by their clock."""
+    global _eager_bytes
+    tensors = _flat_tensors(tf, structure)
+    if not tensors:
+        return
+    need = sum(_static_bytes(t) or 0 for _, t in tensors)
+    from ..core import tf_compat
+
+    with tf_compat.tape_recording().stop_recording():
+        # The compiled steps' clock as it is now: a read, never waited for here (a GPU's
+        # queue is not drained); compared at a stop with the last compiled step's stamp.
+        order = _clock(tf).read_value()
+    with _lock:
+        key = id(owner)
+        entry = _eager_records.get(key)
+        if entry is None or entry[0]() is not owner:
+            ref = weakref.ref(owner, lambda r, key=key: _forget(_eager_records, key, r))  # type: ignore[misc]
+            entry = _eager_records[key] = (ref, _Eager())
+        record = entry[1]
+        _eager_bytes -= record.nbytes
+        fits = _eager_bytes + need <= _budget
+        record.tensors = [(p, t if fits else tf.TensorShape(t.shape)) for p, t in tensors]
+        record.nbytes = need if fits else 0
+        _eager_bytes += record.nbytes
+        record.calls += 1
+        record.order = order
+
+
+# --------------------------------------------------------------------------- reading
+
+
+class Output:
+    """One kept tensor as read at a stop: ``value`` (an eager tensor), or None with
+    ``shape`` (what did not fit); where it came from."""
+
+    def __init__(
+        self,
+        path: str,
+        value: Any,
+        shape: list[int] | None,
+        where: str,
+        calls: int,
+        reason: str = "",
+    ) -> None:
+        self.reason = reason
+        self.path = path
+        self.value = value
+        self.shape = shape
+        self.where = where
+        self.calls = calls
+
+
+# (id(Kept), stamp) -> Output: the same step read twice gives the same tensor object
+_read_cache: dict[tuple[int, int], Output] = {}
+
+
+def _last(traces: dict) -> tuple[_Step, list[Kept], int] | None:
+    best = None
+    for step, kept in list(traces.values()):
+        stamp = int(step.stamp.numpy())
+        if stamp > 0 and (best is None or stamp > best[2]):
+            best = (step, kept, stamp)
+    return best
+
+
+def _read(kept: list[Kept], step: _Step, stamp: int) -> list[Output]:
+    import tensorflow as tf
+
+    from ..core.guards import harmless
+
+    found = []
+    with harmless():
+        for shadow in kept:
+            key = (id(shadow), stamp)
+            cached = _read_cache.get(key)
+            if cached is not None:
+                found.append(cached)
+                continue
+            values = tf.identity(shadow.values)  # this step's: the next one writes anew
+            shape = [int(d) for d in shadow.shape.numpy()]
+            if shadow.static_fit is True:
+                shape = [int(d) for d in values.shape]
+            whole = shadow.static_fit is not False and list(values.shape) == shape
+            output = Output(
+                shadow.path,
+                values if whole else None,
+                shape,
+                f"compiled step {step.name!r}",
+                shadow.calls,
+                shadow.reason,
+            )
+            _read_cache[key] = output
+            found.append(output)
+    if len(_read_cache) > 4096:
+        _read_cache.clear()
+    return found
+
+
+def outputs_of(layer: Any) -> list[Output] | None:
+    """The layer's outputs in the last step that ran it (compiled, or an eager call when
+    that came later); None when none was kept."""
+    with _lock:
+        entry = _records.get(id(layer))
+        traces = dict(entry[1]) if entry is not None and entry[0]() is layer else {}
+        eager_entry = _eager_records.get(id(layer))
+        eager = eager_entry[1] if eager_entry and eager_entry[0]() is layer else None
+    last = _last(traces) if traces else None
+    if eager is not None and (last is None or _eager_newer(eager, last)):
+        return [_eager_output(p, t) for p, t in eager.tensors]
+    if last is None:
+        return None
+    return _read(last[1], last[0], last[2])
+
+
+def _eager_output(path: str, kept: Any) -> Output:
+    """A kept eager tensor, or the ``TensorShape`` of one that did not fit."""
+    import tensorflow as tf
+
+    if isinstance(kept, tf.TensorShape):
+        return Output(path, None, [int(d or 0) for d in kept.as_list()], "an eager call", 1)
+    return Output(path, kept, None, "an eager call", 1)
+
+
+def _eager_newer(eager: _Eager, last: tuple) -> bool:
+    """An eager call after the last compiled step that ran the layer: the clock had
+    reached that step's stamp when the call ran."""
+    return eager.order is not None and int(eager.order.numpy()) >= last[2]
+
+
+def batch_of(model: Any) -> list[Output] | None:
+    """The batch the model's last compiled train step was given (after the data adapter)."""
+    with _lock:
+        entry = _batches.get(id(model))
+        traces = dict(entry[1]) if entry is not None and entry[0]() is model else {}
+    last = _last(traces) if traces else None
+    if last is None:
+        return None
+    return _read(last[1], last[0], last[2])
+
+
+def held_bytes() -> int:
+    """Bytes the shadows hold now (read at a stop: each shadow's current size)."""
+    total = _eager_bytes
+    with _lock:
+        tables = [entry[1] for entry in list(_records.values()) + list(_batches.values())]
+    for traces in tables:
+        for _, kept in traces.values():
+            for shadow in kept:
+                try:
+                    size = int(math.prod(shadow.values.value().shape))
+                except Exception:
+                    continue
+                total += size * shadow.dtype.size
+    return total
+
+
+# --------------------------------------------------------------------------- install
+
+
+def install(keras: Any, allowed: Callable[[], bool]) -> bool:
+    """Wrap Keras 3's ``Layer.__call__`` and the TF trainer's step-function factory."""
+    global _allowed
+    _allowed = allowed
+    try:
+        from keras.src.layers import layer as layer_module
+    except ImportError:
+        return False
+    from ..core.patching import patch_once
+
+    def wrap_call(original: Callable[..., Any]) -> Callable[..., Any]:
+        def __call__(self, *args, **kwargs):
+            result = original(self, *args, **kwargs)
+            if _on and _allowed():
+                try:
+                    capture(_records, self, result)
+                except Exception as exc:  # capture must never break training
+                    _report("layer output", exc)
+            return result
+
+        return __call__
+
+    patch_once(layer_module.Layer, "__call__", wrap_call)
+    try:
+        from keras.src.backend.tensorflow import trainer as tf_trainer
+    except ImportError:
+        return True
+    if not hasattr(tf_trainer.TensorFlowTrainer, "_make_function"):
+        return True  # another Keras 3: layer outputs only, no batch
+
+    def wrap_make(original: Callable[..., Any]) -> Callable[..., Any]:
+        def _make_function(self, step_function):
+            if getattr(getattr(step_function, "__func__", None), "__name__", "") != "train_step":
+                return original(self, step_function)
+            model_ref = weakref.ref(self)
+
+            def train_step(data):
+                model = model_ref()
+                if _on and _allowed() and model is not None:
+                    try:
+                        capture(_batches, model, data)
+                    except Exception as exc:
+                        _report("batch", exc)
+                return step_function(data)
+
+            return original(self, train_step)
+
+        return _make_function
+
+    patch_once(tf_trainer.TensorFlowTrainer, "_make_function", wrap_make)
+    return True

@@ -1,0 +1,249 @@
+"""A layer's output in the last step (``→ output``) and a model's last train batch
+(``last step``), as the debugger shows them.
+
+A Keras layer whose output a step kept (``gradients/activations.py``) gets a
+``→ output`` child: the tensor itself (a tensor row: figures, values, View Tensor), whose
+summary also counts what goes wrong in activations: exact zeros and units dead for the
+whole batch after a ReLU, saturated sigmoid/tanh outputs, exploding values. A model whose
+compiled train step kept its batch gets a ``last step`` group: the inputs, targets and
+sample weights the step was given, after Keras's data adapter. Each row's expression is a
+call of the public facade (``activation(layer)``, ``last_step(model)``).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import threading
+import weakref
+from typing import Any
+
+from ..core import additions, notebook_cells
+from ..core import formatting as fmt
+from ..core.additions import Slot
+from ..core.guards import harmless
+from ..core.tf_types import Kind
+from ..core.view_model import FACADE, Child, Node, Note, call
+from ..gradients import activations as capture
+
+LISTED = 32
+EXPLODING = 1e4  # |x| past this counts as exploding
+SATURATED = 0.99  # |tanh| or sigmoid past this (or sigmoid below 1 - this) counts
+RELU_NAMES = frozenset({"relu", "relu6"})
+
+_lock = threading.Lock()
+# id(tensor) -> (weak ref, the activation's name, text or None): tensors handed out as a
+# layer's output, so that their summary line carries the counts.
+_marked: dict[int, tuple[weakref.ref, str, str | None]] = {}
+
+
+def activation_name(layer: Any) -> str:
+    """``relu``, ``sigmoid``, ``tanh``, … of a layer that applies one (a ``Dense``'s
+    ``activation``, an ``Activation`` or ``ReLU`` layer); "" otherwise."""
+    if type(layer).__name__ == "ReLU":
+        return "relu"
+    function = getattr(layer, "activation", None)
+    name = getattr(function, "__name__", "") if callable(function) else ""
+    return str(name) if isinstance(name, str) else ""
+
+
+def _remember(tensor: Any, name: str) -> None:
+    try:
+        ref = weakref.ref(tensor)
+    except TypeError:
+        return
+    with _lock:
+        entry = _marked.get(id(tensor))
+        if entry is None or entry[0]() is not tensor:
+            _marked[id(tensor)] = (ref, name, None)
+        if len(_marked) > 4096:
+            for key, (r, _, _) in list(_marked.items()):
+                if r() is None:
+                    del _marked[key]
+
+
+def health(tensor: Any, name: str) -> str:
+    """What goes wrong in an activation, counted: ``dead ReLU: 48% zeros, 3 of 64 units
+    dead``, ``saturated 31% (|y|>0.99)``, ``‼ 5 exploding (|x|>1e+04)``; "" when none."""
+    import tensorflow as tf
+
+    parts = []
+    with harmless(getattr(tensor, "device", None)):
+        if not (tensor.dtype.is_floating and tensor.shape.rank is not None):
+            return ""
+        size = int(math.prod(int(d) for d in tensor.shape))
+        if size == 0:
+            return ""
+        x = tf.cast(tensor, tf.float32) if tensor.dtype != tf.float32 else tensor
+        if name in RELU_NAMES:
+            zeros = int(tf.math.count_nonzero(tf.equal(x, 0.0)))
+            text = f"dead ReLU: {100 * zeros / size:.0f}% zeros"
+            if tensor.shape.rank >= 2:
+                axes = list(range(tensor.shape.rank - 1))
+                dead = int(tf.math.count_nonzero(tf.reduce_all(tf.equal(x, 0.0), axis=axes)))
+                text += f", {dead:,} of {int(tensor.shape[-1]):,} units dead for the whole batch"
+            parts.append(text)
+        elif name in ("sigmoid", "hard_sigmoid"):
+            low = 1.0 - SATURATED
+            saturated = int(tf.math.count_nonzero(tf.logical_or(x < low, x > SATURATED)))
+            parts.append(f"saturated {100 * saturated / size:.0f}% (<{low:g} or >{SATURATED:g})")
+        elif name in ("tanh", "hard_tanh"):
+            saturated = int(tf.math.count_nonzero(tf.abs(x) > SATURATED))
+            parts.append(f"saturated {100 * saturated / size:.0f}% (|y|>{SATURATED:g})")
+        exploding = int(tf.math.count_nonzero(tf.abs(x) > EXPLODING))
+        if exploding:
+            parts.append(f"{fmt.WARNING} {exploding:,} exploding (|x|>{EXPLODING:g})")
+    return ", ".join(parts)
+
+
+def activation_mark(obj: Any, kind: Kind) -> str:
+    """The counts on the summary line of a tensor handed out as a layer's output."""
+    if kind is not Kind.EAGER:
+        return ""
+    with _lock:
+        entry = _marked.get(id(obj))
+    if entry is None or entry[0]() is not obj:
+        return ""
+    if entry[2] is None:
+        text = health(obj, entry[1])
+        with _lock:
+            _marked[id(obj)] = (entry[0], entry[1], text)
+        return text
+    return entry[2]
+
+
+def _not_kept(output: capture.Output) -> Note:
+    if output.reason:
+        return Note(output.reason)
+    shape = output.shape or []
+    size = math.prod(shape) if shape else 0
+    return Note(
+        f"not kept: this output ({fmt.shape_text(shape)}, {size:,} elements) would take the "
+        f"step's kept outputs past the {capture.budget_bytes() / (1 << 20):,.0f} MiB budget "
+        "(raise it: put "
+        + notebook_cells.setting(f"{capture.BUDGET_VARIABLE}=<MiB>")
+        + " before the step is traced)"
+    )
+
+
+def output_value(output: capture.Output, name: str) -> Any:
+    if output.value is None:
+        return _not_kept(output)
+    _remember(output.value, name)
+    return output.value
+
+
+def activation(layer: Any, index: int = 0) -> Any:
+    """The layer's ``index``-th output in the last step that ran it (a tensor), or a
+    line saying why there is none."""
+    outputs = capture.outputs_of(layer)
+    if not outputs:
+        return Note(_none_text())
+    if not 0 <= index < len(outputs):
+        return Note(f"the layer's last step gave {len(outputs)} outputs, not {index + 1}")
+    return output_value(outputs[index], activation_name(layer))
+
+
+def _none_text() -> str:
+    if not capture.enabled():
+        return "no output kept: activation capture is off (or no debugger client was attached)"
+    return (
+        "no output kept: no step that ran this layer was traced with the debugger attached "
+        "(steps traced before it attached keep nothing)"
+    )
+
+
+def output_children(obj: Any, kind: Kind) -> list[Child]:
+    """``→ output`` rows of a Keras layer (and a model's ``last step`` group)."""
+    if kind is not Kind.KERAS_LAYER:
+        return []
+    rows: list[Child] = []
+    outputs = capture.outputs_of(obj)
+    if outputs:
+        name = activation_name(obj)
+        where = outputs[0].where
+        calls = outputs[0].calls
+        suffix = f" (in {where}" + (f", last of {calls} calls)" if calls > 1 else ")")
+        for i, output in enumerate(outputs[:LISTED]):
+            expression = call(
+                f"{FACADE}.activation({{}})"
+                if len(outputs) == 1
+                else f"{FACADE}.activation({{}}, {i})"
+            )
+            rows.append(
+                Child(
+                    f"→ output{output.path}{suffix}",
+                    expression=expression,
+                    compute=functools.partial(output_value, output, name),
+                )
+            )
+    batch = capture.batch_of(obj)
+    if batch:
+        rows.append(
+            Child(
+                "last step (the batch it was given)",
+                LastStep(batch),
+                call(f"{FACADE}.last_step({{}})"),
+            )
+        )
+    return rows
+
+
+_ROLES = {0: "inputs", 1: "targets", 2: "sample_weight"}
+
+
+def _role(path: str) -> str:
+    """``[0]`` -> ``inputs``, ``[0]['a']`` -> ``inputs['a']``, ``[1]`` -> ``targets``."""
+    if not path:
+        return "inputs"
+    head, _, rest = path[1:].partition("]")
+    try:
+        role = _ROLES.get(int(head))
+    except ValueError:
+        role = None
+    return f"{role}{rest}" if role else path
+
+
+class LastStep(Node):
+    """The tensors a model's last compiled train step was given (after Keras's data
+    adapter: ``train_step(data)``)."""
+
+    def __init__(self, outputs: list[capture.Output]) -> None:
+        self.outputs = outputs
+
+    def value(self, index: int) -> Any:
+        return output_value(self.outputs[index], "")
+
+    def summary(self) -> str:
+        where = self.outputs[0].where if self.outputs else "?"
+        names = ", ".join(
+            f"{_role(o.path)}{fmt.shape_text(o.shape or [])}" for o in self.outputs[:6]
+        )
+        return f"{names} (the batch {where} was given, after Keras's data adapter)"
+
+    def children(self) -> list[Child]:
+        return [
+            Child(
+                _role(o.path), expression=f".value({i})", compute=functools.partial(self.value, i)
+            )
+            for i, o in enumerate(self.outputs[:LISTED])
+        ]
+
+
+def last_step(model: Any) -> Any:
+    batch = capture.batch_of(model)
+    if not batch:
+        return Note(
+            "no batch kept: no compiled train step of this model ran, traced with the "
+            "debugger attached"
+        )
+    return LastStep(batch)
+
+
+MARK_ACTIVATION = 25
+CHILD_ACTIVATION = 5
+
+
+def register() -> None:
+    additions.add(Slot.MARK, "activation", MARK_ACTIVATION, activation_mark)
+    additions.add(Slot.CHILDREN, "activation", CHILD_ACTIVATION, output_children)

@@ -1,0 +1,160 @@
+"""Activations and the batch from compiled steps, and a dataset's preview, read as VS Code
+reads them in a real debugpy session."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from ..conftest import program_path, start_stopped
+
+pytestmark = pytest.mark.e2e
+
+
+def _model(s):
+    found = s.evaluate("model")
+    assert found["variablesReference"], found
+    return {v.name: v for v in s.client.variables(found["variablesReference"])}
+
+
+def _output_row(s, layer):
+    rows = [c for c in s.children(layer) if c.name.startswith("→ output")]
+    assert len(rows) == 1, [c.name for c in s.children(layer)]
+    return rows[0]
+
+
+def _true(s, expression: str) -> None:
+    result = s.evaluate(expression, "repl")["result"]
+    assert result == "True", (expression, result)
+
+
+@pytest.mark.parametrize("fusion", [False, True])
+def test_compiled_fit_outputs_equal_a_recompute(debug_session, fusion):
+    env = {} if fusion else {"TFDR_NO_FUSION": "1"}
+    s = debug_session("activations_fit.py", "CALLBACK_BREAKPOINT", env=env)
+    s.evaluate("__tfdr_expected = recompute(keep.before)", "repl")
+    rows = _model(s)
+    for i, (name, mark) in enumerate(
+        [
+            ("hidden (Dense)", "dead ReLU: "),
+            ("squash (Dense)", "saturated "),
+            ("out (Dense)", "saturated "),
+        ]
+    ):
+        row = _output_row(s, rows[name])
+        assert row.name == "→ output (in compiled step 'one_step_on_data')", row.name
+        assert row.evaluate_name and "activation(" in row.evaluate_name, row.evaluate_name
+        # a tensor row like others: figures and the counts in its summary, values inside
+        assert "float32[16," in row.value and mark in row.value, row.value
+        assert row.reference, row
+        got = f"({row.evaluate_name}).numpy()"
+        if not fusion or i == 0:  # bit for bit (ReLU: the fused kernel rounds alike)
+            _true(s, f"__import__('numpy').array_equal({got}, __tfdr_expected[{i}])")
+        else:  # Grappler fuses MatMul+BiasAdd+Tanh/Sigmoid: within a rounding of eager
+            _true(
+                s, f"__import__('numpy').allclose({got}, __tfdr_expected[{i}], rtol=0, atol=1e-6)"
+            )
+    # the batch the step was given, after the data adapter
+    group = next(c for c in s.children(_model_row(s)) if c.name.startswith("last step"))
+    parts = s.child_map(group)
+    assert set(parts) == {"inputs", "targets"}, parts
+    assert "float32[16, 12]" in parts["inputs"].value, parts["inputs"].value
+    _true(s, f"__import__('numpy').array_equal(({parts['inputs'].evaluate_name}).numpy(), x[48:])")
+    _true(s, f"__import__('numpy').array_equal(({parts['targets'].evaluate_name}).numpy(), y[48:])")
+
+
+def _model_row(s):
+    found = s.evaluate("model")
+    from tf_debug_repr.hosts.demo.dap_client import Variable
+
+    return Variable("model", found["result"], "", found["variablesReference"], "model", found)
+
+
+def test_subclassed_model_shows_the_layers_its_call_reached(debug_session):
+    s = debug_session("activations_fit.py", "LOOP_BREAKPOINT")
+    s.resume_to_next_stop()
+    s.resume_to_next_stop()  # the third step has run
+    net = s.locals()["net"]
+    rows = s.child_map(net)
+    reached = [n for n in rows if n.startswith(("dense (", "dense_1 ("))]
+    assert len(reached) == 2, list(rows)
+    for name in reached:
+        row = _output_row(s, rows[name])
+        assert "compiled step 'step'" in row.name, row.name
+    first = _output_row(s, rows[reached[0]])
+    assert "dead ReLU" in first.value, first.value
+    # the last step's batch (16 rows) through the first layer, as it was before that step
+    assert "float32[16, 8]" in first.value, first.value
+    # (the same ops eagerly: never the layer itself, whose call would be kept in its turn)
+    recompute = (
+        "__import__('tensorflow').nn.relu(__import__('tensorflow').matmul(x[32:48], before[0])"
+        " + before[1]).numpy()"
+    )
+    _true(s, f"__import__('numpy').array_equal(({first.evaluate_name}).numpy(), {recompute})")
+    unused = next(n for n in rows if n.startswith("dense_2 ("))
+    assert not any(c.name.startswith("→ output") for c in s.children(rows[unused]))
+    # the model's own output is the second layer's
+    _true(
+        s,
+        "__import__('numpy').array_equal(__import__('tf_debug_repr').layer_output(net).numpy(),"
+        " __import__('tf_debug_repr').layer_output(net.second).numpy())",
+    )
+
+
+def test_dataset_preview_leaves_the_programs_iterator_alone(debug_session, tmp_path):
+    out = str(tmp_path / "after.npz")
+    s = debug_session("activations_fit.py", "PREVIEW_BREAKPOINT", env={"TFDR_OUT": out})
+    ds = s.locals()["ds"]
+    row = s.child_map(ds)["preview"]
+    assert row.value.startswith("evaluate to read 3 elements from a fresh iterator"), row.value
+    for _ in range(2):  # twice: each read is a fresh iterator
+        found = s.evaluate(row.evaluate_name)
+        assert found["result"].startswith("3 elements read from a fresh iterator"), found
+        elements = s.client.variables(found["variablesReference"])
+        assert [e.name for e in elements] == ["[0]", "[1]", "[2]"], elements
+        _true(
+            s,
+            f"__import__('numpy').array_equal(({row.evaluate_name}).element(1).numpy(), expected[1])",
+        )
+    s.client.request("continue", {"threadId": s.thread_id})
+    s.client.wait_event("terminated", timeout=120)
+    with np.load(out) as saved:
+        assert bool(saved["same"]), saved["second"]
+
+
+def _weights(tmp_path, name: str, env: dict | None) -> list[np.ndarray]:
+    out = str(tmp_path / f"{name}.npz")
+    full = {"TFDR_OUT": out, "TF_CPP_MIN_LOG_LEVEL": "2", **(env or {})}
+    if env is None:
+        subprocess.run(
+            [sys.executable, program_path("compiled_identical.py")],
+            env={**os.environ, **full},
+            check=True,
+            timeout=300,
+        )
+    else:
+        s = start_stopped("compiled_identical.py", "END", env=full)
+        try:
+            kept = s.evaluate(
+                "str(getattr(__import__('tf_debug_repr').layer_output(fitted.layers[0]), 'shape', None))",
+                "repl",
+            )["result"]
+            on = full.get("TF_DEBUG_REPR_ACTIVATIONS") != "0"
+            assert ("16, 16" in kept) == on, kept  # the capture ran (or did not)
+        finally:
+            s.client.close()
+    with np.load(out) as saved:
+        return [saved[k] for k in sorted(saved.files, key=lambda k: int(k.split("_")[1]))]
+
+
+def test_training_results_are_identical_with_activation_capture_on_and_off(tmp_path):
+    plain = _weights(tmp_path, "plain", None)
+    off = _weights(tmp_path, "off", {"TF_DEBUG_REPR_ACTIVATIONS": "0"})
+    on = _weights(tmp_path, "on", {})
+    assert len(plain) == len(off) == len(on) == 12
+    for a, b, c in zip(plain, off, on, strict=True):
+        assert a.tobytes() == b.tobytes() == c.tobytes()

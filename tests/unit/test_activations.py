@@ -1,0 +1,218 @@
+"""Layer outputs and the batch from compiled steps, and a dataset's preview, on real
+TensorFlow without a debugger: what a traced step keeps, within the budget, bit for bit;
+nothing when capture is off; the counts of an activation's summary; the preview's refusals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+tf = pytest.importorskip("tensorflow")
+keras = pytest.importorskip("keras")
+
+from tf_debug_repr.core.view_model import Note  # noqa: E402
+from tf_debug_repr.gradients import activations as capture  # noqa: E402
+from tf_debug_repr.views import activations as views  # noqa: E402
+from tf_debug_repr.views import preview as preview_views  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("gradient_hooks")
+
+
+@pytest.fixture(autouse=True)
+def _budget():
+    capture.set_enabled(True)
+    yield
+    capture.set_budget_mb(None)
+    capture.set_enabled(True)
+
+
+def mlp(seed: int = 1):
+    keras.utils.set_random_seed(seed)
+    return keras.Sequential(
+        [
+            keras.Input((6,)),
+            keras.layers.Dense(8, activation="relu"),
+            keras.layers.Dense(4, activation="tanh"),
+        ]
+    )
+
+
+def test_a_traced_step_keeps_what_each_layer_returned_bit_for_bit():
+    model = mlp()
+    first, second = model.layers
+
+    @tf.function
+    def step(x):
+        hidden = first(x)
+        return hidden, second(hidden)
+
+    x = np.random.default_rng(0).random((5, 6), dtype=np.float32)
+    hidden, out = step(x)
+    kept = capture.outputs_of(first)
+    assert kept is not None and kept[0].where == "compiled step 'step'"
+    assert kept[0].value.numpy().tobytes() == hidden.numpy().tobytes()
+    assert capture.outputs_of(second)[0].value.numpy().tobytes() == out.numpy().tobytes()
+    # the next step's values replace them; what a stop read stays as it was read
+    held = kept[0].value
+    step(x * 2)
+    assert capture.outputs_of(first)[0].value.numpy().tobytes() != held.numpy().tobytes()
+    assert held.numpy().tobytes() == hidden.numpy().tobytes()
+
+
+def test_a_batch_unknown_at_the_trace_is_kept_while_it_fits():
+    model = mlp()
+    layer = model.layers[0]
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 6], tf.float32)])
+    def step(x):
+        return layer(x)
+
+    capture.set_budget_mb(100 * 8 * 4 / (1 << 20))  # 100 rows of 8 float32
+    small = step(np.ones((50, 6), np.float32))
+    kept = capture.outputs_of(layer)[0]
+    assert kept.value is not None and kept.value.numpy().tobytes() == small.numpy().tobytes()
+    step(np.ones((200, 6), np.float32))  # 200 rows: past the budget, decided in the step
+    kept = capture.outputs_of(layer)[0]
+    assert kept.value is None and kept.shape == [200, 8]
+    text = str(views.activation(layer))
+    assert text.startswith("not kept: this output ([200, 8], 1,600 elements)"), text
+    assert capture.BUDGET_VARIABLE in text
+
+
+def test_nothing_is_added_to_a_step_traced_with_capture_off():
+    model = mlp()
+    layer = model.layers[0]
+
+    def ops(on: bool) -> list[str]:
+        capture.set_enabled(on)
+
+        @tf.function
+        def step(x):
+            return layer(x)
+
+        graph = step.get_concrete_function(tf.TensorSpec([3, 6], tf.float32)).graph
+        return [op.name for op in graph.get_operations() if "tf_debug_repr" in op.name]
+
+    assert ops(False) == []
+    assert ops(True)  # the same step traced with capture on has the shadow's assign
+
+
+def test_a_tape_in_the_step_gives_the_same_gradients_with_the_capture_in():
+    model = mlp()
+    layer = model.layers[0]
+    x = tf.constant(np.ones((2, 6), np.float32))
+
+    @tf.function
+    def step():
+        with tf.GradientTape() as tape:
+            y = layer(x)
+        return tape.gradient(y, layer.kernel)
+
+    with_capture = step().numpy()
+    capture.set_enabled(False)
+
+    @tf.function
+    def plain():
+        with tf.GradientTape() as tape:
+            y = layer(x)
+        return tape.gradient(y, layer.kernel)
+
+    assert plain().numpy().tobytes() == with_capture.tobytes()
+
+
+def test_keras_fit_keeps_the_batch_after_the_data_adapter():
+    model = mlp()
+    model.compile(optimizer="sgd", loss="mse")
+    x = np.random.default_rng(1).random((32, 6), dtype=np.float32)
+    y = np.random.default_rng(2).random((32, 4), dtype=np.float32)
+    model.fit(x, y, batch_size=8, epochs=1, shuffle=False, verbose=0)
+    batch = views.last_step(model)
+    assert isinstance(batch, views.LastStep)
+    rows = {row.name: row for row in batch.children()}
+    assert set(rows) == {"inputs", "targets"}
+    assert rows["inputs"].expression == ".value(0)"
+    assert np.array_equal(batch.value(0).numpy(), x[24:])
+    assert np.array_equal(batch.value(1).numpy(), y[24:])
+    assert "inputs[8, 6], targets[8, 4]" in batch.summary()
+
+
+def test_an_eager_call_keeps_its_output_and_a_later_compiled_step_wins():
+    model = mlp()
+    layer = model.layers[0]
+    x = np.ones((2, 6), np.float32)
+    eager = layer(x)
+    assert capture.outputs_of(layer)[0].value is eager
+    assert capture.outputs_of(layer)[0].where == "an eager call"
+    tf.function(lambda v: layer(v))(x)
+    assert capture.outputs_of(layer)[0].where.startswith("compiled step")
+
+
+def test_the_summary_counts_dead_relus_saturation_and_exploding_values():
+    relu = tf.constant([[0.0, 1.0, 0.0], [0.0, 2.0, 3.0]])
+    assert (
+        views.health(relu, "relu") == "dead ReLU: 50% zeros, 1 of 3 units dead for the whole batch"
+    )
+    assert views.health(tf.constant([0.001, 0.5, 0.999, 0.2]), "sigmoid").startswith(
+        "saturated 50%"
+    )
+    assert views.health(tf.constant([-1.0, 0.995, 0.1, 0.0]), "tanh").startswith("saturated 50%")
+    assert views.health(tf.constant([1e5, 1.0]), "linear") == "‼ 1 exploding (|x|>10000)"
+    assert views.health(tf.constant([1.0, 2.0]), "") == ""
+    layer = keras.layers.Dense(2, activation="relu")
+    assert views.activation_name(layer) == "relu"
+    assert views.activation_name(keras.layers.ReLU()) == "relu"
+    assert views.activation_name(keras.layers.Dense(2)) == "linear"
+
+
+def test_rows_are_named_by_role():
+    assert [views._role(p) for p in ("", "[0]", "[1]", "[2]", "[0]['a']", "[0][1]")] == [
+        "inputs",
+        "inputs",
+        "targets",
+        "sample_weight",
+        "inputs['a']",
+        "inputs[1]",
+    ]
+
+
+def test_a_layer_no_step_ran_has_no_output_row():
+    layer = keras.layers.Dense(3)
+    assert views.output_children(layer, views.Kind.KERAS_LAYER) == []
+    assert isinstance(views.activation(layer), Note)
+
+
+def test_preview_reads_a_fresh_iterator_and_leaves_the_programs_alone():
+    ds = tf.data.Dataset.range(10).map(lambda v: v * 3).batch(2)
+    iterator = iter(ds)
+    assert next(iterator).numpy().tolist() == [0, 3]
+    for _ in range(2):
+        found = preview_views.preview(ds)
+        assert isinstance(found, preview_views.Preview)
+        assert [e.numpy().tolist() for e in found.elements] == [[0, 3], [6, 9], [12, 15]]
+        assert found.summary().startswith("3 elements read from a fresh iterator in")
+        assert [c.expression for c in found.children()] == [
+            ".element(0)",
+            ".element(1)",
+            ".element(2)",
+        ]
+    assert next(iterator).numpy().tolist() == [6, 9]
+    row = preview_views.preview_row()
+    assert str(row.value).startswith("evaluate to read 3 elements from a fresh iterator")
+    assert row.expression("ds") == "__import__('tf_debug_repr._expr', fromlist=['_']).preview(ds)"
+
+
+def test_preview_refuses_what_a_fresh_iterator_would_change():
+    base = tf.data.Dataset.range(10)
+    refused = preview_views.preview(base.shuffle(4))
+    assert isinstance(refused, Note) and "reshuffles each iteration" in str(refused)
+    assert isinstance(
+        preview_views.preview(base.shuffle(4, reshuffle_each_iteration=False)),
+        preview_views.Preview,
+    )
+    generated = tf.data.Dataset.from_generator(
+        lambda: iter([1, 2]), output_signature=tf.TensorSpec([], tf.int32)
+    )
+    assert "runs the program's" in str(preview_views.preview(generated))
+    forced = preview_views.preview(base.shuffle(4), count=2, force=True)
+    assert isinstance(forced, preview_views.Preview) and len(forced.elements) == 2
+    assert "tf.data.Dataset" in str(preview_views.preview([1, 2]))
