@@ -14,6 +14,7 @@ __all__ = [
     "change_since_last_stop",
     "gradient_info",
     "gradient_of",
+    "history",
     "inline_values",
     "memory",
     "numerics_stop",
@@ -124,6 +125,17 @@ def change_since_last_stop(value):
     from .forensics import changes as change_views
 
     return change_views.change_since_last_stop(value)
+
+
+def history(value):
+    """A variable's history across the stops since a client first showed it: one entry
+    per stop (min, max, mean, std, norm, NaN/Inf counts, a downsampled copy within
+    ``TF_DEBUG_REPR_HISTORY_MB``), labelled by the optimizer's ``iterations``, the epoch
+    and batch inside Keras's ``fit``, and the stop. ``.to_csv(path)``, ``.to_npz(path)``,
+    ``.series("norm")``, ``.entries``. Tracks the value from now on (docs/history.md)."""
+    from .forensics import history_views
+
+    return history_views.history_of(value)
 
 
 def view_payload(
