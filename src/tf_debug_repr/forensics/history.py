@@ -230,8 +230,21 @@ def figures(tensor: Any, stop: int, labels: dict[str, Any], want_copy: bool) -> 
     numeric = (dtype.is_floating or dtype.is_integer or dtype.is_bool) and not dtype.is_complex
     if not numeric or size == 0:
         note = f"no figures for {dtype.name}" if size else ""
-        empty = dict.fromkeys(("min", "max", "mean", "std", "norm"))
-        return Entry(stop=stop, **labels, **empty, nan=0, inf=0, size=size, note=note)
+        return Entry(
+            stop=stop,
+            step=labels["step"],
+            epoch=labels["epoch"],
+            batch=labels["batch"],
+            min=None,
+            max=None,
+            mean=None,
+            std=None,
+            norm=None,
+            nan=0,
+            inf=0,
+            size=size,
+            note=note,
+        )
     on_host = is_on_host(tensor)
     with harmless(None if on_host else tensor.device):
         found = core_stats.tensor_stats(tensor)
