@@ -161,6 +161,7 @@ class History(Node):
                 Child(
                     f"∇‖g‖ by step ({len(self.gradient_series)})",
                     Note(steps),
+                    ".gradient_series",
                 )
             )
         return rows
