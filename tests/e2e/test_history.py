@@ -9,9 +9,14 @@ import ast
 import csv
 import json
 import math
+import os
 import re
+import subprocess
+import sys
 
 import pytest
+
+from ..conftest import program_path
 
 pytestmark = pytest.mark.e2e
 
@@ -127,6 +132,16 @@ def test_fit_history_by_epoch_equals_the_figures_at_each_stop(debug_session, tmp
     for _ in range(4):
         quiet.resume_to_next_stop()
     assert _digest(quiet) == looked
+    # and without a debugger at all
+    plain = subprocess.run(
+        [sys.executable, program_path("history_fit.py")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
+        check=True,
+    )
+    assert f"DIGEST {looked}" in plain.stdout, (looked, plain.stdout[-500:])
 
 
 def test_custom_loop_history_by_optimizer_iterations(debug_session):
