@@ -201,12 +201,18 @@ def _device_norm(tensor: Any) -> float:
     return math.sqrt(total)
 
 
+def copy_cells(size: int) -> tuple[int, int]:
+    """(cells, elements per cell) of the downsampled copy of ``size`` elements."""
+    block = max(1, -(-size // COPY_ELEMENTS))
+    return size // block + (1 if size % block else 0), block
+
+
 def _copy(tensor: Any, on_host: bool) -> tuple[Any, int]:
     """Block means of the flattened value, at most ``COPY_ELEMENTS`` cells (float32)."""
     import numpy as np
 
     size = int(tensor.shape.num_elements() or 0)
-    block = max(1, -(-size // COPY_ELEMENTS))
+    _, block = copy_cells(size)
     whole = (size // block) * block
     if on_host:
         flat = np.asarray(host_view(tensor)).reshape(-1)
@@ -445,7 +451,7 @@ def _record(
             return record
         record.shape = tuple(int(d) for d in value.shape)
         record.dtype = value.dtype.name
-        size = min(int(value.shape.num_elements() or 0), COPY_ELEMENTS) * 4
+        size = copy_cells(int(value.shape.num_elements() or 0))[0] * 4
         fits = _evict(size)
         entry = figures(value, stop, labels(target, frames), want_copy=fits)
         if target is not None:
