@@ -333,11 +333,15 @@ def _iterations(optimizer: Any) -> int | None:
         return None
 
 
-def _optimizers(frame: FrameType) -> list[Any]:
-    """Keras optimizers among the frame's locals and globals (by their kind: no code of
-    theirs runs), at most a few."""
+def _scopes(frame: FrameType) -> list[dict]:
+    return [frame.f_locals, frame.f_globals]
+
+
+def _optimizers(scopes: list[dict]) -> list[Any]:
+    """Keras optimizers among the scopes' values (by their kind: no code of theirs runs),
+    at most a few."""
     found: list[Any] = []
-    for scope in (frame.f_locals, frame.f_globals):
+    for scope in scopes:
         try:
             values = list(scope.values())[:2000]
         except Exception:
@@ -364,8 +368,11 @@ def _applied_by(var: Any) -> str | None:
         return None
 
 
-def labels(var: Any | None, frames: list[FrameType] | None = None) -> dict[str, Any]:
-    """``step``, ``epoch`` and ``batch`` at this stop (None where unknown)."""
+def labels(
+    var: Any | None, frames: list[FrameType] | None = None, scope: dict | None = None
+) -> dict[str, Any]:
+    """``step``, ``epoch`` and ``batch`` at this stop (None where unknown); ``scope``: a
+    namespace to look for the optimizer in first (a notebook's)."""
     frames = _frames() if frames is None else frames
     found: dict[str, Any] = {"step": None, "epoch": None, "batch": None}
     fit = _fit_frame(frames)
@@ -377,8 +384,12 @@ def labels(var: Any | None, frames: list[FrameType] | None = None) -> dict[str, 
         optimizer = getattr(model, "optimizer", None) if model is not None else None
         if optimizer is not None:
             found["step"] = _iterations(optimizer)
-    if found["step"] is None and frames:
-        optimizers = _optimizers(frames[0])
+    if found["step"] is None and (frames or scope is not None):
+        optimizers = _optimizers([scope] if scope is not None else [])
+        if frames:
+            for found_here in _optimizers(_scopes(frames[0])):
+                if all(found_here is not o for o in optimizers):
+                    optimizers.append(found_here)
         if len(optimizers) > 1 and var is not None:
             name = _applied_by(var)
             optimizers.sort(key=lambda o: getattr(o, "name", None) != name)
@@ -430,6 +441,7 @@ def _record(
     stop: int,
     frames: list[FrameType] | None,
     start: bool,
+    scope: dict | None = None,
 ) -> Record | None:
     global _held
     with _lock:
@@ -453,7 +465,7 @@ def _record(
         record.dtype = value.dtype.name
         size = copy_cells(int(value.shape.num_elements() or 0))[0] * 4
         fits = _evict(size)
-        entry = figures(value, stop, labels(target, frames), want_copy=fits)
+        entry = figures(value, stop, labels(target, frames, scope), want_copy=fits)
         if target is not None:
             series = gradient_series(target)
             if series:
@@ -517,9 +529,9 @@ def observe(var: Any, looked: bool) -> Record | None:
     )
 
 
-def record_now(var: Any, stop: int) -> Record | None:
+def record_now(var: Any, stop: int, scope: dict | None = None) -> Record | None:
     """Record ``var`` at an explicit ``stop`` (a notebook cell's number, with no
-    debugger stopping the program)."""
+    debugger stopping the program); ``scope``: where the program's optimizer may be."""
     found = _key(var)
     if found is None:
         return None
@@ -532,6 +544,7 @@ def record_now(var: Any, stop: int) -> Record | None:
         stop,
         _frames(),
         True,
+        scope,
     )
 
 
