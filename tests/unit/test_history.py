@@ -215,3 +215,20 @@ def test_csv_and_npz(tmp_path):
     assert list(saved["max"]) == [4.0, 8.0, 16.0] and np.isnan(saved["epoch"]).all()
     assert saved["copies"].shape == (3, 4)
     assert list(saved["copies"][2]) == [4.0, 8.0, 12.0, 16.0]
+
+
+def test_the_viewer_payload_carries_the_history_of_a_variable():
+    from tf_debug_repr.viewer import payload as viewer_payload
+
+    w = tf.Variable([[1.0, -2.0], [3.0, 4.0]])
+    for _ in range(3):
+        snapshots.next_stop()
+        built = viewer_payload.build(w)  # viewing is looking: recorded, tracked
+        w.assign(w * 2.0)
+    found = built["history"]
+    assert found is not None and found["axis"] == "stop" and len(found["x"]) == 3
+    series = dict(zip(found["figures"], found["series"], strict=True))
+    assert series["max"] == [4.0, 8.0, 16.0]
+    assert series["norm"] == tf_debug_repr.history(w).series("norm")
+    assert series["grad_norm"] == [None, None, None]
+    assert viewer_payload.build(tf.constant([1.0]))["history"] is None
