@@ -174,3 +174,12 @@ def test_custom_loop_history_by_optimizer_iterations(debug_session):
     assert all(math.isfinite(r["grad_norm"]) for r in rows)
     summary = s.evaluate(HISTORY.format("kernel"))["result"]
     assert summary.startswith("4 stops (step 2…8)"), summary
+    # what the tensor viewer fetches: the same history, on the step axis, with the ring
+    from .test_viewer_payload import fetch
+
+    found = fetch(s, "kernel")["history"]
+    assert found["axis"] == "step" and found["x"] == [2, 4, 6, 8]
+    series = dict(zip(found["figures"], found["series"], strict=True))
+    assert series["norm"] == [r["norm"] for r in rows]
+    assert series["grad_norm"] == [r["grad_norm"] for r in rows]
+    assert found["grad_step"] == list(range(1, 9))  # every step's gradient, on the same axis
