@@ -149,10 +149,14 @@ def test_custom_loop_history_by_optimizer_iterations(debug_session):
     s.children(s.locals()["kernel"])  # expanded: kept from now on
     grads = []
     truths = []
+    losses = []
     for stop in range(1, 5):
         if stop > 1:
             s.resume_to_next_stop()
         s.locals()
+        watched = s.evaluate("loss", "watch")["result"]  # a new tensor at every stop
+        assert bool(re.search("‖·‖[▁▂▃▄▅▆▇█]", watched)) == (stop >= 3), watched
+        losses.append(float(s.evaluate("float(loss)", "repl")["result"]))
         truths.append(_truth(s, "kernel"))
         grads.append(
             float(
@@ -174,6 +178,12 @@ def test_custom_loop_history_by_optimizer_iterations(debug_session):
     assert all(math.isfinite(r["grad_norm"]) for r in rows)
     summary = s.evaluate(HISTORY.format("kernel"))["result"]
     assert summary.startswith("4 stops (step 2…8)"), summary
+    # the Watch expression `loss`: its tensors' history, stop by stop, by the same steps
+    loss_rows = _rows(s, "loss")
+    assert [r["step"] for r in loss_rows] == [2, 4, 6, 8]
+    assert [r["mean"] for r in loss_rows] == pytest.approx(losses, rel=1e-7)
+    assert [r["std"] for r in loss_rows] == [0.0] * 4
+    assert s.evaluate(HISTORY.format("loss"))["result"].startswith("4 stops (step 2…8)")
     # what the tensor viewer fetches: the same history, on the step axis, with the ring
     from .test_viewer_payload import fetch
 

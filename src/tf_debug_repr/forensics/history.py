@@ -529,6 +529,26 @@ def observe(var: Any, looked: bool) -> Record | None:
     )
 
 
+def observe_watched(key: tuple, tensor: Any, looked: bool) -> Record | None:
+    """The same for a tensor a watch expression gives (a new tensor at each stop: tracked
+    by the expression and the function it is evaluated in, ``key``)."""
+    if not looked and not _records:
+        return None
+    stop = snapshots.current_stop()
+    if stop == 0:
+        with _lock:
+            return _records.get(key)
+    frames = _frames()
+    if _records and _caught_up != stop:
+        _catch_up(stop, frames)
+    return _record(key, None, lambda: str(key[-1]), lambda: tensor, stop, frames, looked)
+
+
+def watched_record(key: tuple) -> Record | None:
+    with _lock:
+        return _records.get(key)
+
+
 def record_now(var: Any, stop: int, scope: dict | None = None) -> Record | None:
     """Record ``var`` at an explicit ``stop`` (a notebook cell's number, with no
     debugger stopping the program); ``scope``: where the program's optimizer may be."""

@@ -12,7 +12,8 @@ from typing import Any
 from ..core import formatting as fmt
 from ..core.tf_types import Kind, kind_of
 from ..core.view_model import Child, Node, Note, call
-from . import history
+from ..views.dispatch import Changes
+from . import changes, history
 
 NAME = "history"
 EXPRESSION = "__import__('tf_debug_repr').history({})"
@@ -213,17 +214,36 @@ def _tracked_kind(kind: Kind | None) -> bool:
     return kind in (Kind.VARIABLE, Kind.KERAS_VARIABLE)
 
 
+def _watched(kind: Kind | None) -> bool:
+    """A tensor kind tracked by the watch expression that gave it."""
+    return changes.tracked_as(kind) is Changes.WATCHED
+
+
+def _watched_record(obj: Any, looked: bool, remembered_first: bool) -> history.Record | None:
+    key = changes.watch_key(obj, remembered_first=remembered_first)
+    if key is None:
+        return None
+    return history.observe_watched(key, obj, looked)
+
+
 def history_of(value: Any) -> History:
     """The public entry: the value's history up to this stop (recording this stop, and
-    tracking the value from now on)."""
-    record = history.observe(value, looked=True)
-    if record is None:
-        record = history.record_of(value)
-    name = record.name if record is not None else type(value).__name__
-    if record is None and not _tracked_kind(kind_of(value)):
-        found = History(name, None)
-        found.name = f"a {type(value).__name__} (history is kept for variables)"
+    tracking the value from now on): a variable's, or a watch expression's tensors'."""
+    kind = kind_of(value)
+    if _watched(kind):
+        record = _watched_record(value, looked=True, remembered_first=True)
+    else:
+        record = history.observe(value, looked=True)
+        if record is None:
+            record = history.record_of(value)
+    if record is None and not _tracked_kind(kind):
+        found = History(type(value).__name__, None)
+        found.name = (
+            f"a {type(value).__name__} (history is kept for variables and for tensors "
+            "a Watch expression gives)"
+        )
         return found
+    name = record.name if record is not None else type(value).__name__
     return History(name, record)
 
 
@@ -231,10 +251,16 @@ def history_of(value: Any) -> History:
 
 
 def history_mark(obj: Any, kind: Kind | None) -> str:
-    """``‖·‖▁▃▅█`` on a tracked variable's summary line from three entries on."""
-    if not _tracked_kind(kind) or not history.tracking():
+    """``‖·‖▁▃▅█`` on a tracked variable's (or watched tensor's) summary line from three
+    entries on."""
+    if not history.tracking():
         return ""
-    record = history.observe(obj, looked=False)
+    if _watched(kind):
+        record = _watched_record(obj, looked=False, remembered_first=False)
+    elif _tracked_kind(kind):
+        record = history.observe(obj, looked=False)
+    else:
+        return ""
     if record is None or len(record.entries) < 3:
         return ""
     spark = sparkline([e.norm for e in record.entries])
@@ -244,14 +270,21 @@ def history_mark(obj: Any, kind: Kind | None) -> str:
 def history_children(obj: Any, kind: Kind | None) -> list[Child]:
     """Expanding a variable is looking at it: tracked from now on; its ``history`` row
     shows from two entries on."""
-    if not _tracked_kind(kind):
+    if _watched(kind):
+        record = _watched_record(obj, looked=True, remembered_first=True)
+    elif _tracked_kind(kind):
+        record = history.observe(obj, looked=True)
+    else:
         return []
-    record = history.observe(obj, looked=True)
     if record is None or len(record.entries) < 2:
         return []
     return [Child(NAME, History(record.name, record), call(EXPRESSION))]
 
 
 def looked_at(obj: Any) -> None:
-    if _tracked_kind(kind_of(obj)):
+    """Watched or hovered: a variable, or the expression that gave a tensor, is kept."""
+    kind = kind_of(obj)
+    if _tracked_kind(kind):
         history.observe(obj, looked=True)
+    elif _watched(kind):
+        _watched_record(obj, looked=True, remembered_first=False)
