@@ -232,3 +232,24 @@ def test_the_viewer_payload_carries_the_history_of_a_variable():
     assert series["norm"] == tf_debug_repr.history(w).series("norm")
     assert series["grad_norm"] == [None, None, None]
     assert viewer_payload.build(tf.constant([1.0]))["history"] is None
+
+
+@pytest.mark.parametrize(
+    ("value", "want"),
+    [
+        (tf.constant(["a", "b"]), {"norm": None, "note": "no figures for string"}),
+        (tf.constant([True, False, True]), {"norm": math.sqrt(2), "nan": 0}),
+        (tf.constant([[3, -4]], tf.int32), {"norm": 5.0, "min": -4.0, "max": 3.0}),
+        (tf.zeros([0, 3]), {"norm": None, "size": 0}),
+        (tf.constant([1.0, math.nan, math.inf, -3.0], tf.float16), {"norm": math.sqrt(10.0)}),
+    ],
+    ids=["string", "bool", "int", "empty", "float16-nan-inf"],
+)
+def test_any_dtype_gets_an_entry_without_raising(value, want):
+    w = tf.Variable(value)
+    snapshots.next_stop()
+    entry = tf_debug_repr.history(w).entries[-1]
+    for name, expected in want.items():
+        got = getattr(entry, name)
+        assert got == (pytest.approx(expected) if isinstance(expected, float) else expected), name
+    assert hv.EntryNode(entry).summary()  # the row reads whatever the figures are
