@@ -503,6 +503,19 @@ def _catch_up(stop: int, frames: list[FrameType]) -> None:
             continue
 
 
+def _done(key: Any, target: Any, stop: int) -> tuple[bool, Record | None]:
+    """Without walking the stack: (True, None) when ``key`` is not tracked, (True, its
+    record) when it and every other tracked value were recorded at ``stop`` already, else
+    (False, None): there is recording to do."""
+    with _lock:
+        record = _lookup(key, target)
+        if record is None:
+            return True, None
+        if _caught_up == stop and record.at(stop) is not None:
+            return True, record
+        return False, None
+
+
 def observe(var: Any, looked: bool) -> Record | None:
     """Bring ``var``'s history up to this stop; start it when ``looked``. Cheap when
     nothing is tracked and ``looked`` is false."""
@@ -514,10 +527,14 @@ def observe(var: Any, looked: bool) -> Record | None:
     stop = snapshots.current_stop()
     if stop == 0:
         return record_of(var)
+    key, storage = found
+    if not looked:
+        done, record = _done(key, storage, stop)
+        if done:
+            return record  # not tracked (None), or recorded at this stop already
     frames = _frames()
     if _records and _caught_up != stop:
         _catch_up(stop, frames)
-    key, storage = found
     return _record(
         key,
         storage,
@@ -538,6 +555,10 @@ def observe_watched(key: tuple, tensor: Any, looked: bool) -> Record | None:
     if stop == 0:
         with _lock:
             return _records.get(key)
+    if not looked:
+        done, record = _done(key, None, stop)
+        if done:
+            return record
     frames = _frames()
     if _records and _caught_up != stop:
         _catch_up(stop, frames)
