@@ -253,3 +253,17 @@ def test_any_dtype_gets_an_entry_without_raising(value, want):
         got = getattr(entry, name)
         assert got == (pytest.approx(expected) if isinstance(expected, float) else expected), name
     assert hv.EntryNode(entry).summary()  # the row reads whatever the figures are
+
+
+def test_the_catch_up_at_a_new_stop_is_bounded_in_time(monkeypatch):
+    a, b = tf.Variable([1.0]), tf.Variable([2.0])
+    snapshots.next_stop()
+    views.children(b)
+    views.children(a)
+    monkeypatch.setattr(history, "CATCH_UP_SECONDS", 0.0)
+    snapshots.next_stop()
+    views.summary(a)  # asked: recorded; b waits until it is shown (no time left for it)
+    assert len(history.record_of(a).entries) == 2
+    assert len(history.record_of(b).entries) == 1
+    views.summary(b)
+    assert len(history.record_of(b).entries) == 2

@@ -12,8 +12,9 @@ host). At most ``ENTRIES`` entries per value (the oldest go first) and ``VALUES`
 their figures stay.
 
 **When.** A value is recorded at a stop the first time anything shows it there; the first
-record at a new stop also records every other tracked variable still alive, so that a
-weight watched once has an entry at each later stop even when nothing expands it again.
+record at a new stop also records every other tracked variable still alive (the ones looked
+at last first, for at most ``CATCH_UP_SECONDS``), so that a weight watched once has an entry
+at each later stop even when nothing expands it again.
 
 **Labels.** ``stop`` (the debugger's stop number, ``snapshots.current_stop``); ``epoch``
 and ``batch`` when the program is inside Keras's ``fit`` (read from the locals of ``fit``'s
@@ -34,6 +35,7 @@ import os
 import re
 import sys
 import threading
+import time
 import weakref
 from collections import OrderedDict, deque
 from collections.abc import Callable
@@ -51,6 +53,7 @@ from . import snapshots
 ENTRIES = 512  # entries kept per value
 VALUES = 256  # values tracked at once
 COPY_ELEMENTS = 1024  # cells of the downsampled copy
+CATCH_UP_SECONDS = 0.5  # a new stop's recording of the values not asked about, at most
 _DEFAULT_BUDGET_MB = 32.0
 BUDGET_ENV = "TF_DEBUG_REPR_HISTORY_MB"
 
@@ -453,8 +456,8 @@ def _record(
             _records[key] = record
             while len(_records) > VALUES:
                 _drop(next(iter(_records)))
-        _records.move_to_end(key)
-        if start:
+        if start:  # the order of looking: the first to go past VALUES, the last caught up
+            _records.move_to_end(key)
             record.looked = stop
         if record.at(stop) is not None:
             return record
@@ -487,16 +490,20 @@ def _merge(
 
 
 def _catch_up(stop: int, frames: list[FrameType]) -> None:
-    """At a new stop, record every tracked variable still alive."""
+    """At a new stop, record every tracked variable still alive, the ones looked at last
+    first, within ``CATCH_UP_SECONDS`` (the rest are recorded when shown)."""
     global _caught_up
     with _lock:
         if _caught_up == stop:
             return
         _caught_up = stop
-        alive = [(k, r.ref()) for k, r in _records.items() if r.ref is not None]
+        alive = [(k, r.ref()) for k, r in reversed(_records.items()) if r.ref is not None]
+    started = time.perf_counter()
     for key, var in alive:
         if var is None:
             continue
+        if time.perf_counter() - started > CATCH_UP_SECONDS:
+            break
         try:
             _record(key, var, str, partial(variable_views.read_value, var), stop, frames, False)
         except Exception:
