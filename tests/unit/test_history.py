@@ -267,3 +267,9 @@ def test_the_catch_up_at_a_new_stop_is_bounded_in_time(monkeypatch):
     assert len(history.record_of(b).entries) == 1
     views.summary(b)
     assert len(history.record_of(b).entries) == 2
+
+
+def test_the_notebook_columns_are_the_historys():
+    from tf_debug_repr.hosts.notebook import history_view
+
+    assert history_view.FIGURES == hv.FIGURES

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import html
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...core import debugger
-from ...forensics import history, history_views
+if TYPE_CHECKING:  # imported when a history is shown: loading the extension imports no numpy
+    from ...forensics import history_views
 
-COLUMNS = ("stop", "step", "epoch", "batch", *history_views.FIGURES, "grad_norm")
+FIGURES = ("min", "max", "mean", "std", "norm", "nan", "inf")  # history_views.FIGURES
+COLUMNS = ("stop", "step", "epoch", "batch", *FIGURES, "grad_norm")
 PLOTTED = ("min", "max", "mean", "std", "norm", "grad_norm")
 _ROWS = 200  # the last rows shown; the export has them all
 _W, _H, _PAD = 180, 48, 3
@@ -139,6 +140,9 @@ class HistoryView:
 def history_view(value: Any, cell: int | None, namespace: dict | None = None) -> HistoryView:
     """The view of ``value``'s history, recording it now: at this stop when a debugger
     holds the program, else at this cell (the optimizer looked for in ``namespace``)."""
+    from ...core import debugger
+    from ...forensics import history, history_views
+
     if debugger.suspension() is None and cell is not None:
         history.record_now(value, cell, namespace)
     return HistoryView(history_views.history_of(value))
