@@ -51,7 +51,7 @@ def _points(xs: list[float], ys: list[float | None]) -> list[list[tuple[float, f
     x0, x1 = min(xs), max(xs)
     xspan, yspan = (x1 - x0) or 1.0, (hi - lo) or 1.0
     lines: list[list[tuple[float, float]]] = [[]]
-    for x, y in zip(xs, ys, strict=True):
+    for x, y in zip(xs, ys):
         if y is None or not math.isfinite(y):
             if lines[-1]:
                 lines.append([])
