@@ -64,6 +64,7 @@ def test_fit_history_by_epoch_equals_the_figures_at_each_stop(debug_session, tmp
     assert "Variable" in s.evaluate("kernel", "watch")["result"]
     assert "Variable" in s.evaluate(bias, "hover")["result"]
     truths = {"kernel": [], "bias": []}
+    kernels = []
     steps = []
     for stop in range(1, 6):
         if stop > 1:
@@ -72,6 +73,7 @@ def test_fit_history_by_epoch_equals_the_figures_at_each_stop(debug_session, tmp
         # asked about again: it is recorded with the first value shown at the stop)
         kernel_row = s.locals()["kernel"]
         truths["kernel"].append(_truth(s, "kernel"))
+        kernels.append(_repl(s, "__import__('json').dumps(kernel.numpy().tolist())"))
         truths["bias"].append(_truth(s, bias))
         steps.append(_repl(s, "__import__('json').dumps(int(self.model.optimizer.iterations))"))
         spark = re.search(r"‖·‖([▁▂▃▄▅▆▇█ ]+) ", kernel_row.value)
@@ -87,9 +89,22 @@ def test_fit_history_by_epoch_equals_the_figures_at_each_stop(debug_session, tmp
     assert [e.name for e in entries[:5]] == [
         f"stop {n} · epoch {n - 1} · batch 3 · step {4 * n}" for n in range(1, 6)
     ]
+    # the first stop against the last: the difference of the kernel's values (kept whole)
+    assert entries[5].name == "compare stop 1 → 5", entries[5].name
+    assert entries[5].evaluate_name == HISTORY.format("kernel") + ".compare(1, 5)"
+    compared = s.child_map(entries[5])
+    import numpy as np
+
+    truth = np.array(kernels[-1], np.float64) - np.array(kernels[0], np.float64)
+    assert float(compared["‖Δ‖"].value) == pytest.approx(np.linalg.norm(truth), rel=1e-12)
+    assert (
+        compared["difference"].value.startswith("array(")
+        or "[4, 3]" in compared["difference"].value
+    )
+    assert s.evaluate(f"{compared['difference'].evaluate_name}.shape", "repl")["result"] == "(4, 3)"
     # the compiled step's gradient-norm ring: its 20 steps on the same axis
-    assert entries[5].name == "∇‖g‖ by step (20)", entries[5].name
-    assert s.evaluate(f"len({entries[5].evaluate_name})", "repl")["result"] == "20"
+    assert entries[6].name == "∇‖g‖ by step (20)", entries[6].name
+    assert s.evaluate(f"len({entries[6].evaluate_name})", "repl")["result"] == "20"
     # a row's expression gives that row again
     assert s.evaluate(entries[2].evaluate_name)["result"] == entries[2].value
     assert steps == [4, 8, 12, 16, 20]  # 4 batches an epoch

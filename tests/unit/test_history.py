@@ -273,3 +273,34 @@ def test_the_notebook_columns_are_the_historys():
     from tf_debug_repr.hosts.notebook import history_view
 
     assert history_view.FIGURES == hv.FIGURES
+
+
+def test_compare_two_stops():
+    start = np.arange(12, dtype=np.float32).reshape(3, 4)
+    w = tf.Variable(start)
+    snapshots.next_stop()
+    first = snapshots.current_stop()
+    tf_debug_repr.history(w)
+    w.assign_add(np.linspace(-1, 2, 12, dtype=np.float32).reshape(3, 4))
+    snapshots.next_stop()
+    compared = tf_debug_repr.history(w).compare(first, first + 1)
+    truth = w.numpy().astype(np.float64) - start.astype(np.float64)
+    assert compared.exact and compared.difference.shape == (3, 4)
+    np.testing.assert_array_equal(compared.difference, truth)
+    assert compared.norm == pytest.approx(np.linalg.norm(truth), rel=1e-12)
+    assert compared.largest == pytest.approx(2.0)
+    assert compared.change("mean") == pytest.approx(truth.mean(), rel=1e-9)
+    assert compared.summary().startswith(f"stop {first} → {first + 1}: ‖Δ‖=")
+    rows = {c.name: c for c in compared.children()}
+    assert rows["‖Δ‖"].value == compared.norm
+    with pytest.raises(KeyError, match="no entry for stop 999"):
+        tf_debug_repr.history(w).compare(first, 999)
+    # past COPY_ELEMENTS: block means, said so
+    big = tf.Variable(tf.zeros([3000]))
+    snapshots.next_stop()
+    tf_debug_repr.history(big)
+    big.assign(tf.ones([3000]))
+    snapshots.next_stop()
+    stops = [e.stop for e in tf_debug_repr.history(big).entries]
+    coarse = tf_debug_repr.history(big).compare(*stops)
+    assert not coarse.exact and "block means of 3" in coarse.summary()

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..core import formatting as fmt
 from ..core.tf_types import Kind, kind_of
-from ..core.view_model import Child, Node, Note, call
+from ..core.view_model import Child, Node, Note, call, lazy
 from ..views.dispatch import Changes
 from . import changes, history
 
@@ -154,6 +154,15 @@ class History(Node):
             Child(_label(e), EntryNode(e), call(f"{{}}.entry({i})"))
             for i, e in enumerate(self.entries)
         ][-_LISTED:]
+        if len(self.entries) >= 2:
+            a, b = self.entries[0].stop, self.entries[-1].stop
+            rows.append(
+                lazy(
+                    f"compare stop {a} → {b}",
+                    lambda: self.compare(a, b),
+                    call(f"{{}}.compare({a}, {b})"),
+                )
+            )
         if self.gradient_series:
             steps = ", ".join(
                 f"{s}: {_number(n)}" for s, n in self.gradient_series[-8:]
@@ -206,8 +215,87 @@ class History(Node):
         np.savez(path, **arrays)
         return f"wrote {len(self.entries)} stops of {self.name}'s history to {path}"
 
+    def compare(self, a: int, b: int) -> Compare:
+        """Stop ``a`` against stop ``b``: the difference of their downsampled copies (the
+        value itself, in its shape, where it has at most ``COPY_ELEMENTS`` elements; block
+        means of the flattened value past that) and of their figures."""
+        found = {e.stop: e for e in self.entries}
+        missing = [s for s in (a, b) if s not in found]
+        if missing:
+            kept = ", ".join(str(e.stop) for e in self.entries) or "none"
+            raise KeyError(f"no entry for stop {missing[0]} (stops kept: {kept})")
+        return Compare(self.name, found[a], found[b], self.shape)
+
     def __repr__(self) -> str:
         return f"<history of {self.name}: {self.summary()}>"
+
+
+class Compare(Node):
+    """Two stops of a value's history: ``difference`` (b − a) and the figures' changes."""
+
+    def __init__(
+        self, name: str, a: history.Entry, b: history.Entry, shape: tuple[int, ...]
+    ) -> None:
+        self.name, self.a, self.b = name, a, b
+        self.difference: Any = None
+        self.exact = False
+        self.note = ""
+        if a.copy is None or b.copy is None:
+            self.note = "no copy kept for one of the stops (history budget)"
+        elif a.copy.shape != b.copy.shape or a.block != b.block:
+            self.note = "the value's size changed between the stops"
+        else:
+            import numpy as np
+
+            difference = b.copy.astype(np.float64) - a.copy.astype(np.float64)
+            self.exact = a.block == 1
+            if self.exact and int(np.prod(shape)) == difference.size:
+                difference = difference.reshape(shape)
+            self.difference = difference
+
+    @property
+    def norm(self) -> float | None:
+        """‖b − a‖₂ of the copies (exact where the copies are the value itself)."""
+        if self.difference is None:
+            return None
+        import numpy as np
+
+        finite = self.difference[np.isfinite(self.difference)]
+        return float(np.sqrt(np.sum(finite * finite)))
+
+    @property
+    def largest(self) -> float | None:
+        if self.difference is None or not self.difference.size:
+            return None
+        import numpy as np
+
+        return float(np.nanmax(np.abs(self.difference)))
+
+    def change(self, figure: str) -> float | None:
+        before, after = self.a.figure(figure), self.b.figure(figure)
+        return None if before is None or after is None else after - before
+
+    def summary(self) -> str:
+        head = f"stop {self.a.stop} → {self.b.stop}"
+        if self.difference is None:
+            return f"{head}: {self.note}"
+        of = "" if self.exact else f" (block means of {self.a.block})"
+        return (
+            f"{head}: ‖Δ‖={_number(self.norm)}, max |Δ|={_number(self.largest)}{of}, "
+            f"Δmean={_number(self.change('mean'))}, Δstd={_number(self.change('std'))}"
+        )
+
+    def children(self) -> list[Child]:
+        rows = []
+        if self.difference is not None:
+            rows.append(Child("difference", self.difference, ".difference"))
+            rows.append(Child("‖Δ‖", self.norm, ".norm"))
+            rows.append(Child("max |Δ|", self.largest, ".largest"))
+        for figure in ("min", "max", "mean", "std", "norm", "nan", "inf"):
+            rows.append(Child(f"Δ{figure}", self.change(figure), f".change({figure!r})"))
+        if self.note:
+            rows.append(Child("note", Note(self.note)))
+        return rows
 
 
 def _tracked_kind(kind: Kind | None) -> bool:
