@@ -9,7 +9,7 @@ const js = require('@eslint/js');
 const globals = require('globals');
 
 /** The page modules' globals (media/viewer/page/*.js), in load order (src/viewer/html.js). */
-const PAGE_GLOBALS = ['TfDom', 'TfState', 'TfSlices', 'TfHeatmap', 'TfHeatmapInput', 'TfImage', 'TfHistogram', 'TfTable', 'TfFilters', 'TfHeader', 'TfMessages'];
+const PAGE_GLOBALS = ['TfDom', 'TfState', 'TfSlices', 'TfHeatmap', 'TfHeatmapInput', 'TfImage', 'TfHistogram', 'TfTable', 'TfFilters', 'TfHistory', 'TfHeader', 'TfMessages'];
 
 module.exports = [
   { ignores: ['node_modules/', 'python/', '*.vsix'] },

@@ -14,6 +14,7 @@ __all__ = [
     "change_since_last_stop",
     "gradient_info",
     "gradient_of",
+    "history",
     "inline_values",
     "last_step",
     "layer_output",
@@ -156,6 +157,17 @@ def change_since_last_stop(value):
     return change_views.change_since_last_stop(value)
 
 
+def history(value):
+    """A variable's history across the stops since a client first showed it: one entry
+    per stop (min, max, mean, std, norm, NaN/Inf counts, a downsampled copy within
+    ``TF_DEBUG_REPR_HISTORY_MB``), labelled by the optimizer's ``iterations``, the epoch
+    and batch inside Keras's ``fit``, and the stop. ``.to_csv(path)``, ``.to_npz(path)``,
+    ``.series("norm")``, ``.entries``. Tracks the value from now on (docs/history.md)."""
+    from .forensics import history_views
+
+    return history_views.history_of(value)
+
+
 def view_payload(
     value,
     axes=None,
@@ -187,18 +199,20 @@ def save_npy(value, path: str) -> str:
 def load_ipython_extension(ipython) -> None:
     """``%load_ext tf_debug_repr``: rich display of TF values in the notebook (summary,
     NaN/Inf warning, a heatmap, histogram or image), TF rows in the JupyterLab Variable
-    Inspector, ``%tf_table`` (every TF value in the namespace, live with ``live``), and
+    Inspector, ``%tf_table`` (every TF value in the namespace, live with ``live``), ``%tf_history
+    value`` (a variable's history as a table and line plots), and
     gradient capture from now on (loading the extension is consent, as a debugger client
     is; ``TF_DEBUG_REPR_GRADIENTS=0`` still says no). Imports nothing heavy until a TF
     value is displayed."""
     from .activation import startup
     from .hosts.notebook import display as ipython_display
-    from .hosts.notebook import inspector, table_view
+    from .hosts.notebook import history_view, inspector, table_view
 
     ipython_display.register(ipython)
     if getattr(ipython, "events", None) is not None:  # a full shell (not a bare formatter)
         inspector.install(ipython)
         table_view.install(ipython)
+        history_view.install(ipython)
         startup.notebook_consent(True)
 
 
@@ -207,9 +221,10 @@ def unload_ipython_extension(ipython) -> None:
     more gradient capture (unless a debugger client is looking)."""
     from .activation import startup
     from .hosts.notebook import display as ipython_display
-    from .hosts.notebook import inspector, table_view
+    from .hosts.notebook import history_view, inspector, table_view
 
     startup.notebook_consent(False)
     ipython_display.unregister(ipython)
     inspector.uninstall(ipython)
     table_view.uninstall(ipython)
+    history_view.uninstall(ipython)

@@ -126,6 +126,7 @@ def payload(array: np.ndarray, **slice_args) -> dict:
             ),
             "image": None,
             "filters": None,
+            "history": None,
             "bad_request": False,
         },
         every=True,

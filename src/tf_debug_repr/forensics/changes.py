@@ -248,6 +248,12 @@ def _watch_key(obj: Any, remembered_first: bool = False) -> tuple | None:
     return key
 
 
+def watch_key(obj: Any, remembered_first: bool = False) -> tuple | None:
+    """The watch expression that gave the tensor ``obj`` at this stop, if any (what a
+    watched tensor is tracked by; the history of values uses it too)."""
+    return _watch_key(obj, remembered_first)
+
+
 def tensor_change(obj: Any, key: tuple) -> ChangeNode | None:
     """A watched expression's change; nothing before there is one (watching is common,
     a note on every watched tensor would be noise)."""
@@ -270,6 +276,11 @@ def change_since_last_stop(obj: Any) -> Any:
 
 
 # --------------------------------------------------------------------------- hooks
+
+
+def tracked_as(kind: Kind | None) -> Changes | None:
+    """How the kind's catalog row says its values are tracked, if at all."""
+    return _tracked(kind)
 
 
 def _tracked(kind: Kind | None) -> Changes | None:

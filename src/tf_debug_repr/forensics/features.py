@@ -1,4 +1,4 @@
-"""Registers the forensics features (memory rows, change since the last stop) with the
+"""Registers the forensics features (memory rows, change since the last stop, history) with the
 views, once TensorFlow is imported. Each feature is its own module."""
 
 from __future__ import annotations
@@ -50,9 +50,13 @@ def register() -> None:
     from ..core import additions
     from ..core.additions import Slot
     from . import changes as change_views
+    from . import history_views
     from . import memory as memory_report
 
     additions.add(Slot.CHILDREN, "change", additions.CHILD_CHANGE, change_views.change_children)
     additions.add(Slot.CHILDREN, "memory", additions.CHILD_MEMORY, memory_report.model_memory)
     additions.add(Slot.MARK, "change", additions.MARK_CHANGE, change_views.change_mark)
     additions.add(Slot.LOOKED_AT, "change", additions.LOOKED_CHANGE, change_views.looked_at)
+    additions.add(Slot.CHILDREN, "history", additions.CHILD_HISTORY, history_views.history_children)
+    additions.add(Slot.MARK, "history", additions.MARK_HISTORY, history_views.history_mark)
+    additions.add(Slot.LOOKED_AT, "history", additions.LOOKED_HISTORY, history_views.looked_at)

@@ -209,6 +209,7 @@ def build(
         "slice": None,
         "image": None,
         "filters": None,
+        "history": None,
         "bad_request": False,
     }
     try:
@@ -218,7 +219,41 @@ def build(
         payload["error"] = _first_line(exc)
         if payload["summary"] is None:
             _describe(payload, value)
+    if payload["error"] is None:
+        payload["history"] = history_of(value)
     return payload
+
+
+def history_of(value: Any) -> dict | None:
+    """The ``history`` of a variable shown in the viewer (docs/history.md): viewing it is
+    looking at it, so it is recorded at this stop and tracked from now on. None for other
+    values, and where it cannot be read (the rest of the payload stands)."""
+    from ..core.tf_types import Kind, kind_of
+
+    if kind_of(value) not in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
+        return None
+    try:
+        from ..forensics import history_views
+
+        found = history_views.history_of(value)
+        if not found.entries:
+            return None
+        axis, x = found.axis()
+        figures = [*history_views.FIGURES, "grad_norm"]
+        return {
+            "name": found.name,
+            "axis": axis,
+            "x": [int(v) for v in x],
+            "stop": [e.stop for e in found.entries],
+            "step": [e.step for e in found.entries],
+            "epoch": [e.epoch for e in found.entries],
+            "figures": figures,
+            "series": [[_finite(v) for v in found.series(f)] for f in figures],
+            "grad_step": [s for s, _ in found.gradient_series],
+            "grad_norm": [_finite(n) for _, n in found.gradient_series],
+        }
+    except Exception:
+        return None
 
 
 def _describe(payload: dict, value: Any) -> None:

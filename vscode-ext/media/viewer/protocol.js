@@ -5,10 +5,11 @@
  * The payload (docs/tensor-viewer.md, section 2) and the messages between the extension and the
  * page (section 3), as JSDoc types: `import('…/media/viewer/protocol').Payload`. Types only.
  */
-/** @typedef {{ version: number, error?: string | null, kind?: string | null, summary?: string | null, dtype?: string | null, shape?: number[] | null, device?: string | null, part?: string | null, stats?: Stats | null, histogram?: Histogram | null, slice?: Slice | null, image?: Image | null, filters?: Filters | null, bad_request?: boolean }} Payload */
+/** @typedef {{ version: number, error?: string | null, kind?: string | null, summary?: string | null, dtype?: string | null, shape?: number[] | null, device?: string | null, part?: string | null, stats?: Stats | null, histogram?: Histogram | null, slice?: Slice | null, image?: Image | null, filters?: Filters | null, history?: History | null, bad_request?: boolean }} Payload */
 /** @typedef {{ n: number, min: number | null, max: number | null, mean?: number | null, std?: number | null, nan: number, posinf: number, neginf: number, zeros?: number, sampled: boolean, moments_sampled?: boolean }} Stats */
 /** @typedef {{ edges: number[], counts: number[], sampled: boolean }} Histogram */
 /** @typedef {{ axes: (number | null)[], index: (number | null)[], rows: number, cols: number, region: number[][], height: number, width: number, step: number[], reduce: string, values: string, mask: string, min: number, max: number, signed: boolean }} Slice */
+/** @typedef {{ name: string, axis: string, x: number[], stop: number[], step: (number | null)[], epoch: (number | null)[], figures: string[], series: (number | null)[][], grad_step: number[], grad_norm: (number | null)[] }} History */
 /** @typedef {{ layout: string, count: number, columns: number, tile: number[], channels: number, scale: string, rgba: string, step?: number[], values?: ImageValues }} Image */
 /** @typedef {{ tile: number[], step: number[], data: string }} ImageValues */
 /** @typedef {{ layout: string, tile: number[], in_channels: number, out_channels: number, in_shown: number, out_shown: number, values: string, mask: string, min: number, max: number, signed: boolean }} Filters */

@@ -297,6 +297,50 @@
     return !r || (r[0][0] === 0 && r[0][1] === slice.rows && r[1][0] === 0 && r[1][1] === slice.cols);
   }
 
+  /**
+   * The History tab's plots (docs/history.md): one line plot per figure of the payload's `history`,
+   * all on one x axis (steps, epochs or stops), in a `width`×`height` box with `pad` pixels inside
+   * its edges. On the step axis the gradient-norm ring (`grad_step`, `grad_norm`) is the
+   * `grad_norm` plot, on the same axis as the stops. A missing (null) value breaks a line; a plot
+   * without a value is left out.
+   * @param {import('./protocol').History} history
+   * @param {number} width @param {number} height @param {number} [pad]
+   * @returns {{ axis: string, x0: number, x1: number, plots: { figure: string, lo: number, hi: number, count: number, lines: [number, number][][] }[] }}
+   */
+  function historyPlots(history, width, height, pad = 4) {
+    /** @type {{ figure: string, xs: number[], ys: (number | null)[] }[]} */
+    const series = [];
+    history.figures.forEach((figure, i) => {
+      const ring = figure === 'grad_norm' && history.axis === 'step' && history.grad_step.length > 0;
+      series.push(ring ? { figure, xs: history.grad_step, ys: history.grad_norm } : { figure, xs: history.x, ys: history.series[i] || [] });
+    });
+    const every = series.flatMap((s) => s.xs.filter((_, i) => isFinite(/** @type {any} */ (s.ys[i])) && s.ys[i] !== null));
+    const x0 = every.length ? Math.min(...every) : 0;
+    const x1 = every.length ? Math.max(...every) : 1;
+    const xspan = x1 - x0 || 1;
+    const plots = [];
+    for (const { figure, xs, ys } of series) {
+      const finite = /** @type {number[]} */ (ys.filter((y) => y !== null && isFinite(y)));
+      if (!finite.length) continue;
+      const lo = Math.min(...finite);
+      const hi = Math.max(...finite);
+      /** @type {[number, number][][]} */
+      const lines = [[]];
+      xs.forEach((x, i) => {
+        const y = ys[i];
+        if (y === null || y === undefined || !isFinite(y)) {
+          if (lines[lines.length - 1].length) lines.push([]);
+          return;
+        }
+        const px = pad + ((x - x0) / xspan) * (width - 2 * pad);
+        const py = hi > lo ? height - pad - ((y - lo) / (hi - lo)) * (height - 2 * pad) : height / 2;
+        lines[lines.length - 1].push([Math.round(px * 10) / 10, Math.round(py * 10) / 10]);
+      });
+      plots.push({ figure, lo, hi, count: finite.length, lines: lines.filter((l) => l.length) });
+    }
+    return { axis: history.axis, x0, x1, plots };
+  }
+
   return {
     VIRIDIS,
     DIVERGING,
@@ -317,6 +361,7 @@
     cellRanges,
     viewToRegion,
     isWholeRegion,
+    historyPlots,
     // viewerFormat.js's, here too: the page and the tests read them as core's
     ...format,
   };

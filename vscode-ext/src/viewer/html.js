@@ -35,6 +35,7 @@ const PAGE_SCRIPTS = Object.freeze([
   'page/histogram.js',
   'page/table.js',
   'page/filters.js',
+  'page/history.js',
   'page/header.js',
   'page/messages.js',
   'viewer.js',
@@ -94,6 +95,7 @@ function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
     <button type="button" role="tab" id="tab-filters" data-tab="filters" aria-selected="false" aria-controls="panel-filters" tabindex="-1" hidden>Filters</button>
     <button type="button" role="tab" id="tab-image" data-tab="image" aria-selected="false" aria-controls="panel-image" tabindex="-1" hidden>Image</button>
     <button type="button" role="tab" id="tab-histogram" data-tab="histogram" aria-selected="false" aria-controls="panel-histogram" tabindex="-1">Histogram</button>
+    <button type="button" role="tab" id="tab-history" data-tab="history" aria-selected="false" aria-controls="panel-history" tabindex="-1" hidden>History</button>
   </div>
   <span class="spacer"></span>
   <button type="button" id="pin" aria-pressed="false" title="Keep this view: refresh it at every stop of the session, and open other values in views of their own (an unpinned view shows the next value you view)">Pin</button>
@@ -167,6 +169,10 @@ function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
     <div class="figure"><canvas id="histogram" aria-label="histogram"></canvas></div>
     <div id="hist-hover" class="hover-line muted"></div>
     <dl id="stats" class="stats"></dl>
+  </section>
+  <section id="panel-history" class="panel" role="tabpanel" aria-labelledby="tab-history" hidden>
+    <div class="view-tools"><span id="history-note" class="muted"></span></div>
+    <div id="history-plots" class="history-plots"></div>
   </section>
   <div id="message" class="message" hidden></div>
   <div id="overlay" class="overlay"><span class="spinner"></span><span>Loading…</span></div>

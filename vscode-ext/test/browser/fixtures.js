@@ -53,7 +53,7 @@ function encodeCells(flat) {
  * @param {number[][]} grid the cells sent (height x width)
  * @param {{ dtype?: string, shape?: number[], axes?: (number|null)[], index?: (number|null)[],
  *   rows?: number, cols?: number, region?: number[][], step?: number[], signed?: boolean,
- *   part?: string | null, image?: any, filters?: any, stats?: any, bins?: number, summary?: string }} [o]
+ *   part?: string | null, image?: any, filters?: any, history?: any, stats?: any, bins?: number, summary?: string }} [o]
  */
 function payloadOf(grid, o = {}) {
   const height = grid.length;
@@ -120,6 +120,7 @@ function payloadOf(grid, o = {}) {
       }),
       image: o.image ?? null,
       filters: o.filters ?? null,
+      history: o.history ?? null,
       bad_request: false,
     },
     true,

@@ -168,3 +168,34 @@ test("reduceCells 'absmax': each pixel the cell of largest |x|, sign kept; NaN s
   const nan = core.reduceCells(values, Uint8Array.from([0, 1, 0, 0]), 4, { r0: 0, r1: 1, c0: 0, c1: 4 }, 2, 1, 'absmax');
   assert.deepEqual([...nan.mask], [core.MASK.nan, 0]);
 });
+
+test('historyPlots: one plot per figure on one axis, the gradient ring on the step axis, gaps at null', () => {
+  const history = {
+    name: 'kernel',
+    axis: 'step',
+    x: [4, 8, 12],
+    stop: [1, 2, 3],
+    step: [4, 8, 12],
+    epoch: [0, 1, 2],
+    figures: ['min', 'max', 'nan', 'grad_norm'],
+    series: [[-1, -2, -3], [1, null, 3], [0, 0, 0], [0.5, 0.4, 0.3]],
+    grad_step: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+    grad_norm: [1, 1, 1, 0.5, 1, 1, 1, 0.4, 1, 1, 1, 0.3],
+  };
+  const { axis, x0, x1, plots } = core.historyPlots(history, 110, 50, 5);
+  assert.equal(axis, 'step');
+  assert.deepEqual([x0, x1], [1, 12]); // the ring starts before the first stop: one axis for both
+  assert.deepEqual(plots.map((p) => p.figure), ['min', 'max', 'nan', 'grad_norm']);
+  const min = plots[0];
+  assert.deepEqual([min.lo, min.hi, min.count], [-3, -1, 3]);
+  // x: 5 + (x - 1) / 11 * 100; y: the highest value at the top (y = pad)
+  assert.deepEqual(min.lines, [[[32.3, 5], [68.6, 25], [105, 45]]]);
+  assert.deepEqual(plots[1].lines, [[[32.3, 45]], [[105, 5]]]); // null breaks the line
+  assert.deepEqual(plots[2].lines[0].map((p) => p[1]), [25, 25, 25]); // flat: the middle
+  assert.equal(plots[3].count, 12); // the ring, not the three stops
+  // on the stop axis the stops' own grad_norm is plotted, and an all-null figure is left out
+  const byStop = core.historyPlots({ ...history, axis: 'stop', x: [1, 2, 3], series: [[-1, -2, -3], [null, null, null], [0, 0, 0], [0.5, 0.4, 0.3]] }, 110, 50, 5);
+  assert.deepEqual(byStop.plots.map((p) => p.figure), ['min', 'nan', 'grad_norm']);
+  assert.equal(byStop.plots[2].count, 3);
+  assert.deepEqual([byStop.x0, byStop.x1], [1, 3]);
+});

@@ -61,10 +61,12 @@ const TfDom = (() => {
     filterInLabel: $('filter-in-label'),
     filtersInfo: $('filters-info'),
     filtersHover: $('filters-hover'),
+    historyNote: $('history-note'),
+    historyPlots: $('history-plots'),
     stats: $('stats'),
   };
   const tabs = /** @type {HTMLButtonElement[]} */ ([...document.querySelectorAll('[role=tab]')]);
-  const panels = { heatmap: $('panel-heatmap'), table: $('panel-table'), filters: $('panel-filters'), image: $('panel-image'), histogram: $('panel-histogram') };
+  const panels = { heatmap: $('panel-heatmap'), table: $('panel-table'), filters: $('panel-filters'), image: $('panel-image'), histogram: $('panel-histogram'), history: $('panel-history') };
 
   /** @param {string} name @param {string} fallback */
   function cssVar(name, fallback) {

@@ -46,7 +46,7 @@ const TfHeader = (() => {
     }
     if (!cur.payload || cur.payload.error || !el.message.hidden) return;
     for (const [name, panel] of Object.entries(panels)) panel.hidden = name !== tab;
-    // The slice controls choose what the heatmap and the table show; the image and histogram are the whole value.
+    // The slice controls choose what the heatmap and the table show; the image, histogram and history are the whole value.
     el.sliceControls.classList.toggle('off-tab', tab !== 'heatmap' && tab !== 'table');
     render();
   }
@@ -74,6 +74,7 @@ const TfHeader = (() => {
     else if (state.tab === 'table') TfTable.render();
     else if (state.tab === 'filters') TfFilters.render();
     else if (state.tab === 'image') TfImage.render();
+    else if (state.tab === 'history') TfHistory.render();
     else TfHistogram.render();
   }
 

@@ -110,7 +110,8 @@ const TfMessages = (() => {
     }
     cur.dims = slice ? [slice.height, slice.width] : null;
     if (!cur.view && whole) cur.view = whole;
-    const tabsShown = { heatmap: true, table: true, filters: !!payload.filters, image: !!payload.image, histogram: true };
+    const tabsShown = { heatmap: true, table: true, filters: !!payload.filters, image: !!payload.image, histogram: true, history: !!payload.history };
+    /** @type {HTMLButtonElement} */ ($('tab-history')).hidden = !payload.history;
     /** @type {HTMLButtonElement} */ ($('tab-image')).hidden = !payload.image;
     /** @type {HTMLButtonElement} */ ($('tab-filters')).hidden = !payload.filters;
     if (!(/** @type {any} */ (tabsShown)[state.tab])) state.tab = 'heatmap';
