@@ -1,0 +1,77 @@
+"""Breakpoints in tf.data functions (TF's tf.data guide's shapes), through a real debugpy
+adapter: while a breakpoint lies in a `Dataset.map`/`filter`/`interleave`/`flat_map`
+function, that dataset's elements are made by running the function as Python, in order,
+and each stop shows that element's eager values; other datasets stay compiled; the program
+prints what a plain run prints. Stock debugpy never stops there."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tf_debug_repr.hosts.demo.dap_client import line_of
+
+from ..conftest import program_path
+from .test_compiled_breakpoints import (
+    check_stop,
+    line,
+    next_event,
+    plain_output,
+    printed,
+    py,
+    run_to_end,
+    stock_run,
+    thread_name,
+)
+
+pytestmark = pytest.mark.e2e
+
+NAME = "compiled_datasets.py"
+FEATURES = np.arange(12, dtype="float32").reshape(6, 2)
+LABELS = [0, 1, 1, 0, 1, 0]
+MEAN = FEATURES.mean(axis=0)
+AS_PYTHON = "now runs as Python for each element"
+
+
+def told(s, text: str) -> list[str]:
+    return [o for o in s.client.output if text in o]
+
+
+def test_breakpoints_in_map_and_filter_functions_stop_at_each_element_in_order(debug_session):
+    path = program_path(NAME)
+    plain = plain_output(NAME)
+    assert len(plain) == 7, plain
+    markers = ["MAP_BREAKPOINT", "FILTER_BREAKPOINT"]
+    stock_code, stock_out, stock_stops = stock_run(NAME, markers)
+    assert (stock_code, stock_out, stock_stops) == (0, plain, 0)
+
+    s = debug_session(NAME, markers=markers)
+    threads = set()
+    for i in range(3):  # the parallel map made sequential: map, then filter, element by element
+        if i:
+            assert next_event(s)["event"] == "stopped", i
+        check_stop(s, path, "MAP_BREAKPOINT", "scaled", ((FEATURES[i] - MEAN) / 4.0).tolist())
+        assert py(s, "str(x.numpy().tolist())") == repr(str(FEATURES[i].tolist()))
+        assert py(s, "int(y)") == str(LABELS[i])
+        threads.add(thread_name(s))
+        assert next_event(s)["event"] == "stopped", i
+        assert line(s) == line_of(path, "FILTER_BREAKPOINT")
+        assert py(s, "type(keep).__name__") == "'EagerTensor'"
+        assert py(s, "bool(keep)") == str(LABELS[i] == 1)
+        assert py(s, "str(x.numpy().tolist())") == repr(str(((FEATURES[i] - MEAN) / 4.0).tolist()))
+    assert "MainThread" not in threads, threads  # tf.data's own threads run the function
+    # The breakpoints go mid-run: the rest of the elements are made without stopping.
+    s.client.request(
+        "setBreakpoints",
+        {"source": {"path": path}, "breakpoints": [{"line": line_of(path, "END")}]},
+    )
+    assert next_event(s)["event"] == "stopped"
+    assert line(s) == line_of(path, "END")
+    assert py(s, "len(untouched_traces)") == "1"  # the map with no breakpoint: traced once
+    assert run_to_end(s) == 0
+    assert printed(s) == plain  # the same elements, in the same order
+    notes = told(s, AS_PYTHON)
+    assert len(notes) == 2, notes
+    assert "Dataset.map(normalize)" in notes[0] and "Dataset.filter(has_label)" in notes[1]
+    assert f"made at {NAME}:" in notes[0] and "num_parallel_calls is set aside" in notes[0]
+    assert not any("untouched" in o for o in s.client.output)
