@@ -75,3 +75,48 @@ def test_breakpoints_in_map_and_filter_functions_stop_at_each_element_in_order(d
     assert "Dataset.map(normalize)" in notes[0] and "Dataset.filter(has_label)" in notes[1]
     assert f"made at {NAME}:" in notes[0] and "num_parallel_calls is set aside" in notes[0]
     assert not any("untouched" in o for o in s.client.output)
+
+
+def test_interleave_and_flat_map_functions_stop_and_a_dataset_made_before_says_why(
+    debug_session,
+):
+    path = program_path(NAME)
+    plain = plain_output(NAME)
+    markers = ["INTERLEAVE_BREAKPOINT", "FLAT_MAP_BREAKPOINT", "ADD_BREAKPOINT"]
+    stock_code, stock_out, stock_stops = stock_run(NAME, markers)
+    assert (stock_code, stock_out, stock_stops) == (0, plain, 1)  # ADD_BREAKPOINT only
+
+    s = debug_session(NAME, markers=markers)
+    for index in range(3):  # each file's dataset, in the order interleave opens them
+        if index:
+            assert next_event(s)["event"] == "stopped", index
+        assert line(s) == line_of(path, "INTERLEAVE_BREAKPOINT"), index
+        assert py(s, "int(index)") == str(index)
+        assert py(s, "type(index).__name__") == "'EagerTensor'"
+    for text in ("the quick fox", "jumps over", "the dog"):
+        assert next_event(s)["event"] == "stopped", text
+        assert line(s) == line_of(path, "FLAT_MAP_BREAKPOINT"), text
+        assert py(s, "line.numpy().decode()") == repr(text)
+        assert py(s, "str([w.decode() for w in words.numpy().tolist()])") == repr(str(text.split()))
+    assert next_event(s)["event"] == "stopped"
+    assert line(s) == line_of(path, "ADD_BREAKPOINT")
+    # `early` was made before this breakpoint: it runs compiled, and the console says so.
+    s.client.request(
+        "setBreakpoints",
+        {
+            "source": {"path": path},
+            "breakpoints": [{"line": line_of(path, m)} for m in ("LATE_BREAKPOINT", "END")],
+        },
+    )
+    assert next_event(s)["event"] == "stopped"
+    assert line(s) == line_of(path, "END")
+    assert run_to_end(s) == 0
+    assert printed(s) == plain
+    notes = told(s, AS_PYTHON)
+    assert len(notes) == 2, notes
+    assert "Dataset.interleave(read_file)" in notes[0] and "num_parallel_calls" in notes[0]
+    assert "Dataset.flat_map(split_words)" in notes[1]
+    before = told(s, "made before the breakpoint was set")
+    assert len(before) == 1, before
+    assert "Dataset.map(late)" in before[0], before
+    assert f"made at {NAME}:{line_of(path, 'EARLY')}" in before[0], before

@@ -58,7 +58,9 @@ def late(x, y):
     return x + 1.0, y  # LATE_BREAKPOINT
 
 
-early = tf.data.Dataset.from_tensor_slices((features, labels)).map(late)
+early = tf.data.Dataset.from_tensor_slices((features, labels)).map(
+    late
+)  # EARLY: made before the breakpoint in `late` is set
 files = tf.data.Dataset.range(3).interleave(
     read_file, cycle_length=2, num_parallel_calls=tf.data.AUTOTUNE
 )

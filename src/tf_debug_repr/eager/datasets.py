@@ -116,7 +116,7 @@ def _decide(plan: _Plan, wrapper: Any) -> None:
             "while the function is traced, if at all.\n",
         )
         return
-    as_python(wrapper)
+    as_python(wrapper, plan.name)
     _local.decided = wrapper
     _tell_once(
         ("eager", plan.key(), where),
@@ -140,7 +140,7 @@ def _tell_once(key: tuple[Any, ...], text: str) -> None:
 # --------------------------------------------------------------------------- as Python
 
 
-def as_python(wrapper: Any) -> None:
+def as_python(wrapper: Any, name: str = "") -> None:
     """Make a ``StructuredFunctionWrapper`` (traced: its output structure is known) run its
     Python function for each element: its graph becomes one ``tf.py_function`` call, as in
     tf.data's debug mode, with the same input and output structure."""
@@ -152,6 +152,7 @@ def as_python(wrapper: Any) -> None:
     from tensorflow.python.util import variable_utils
 
     func = wrapper._func
+    thread_name = f"tf.data {name}" if name else ""
     input_structure = wrapper._input_structure
     output_structure = wrapper._output_structure
     unpack = getattr(structured_function, "_should_unpack", lambda a: type(a) is tuple)
@@ -159,6 +160,7 @@ def as_python(wrapper: Any) -> None:
 
     def element(*flat: Any) -> list:
         _debug_this_thread()
+        _name_thread(thread_name)
         args = structure.from_compatible_tensor_list(input_structure, flat)
         if not unpack(args):
             args = (args,)
@@ -194,6 +196,20 @@ def as_python(wrapper: Any) -> None:
 
 
 _announced = threading.local()
+
+
+def _name_thread(name: str) -> None:
+    """A tf.data thread (Python knows it as ``Dummy-6``) is named for the dataset whose
+    function it runs now, so a stop there says which (debuggers list threads by name).
+    Threads Python started keep their names."""
+    if not name:
+        return
+    thread = threading.current_thread()
+    if isinstance(thread, threading._DummyThread) and thread.name != name:
+        try:
+            thread.name = name
+        except Exception:
+            pass
 
 
 def _debug_this_thread() -> None:
