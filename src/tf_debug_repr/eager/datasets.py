@@ -182,11 +182,12 @@ def as_python(wrapper: Any, name: str = "") -> None:
     def run_element(*flat: Any) -> Any:
         return script_ops.eager_py_func(element, flat, types)
 
-    name = getattr(wrapper._function, "name", b"dataset_function")
-    name = name.decode() if isinstance(name, bytes) else str(name)
+    graph_name: Any = getattr(wrapper._function, "name", "dataset_function")
+    if isinstance(graph_name, bytes):
+        graph_name = graph_name.decode(errors="replace")
     function = polymorphic_function.Function(
         python_function=run_element,
-        name=f"{name}_as_python",
+        name=f"{graph_name}_as_python",
         input_signature=structure.get_flat_tensor_specs(input_structure),
         autograph=False,
         experimental_attributes={"_tf_data_function": True},
