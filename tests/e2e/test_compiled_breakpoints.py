@@ -125,14 +125,25 @@ def test_compiled_training_is_bit_identical_under_the_debugger(tmp_path):
         assert a.tobytes() == b.tobytes()
 
 
-def test_a_breakpoint_in_a_dataset_map_function_is_explained(debug_session):
+def test_a_breakpoint_in_a_helper_of_a_dataset_map_function_stops_at_each_element(
+    debug_session,
+):
+    path = program_path("compiled_breakpoint.py")
     s = debug_session("compiled_breakpoint.py", markers=["MAP_BREAKPOINT", "AFTER_MAP"])
-    # tf.data traced `jitter` (AutoGraph's converted copy): no stop there, and it says why.
-    assert line(s) == line_of(program_path("compiled_breakpoint.py"), "AFTER_MAP")
+    # tf.data traced the lambda and `jitter` (AutoGraph's converted copies: no stop), the
+    # trace showed the breakpoint in `jitter`, so the dataset runs the lambda as Python.
+    for i in range(3):
+        if i:
+            s.resume_to_next_stop()
+        assert line(s) == line_of(path, "MAP_BREAKPOINT"), i
+        assert py(s, "float(value)") == str(float(i))
+    s.resume_to_next_stop()
+    assert line(s) == line_of(path, "AFTER_MAP")
     assert py(s, "mapped") == "[1.0, 2.0, 3.0]"
-    told = [o for o in s.client.output if "traced into a graph outside any tf.function" in o]
+    told = [o for o in s.client.output if "Dataset.map(<lambda>) function" in o]
     assert len(told) == 1, s.client.output
-    assert "compiled_breakpoint.py:" in told[0] and "TF_DEBUG_REPR_EAGER=1" in told[0]
+    assert "compiled_breakpoint.py:" in told[0] and "runs as Python for each element" in told[0]
+    assert not any("traced into a graph outside" in o for o in s.client.output)
 
 
 # --------------------------------------------------------------------------- every shape

@@ -40,7 +40,7 @@ def told(s, text: str) -> list[str]:
 def test_breakpoints_in_map_and_filter_functions_stop_at_each_element_in_order(debug_session):
     path = program_path(NAME)
     plain = plain_output(NAME)
-    assert len(plain) == 7, plain
+    assert len(plain) == 8, plain
     markers = ["MAP_BREAKPOINT", "FILTER_BREAKPOINT"]
     stock_code, stock_out, stock_stops = stock_run(NAME, markers)
     assert (stock_code, stock_out, stock_stops) == (0, plain, 0)
@@ -82,7 +82,7 @@ def test_interleave_and_flat_map_functions_stop_and_a_dataset_made_before_says_w
 ):
     path = program_path(NAME)
     plain = plain_output(NAME)
-    markers = ["INTERLEAVE_BREAKPOINT", "FLAT_MAP_BREAKPOINT", "ADD_BREAKPOINT"]
+    markers = ["INTERLEAVE_BREAKPOINT", "FLAT_MAP_BREAKPOINT", "ADD_BREAKPOINT", "GRAPH_BREAKPOINT"]
     stock_code, stock_out, stock_stops = stock_run(NAME, markers)
     assert (stock_code, stock_out, stock_stops) == (0, plain, 1)  # ADD_BREAKPOINT only
 
@@ -105,7 +105,9 @@ def test_interleave_and_flat_map_functions_stop_and_a_dataset_made_before_says_w
         "setBreakpoints",
         {
             "source": {"path": path},
-            "breakpoints": [{"line": line_of(path, m)} for m in ("LATE_BREAKPOINT", "END")],
+            "breakpoints": [
+                {"line": line_of(path, m)} for m in ("LATE_BREAKPOINT", "END", "GRAPH_BREAKPOINT")
+            ],
         },
     )
     assert next_event(s)["event"] == "stopped"
@@ -120,3 +122,7 @@ def test_interleave_and_flat_map_functions_stop_and_a_dataset_made_before_says_w
     assert len(before) == 1, before
     assert "Dataset.map(late)" in before[0], before
     assert f"made at {NAME}:{line_of(path, 'EARLY')}" in before[0], before
+    in_graph = told(s, "made while a graph was built")
+    assert len(in_graph) == 1, in_graph
+    assert "Dataset.map(in_graph)" in in_graph[0], in_graph
+    assert f"made at {NAME}:{line_of(path, 'IN_GRAPH')}" in in_graph[0], in_graph

@@ -58,9 +58,8 @@ def late(x, y):
     return x + 1.0, y  # LATE_BREAKPOINT
 
 
-early = tf.data.Dataset.from_tensor_slices((features, labels)).map(
-    late
-)  # EARLY: made before the breakpoint in `late` is set
+source = tf.data.Dataset.from_tensor_slices((features, labels))
+early = source.map(late)  # EARLY: made before the breakpoint in `late` is set
 files = tf.data.Dataset.range(3).interleave(
     read_file, cycle_length=2, num_parallel_calls=tf.data.AUTOTUNE
 )
@@ -70,3 +69,13 @@ print("RESULT", [w.decode() for w in text.flat_map(split_words).as_numpy_iterato
 started = True  # ADD_BREAKPOINT
 print("RESULT", [x.tolist() for x, _ in early.as_numpy_iterator()])
 done = True  # END
+
+
+def in_graph(x):
+    return x * 3  # GRAPH_BREAKPOINT: a dataset made in a tf.compat.v1 graph
+
+
+with tf.Graph().as_default():
+    graph_dataset = tf.data.Dataset.range(2).map(in_graph)  # IN_GRAPH
+print("RESULT", graph_dataset.element_spec)
+finished = True  # LAST
