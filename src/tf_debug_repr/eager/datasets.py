@@ -94,9 +94,14 @@ def _plan_for(func: Any, transformation: str) -> _Plan | None:
     dataset's trace belongs to that trace's decision)."""
     if not debugger_client.connected() or getattr(bp._local, "recording", False):
         return None
+    if getattr(bp._local, "dataset", None) is not None:  # made inside another's trace
+        return None
     from tensorflow.python.eager import context
 
-    return _Plan(func, transformation, context.executing_eagerly())
+    eager = context.executing_eagerly()
+    if not eager and getattr(bp._local, "outer", None) is not None:  # in a tf.function's trace
+        return None
+    return _Plan(func, transformation, eager)
 
 
 def _decide(plan: _Plan, wrapper: Any) -> None:
@@ -246,6 +251,8 @@ def _keep_compiled(plan: _Plan, wrapper: Any) -> None:
     """Remember a dataset made compiled while its dataset lives: a breakpoint set in its
     code later is said to never stop there."""
     global _watching
+    if not plan.regions.spans:  # no code of the user's (a library's dataset)
+        return
     plan.func = _name_only(plan.func)  # the plan must not keep the user's function alive
     key = (*plan.key(), plan.site)
     kept = _compiled.get(key)
