@@ -488,7 +488,8 @@ def _report(exc: BaseException) -> None:
 
 def install(tf: Any = None) -> bool:
     """Wrap ``Function.__call__`` and the tracer once. Only in "auto" mode: "all" is the
-    global switch (``eager_switch``), "off" leaves every function compiled."""
+    global switch (``eager_switch``), "off" leaves every function compiled. Once this is
+    installed, ``datasets.install`` extends it to tf.data functions."""
     global _installed
     if _installed or mode() != "auto":
         return _installed
@@ -561,12 +562,6 @@ def install(tf: Any = None) -> bool:
     patch_once(func_graph, "func_graph_from_py_func", wrap_trace)
     _run_user_lines_eagerly()
     _name_replica_threads()
-    try:
-        from . import datasets
-
-        datasets.install()
-    except Exception as exc:  # tf.data moved: its functions stay compiled, as under stock
-        _report(exc)
     _installed = True
     install_keras()
     return True
