@@ -73,7 +73,7 @@ def test_breakpoints_in_map_and_filter_functions_stop_at_each_element_in_order(d
     notes = told(s, AS_PYTHON)
     assert len(notes) == 2, notes
     assert "Dataset.map(normalize)" in notes[0] and "Dataset.filter(has_label)" in notes[1]
-    assert f"made at {NAME}:" in notes[0] and "num_parallel_calls is set aside" in notes[0]
+    assert f"made at {NAME}:" in notes[0] and "num_parallel_calls set aside" in notes[0]
     assert not any("untouched" in o for o in s.client.output)
 
 

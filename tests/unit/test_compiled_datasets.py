@@ -76,6 +76,26 @@ def test_a_map_function_run_as_python_runs_on_tf_data_threads_named_for_it():
     assert names and set(names) == {"tf.data Dataset.map(func)"}, names
 
 
+def _decided(transformation, *args, **kwargs):
+    """``transformation(*args)`` as a breakpoint in its function decides it: the function
+    run as Python, a parallel transformation made sequential where its order allows."""
+    original_init = structured_function.StructuredFunctionWrapper.__init__
+
+    def deciding_init(self, func, *a, **k):
+        original_init(self, func, *a, **k)  # the plugin's: it reuses a decided one
+        if getattr(self, "_tf_debug_repr_as_python", False):
+            return
+        datasets.as_python(self)
+        datasets._local.decided = self
+
+    structured_function.StructuredFunctionWrapper.__init__ = deciding_init
+    try:
+        return datasets._sequential_when_as_python(transformation)(*args, **kwargs)
+    finally:
+        structured_function.StructuredFunctionWrapper.__init__ = original_init
+        assert datasets._local.reuse is None
+
+
 def test_a_parallel_map_made_sequential_gives_the_parallel_maps_elements():
     source = tf.data.Dataset.range(20)
     calls = []
@@ -84,29 +104,41 @@ def test_a_parallel_map_made_sequential_gives_the_parallel_maps_elements():
         calls.append(x)
         return x * x
 
-    parallel = source.map(square, num_parallel_calls=4, deterministic=True)
-    expected = _elements(parallel.batch(3))
-    transformation = datasets._sequential_when_as_python(map_op._map_v2)
-
-    original_init = structured_function.StructuredFunctionWrapper.__init__
-
-    def deciding_init(self, func, *args, **kwargs):  # what a breakpoint in `square` decides
-        original_init(self, func, *args, **kwargs)  # the plugin's: it reuses a decided one
-        if getattr(self, "_tf_debug_repr_as_python", False):
-            return
-        datasets.as_python(self)
-        datasets._local.decided = self
-
-    structured_function.StructuredFunctionWrapper.__init__ = deciding_init
-    try:
-        sequential = transformation(source, square, num_parallel_calls=4, deterministic=True)
-    finally:
-        structured_function.StructuredFunctionWrapper.__init__ = original_init
-    assert datasets._local.reuse is None
+    expected = _elements(source.map(square, num_parallel_calls=4, deterministic=True).batch(3))
+    sequential = _decided(map_op._map_v2, source, square, num_parallel_calls=4, deterministic=True)
     assert type(sequential).__name__ == "_MapDataset", type(sequential)
     calls.clear()
     assert _elements(sequential.batch(3)) == expected
     assert [int(t) for t in calls] == list(range(20))  # one call per element, in order
+
+
+@pytest.mark.parametrize(
+    ("cycle_length", "made"),
+    [(2, "_InterleaveDataset"), (None, "_ParallelInterleaveDataset")],
+)
+def test_an_interleave_made_sequential_only_where_its_order_stays(cycle_length, made):
+    from tensorflow.python.data.ops import interleave_op
+
+    source = tf.data.Dataset.range(4)
+
+    def read(x):
+        return tf.data.Dataset.from_tensors(x).repeat(3)
+
+    for calls in (1, 2, tf.data.AUTOTUNE):  # the parallel one's cycle follows num_parallel_calls
+        if cycle_length is not None and calls == tf.data.AUTOTUNE:
+            continue
+        expected = _elements(
+            source.interleave(read, cycle_length=cycle_length, num_parallel_calls=calls)
+        )
+        decided = _decided(
+            interleave_op._interleave,
+            source,
+            read,
+            cycle_length=cycle_length,
+            num_parallel_calls=calls,
+        )
+        assert type(decided).__name__ == made, (calls, type(decided))
+        assert _elements(decided) == expected, calls
 
 
 def test_a_filter_predicate_run_as_python_keeps_the_same_elements():

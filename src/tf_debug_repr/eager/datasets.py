@@ -41,9 +41,11 @@ TRANSFORMATIONS = (
 )
 
 DATASET_DIFFERENCES = (
-    "Its elements are made one at a time, in order, by Python on tf.data's threads (slower); "
-    "num_parallel_calls is set aside; the dataset holds a tf.py_function then, so it cannot "
-    "be saved, snapshotted or sent to the tf.data service."
+    "Its elements are made by Python on tf.data's threads (slower), the same elements in the "
+    "same order; a parallel map, or an interleave given a cycle_length, is made sequential "
+    "(num_parallel_calls set aside), so the calls come one element at a time, in order; the "
+    "dataset holds a tf.py_function then, so it cannot be saved, snapshotted or sent to the "
+    "tf.data service."
 )
 
 _local = threading.local()  # .decided: the last wrapper made to run as Python; .reuse
@@ -355,6 +357,15 @@ def install() -> bool:
     return True
 
 
+def _autotuned(cycle_length: Any) -> bool:
+    if cycle_length is None:
+        return True
+    try:
+        return int(cycle_length) < 0  # tf.data.AUTOTUNE
+    except Exception:  # a tensor TF resolves later: keep what the program asked for
+        return True
+
+
 def _sequential_when_as_python(original: Callable) -> Callable:
     signature = inspect.signature(original)
 
@@ -368,7 +379,12 @@ def _sequential_when_as_python(original: Callable) -> Callable:
             bound = signature.bind(input_dataset, func, *args, **kwargs)
         except TypeError:
             return dataset
+        bound.apply_defaults()
         if bound.arguments.get("num_parallel_calls") is None:
+            return dataset
+        if "cycle_length" in bound.arguments and _autotuned(bound.arguments["cycle_length"]):
+            # A parallel interleave's own cycle length follows num_parallel_calls (and
+            # differs from a sequential one's): kept parallel, so its order stays.
             return dataset
         # Made again, sequential, with the function decided above (no second trace): the
         # calls come one element at a time, in order; a deterministic parallel
