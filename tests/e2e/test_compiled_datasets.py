@@ -126,3 +126,25 @@ def test_interleave_and_flat_map_functions_stop_and_a_dataset_made_before_says_w
     assert len(in_graph) == 1, in_graph
     assert "Dataset.map(in_graph)" in in_graph[0], in_graph
     assert f"made at {NAME}:{line_of(path, 'IN_GRAPH')}" in in_graph[0], in_graph
+
+
+@pytest.mark.parametrize("mode", ["0", "1"])
+def test_the_program_ends_with_the_plain_output_with_the_switch_off_and_on(debug_session, mode):
+    """TF_DEBUG_REPR_EAGER=0 (every function compiled) and =1 (tf.data's debug mode): the
+    same breakpoint in the map function; the program ends with the plain run's output."""
+    path = program_path(NAME)
+    plain = plain_output(NAME)
+    s = debug_session(NAME, markers=["MAP_BREAKPOINT", "END"], env={"TF_DEBUG_REPR_EAGER": mode})
+    stops = 0
+    while line(s) == line_of(path, "MAP_BREAKPOINT"):
+        stops += 1
+        assert next_event(s)["event"] == "stopped"
+    assert line(s) == line_of(path, "END")
+    assert stops == (0 if mode == "0" else 6), stops  # =1: every element, as Python
+    assert run_to_end(s) == 0
+    out = printed(s)
+    if mode == "1":  # every tf.data function runs as Python: `untouched` at each element too
+        assert out[3] == "UNTOUCHED 7" and plain[3] == "UNTOUCHED 1", out
+        out[3] = plain[3]
+    assert out == plain
+    assert not told(s, AS_PYTHON)  # only the default mode decides per dataset
