@@ -328,7 +328,12 @@ def install() -> bool:
             bp._local.dataset = plan
             # The trace that decides: a breakpoint it reaches lies in code it ran, so the
             # function then runs as Python and stops there with values.
-            passing = plan.eager and sys.getprofile() is None and not bp.trace_stops()
+            passing = (
+                plan.eager
+                and bool(debugger_client.line_breakpoints())
+                and sys.getprofile() is None
+                and not bp.trace_stops()
+            )
             if passing:
                 bp._passing().push(True)
             try:
