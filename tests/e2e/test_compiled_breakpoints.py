@@ -125,14 +125,25 @@ def test_compiled_training_is_bit_identical_under_the_debugger(tmp_path):
         assert a.tobytes() == b.tobytes()
 
 
-def test_a_breakpoint_in_a_dataset_map_function_is_explained(debug_session):
+def test_a_breakpoint_in_a_helper_of_a_dataset_map_function_stops_at_each_element(
+    debug_session,
+):
+    path = program_path("compiled_breakpoint.py")
     s = debug_session("compiled_breakpoint.py", markers=["MAP_BREAKPOINT", "AFTER_MAP"])
-    # tf.data traced `jitter` (AutoGraph's converted copy): no stop there, and it says why.
-    assert line(s) == line_of(program_path("compiled_breakpoint.py"), "AFTER_MAP")
+    # tf.data traced the lambda and `jitter` (AutoGraph's converted copies: no stop), the
+    # trace showed the breakpoint in `jitter`, so the dataset runs the lambda as Python.
+    for i in range(3):
+        if i:
+            s.resume_to_next_stop()
+        assert line(s) == line_of(path, "MAP_BREAKPOINT"), i
+        assert py(s, "float(value)") == str(float(i))
+    s.resume_to_next_stop()
+    assert line(s) == line_of(path, "AFTER_MAP")
     assert py(s, "mapped") == "[1.0, 2.0, 3.0]"
-    told = [o for o in s.client.output if "traced into a graph outside any tf.function" in o]
+    told = [o for o in s.client.output if "Dataset.map(<lambda>) function" in o]
     assert len(told) == 1, s.client.output
-    assert "compiled_breakpoint.py:" in told[0] and "TF_DEBUG_REPR_EAGER=1" in told[0]
+    assert "compiled_breakpoint.py:" in told[0] and "runs as Python for each element" in told[0]
+    assert not any("traced into a graph outside" in o for o in s.client.output)
 
 
 # --------------------------------------------------------------------------- every shape
@@ -371,8 +382,8 @@ def test_breakpoint_in_a_replica_step_stops_at_each_replica(debug_session):
     name = "compiled_distribute.py"
     path = program_path(name)
     plain = plain_output(name)
-    stock_code, stock_out, _ = stock_run(name, ["REPLICA_STEP"])
-    assert (stock_code, stock_out) == (0, plain)
+    stock_code, stock_out, stock_stops = stock_run(name, ["REPLICA_STEP"])
+    assert (stock_code, stock_out, stock_stops) == (0, plain, 0)  # stock never stops there
 
     s = debug_session(name, markers=["REPLICA_STEP"])
     seen = []
@@ -384,7 +395,7 @@ def test_breakpoint_in_a_replica_step_stops_at_each_replica(debug_session):
         seen.append(thread_name(s))
     assert seen[:2] == ["MainThread", "MainThread"], seen  # one replica: the caller's thread
     replicas = ["replica 0 of 2 (CPU:0)", "replica 1 of 2 (CPU:1)"]
-    assert sorted(seen[2:]) == sorted(replicas * 2), seen
+    assert sorted(seen[2:4]) == sorted(seen[4:6]) == replicas, seen  # both, at each step
     assert run_to_end(s) == 0
     assert printed(s) == plain
     assert len(notes(s)) == 2, notes(s)  # each strategy's distributed_train_step

@@ -35,7 +35,7 @@ done = True  # END
 
 
 def jitter(value):
-    return value + 1.0  # MAP_BREAKPOINT: tf.data traces this; it never runs as Python
+    return value + 1.0  # MAP_BREAKPOINT: a helper of a Dataset.map function
 
 
 mapped = [float(v) for v in tf.data.Dataset.range(3).map(lambda v: jitter(tf.cast(v, tf.float32)))]

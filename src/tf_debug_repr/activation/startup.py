@@ -155,10 +155,20 @@ def _install_compiled_breakpoints(keras: bool = False) -> None:
 
         if keras:
             compiled_breakpoints.install_keras()
-        else:
-            compiled_breakpoints.install()
+            return
+        if not compiled_breakpoints.install():
+            return
     except Exception as exc:  # functions then stay compiled, as without the plugin
         import_hooks._report(f"tf-debug-repr: breakpoints in tf.functions not handled: {exc!r}")
+        return
+    try:  # the same decision for tf.data functions
+        from ..eager import datasets
+
+        datasets.install()
+    except Exception as exc:  # tf.data moved: its functions stay compiled, as under stock
+        import_hooks._report(
+            f"tf-debug-repr: breakpoints in tf.data functions not handled: {exc!r}"
+        )
 
 
 def activate() -> None:

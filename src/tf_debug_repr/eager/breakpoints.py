@@ -19,6 +19,10 @@ a replica function stops from the first call on. A function called from one that
 eagerly is decided the same way at its own first call; one traced only inside another's
 trace runs eagerly with it (its code path may lead to the breakpoint).
 
+The same decision for ``tf.data`` functions (``Dataset.map``/``filter``/``flat_map``/
+``interleave``): the dataset's trace records what it ran, and a breakpoint there makes the
+dataset run its function as Python, element by element, in order (``datasets``).
+
 Never run as Python: restored SavedModel functions (they have no Python function).
 Nothing here runs without a client: ``install`` is called once one is looking.
 """
@@ -421,8 +425,10 @@ def _traced(original: Callable, args: tuple, kwargs: dict) -> Any:
     """Run one trace (``func_graph_from_py_func``) with the recorder on, unless another
     profiler is running. A trace that no eagerly called function asked for (tf.data
     tracing a ``Dataset.map`` function, an export) can never run as Python: a breakpoint
-    in the code it ran is said to stop only while tracing, if at all."""
+    in the code it ran is said to stop only while tracing, if at all. A tf.data function's
+    trace is recorded for its dataset, which decides (``datasets``)."""
     owner = getattr(_local, "outer", None)
+    dataset = getattr(_local, "dataset", None)  # a tf.data function being made (datasets)
     if getattr(_local, "recording", False) or sys.getprofile() is not None:
         return original(*args, **kwargs)
     recorder = _Recorder(_converted_call_code())
@@ -440,7 +446,9 @@ def _traced(original: Callable, args: tuple, kwargs: dict) -> Any:
             threading.setprofile(None)
         _local.recording = False
         try:
-            if owner is not None:
+            if dataset is not None:
+                recorder.regions_into(dataset.regions)
+            elif owner is not None:
                 recorder.regions_into(_regions_of(owner))
             else:
                 _tell_traced_only(recorder, str(args[0]) if args else "a function")
@@ -463,10 +471,10 @@ def _tell_traced_only(recorder: _Recorder, name: str) -> None:
     _told_traced_only.add(where)
     _console(
         f"tf-debug-repr: the breakpoint at {os.path.basename(where[0])}:{where[1]} lies in "
-        f"code TensorFlow traced into a graph outside any tf.function call ({name!r}: a "
-        "Dataset.map function, or an export): that graph never runs as Python, so the "
-        "breakpoint stops only while such code is traced, and not at all where AutoGraph "
-        f"converted it. {ENV}=1 runs tf.data functions eagerly (tf.data debug mode).\n"
+        f"code TensorFlow traced into a graph outside any tf.function call ({name!r}: an "
+        "export, or a graph TensorFlow made for itself): that graph never runs as Python, so "
+        "the breakpoint stops only while such code is traced, and not at all where AutoGraph "
+        f"converted it. {ENV}=1 runs every function eagerly.\n"
     )
 
 
@@ -482,7 +490,8 @@ def _report(exc: BaseException) -> None:
 
 def install(tf: Any = None) -> bool:
     """Wrap ``Function.__call__`` and the tracer once. Only in "auto" mode: "all" is the
-    global switch (``eager_switch``), "off" leaves every function compiled."""
+    global switch (``eager_switch``), "off" leaves every function compiled. Once this is
+    installed, ``datasets.install`` extends it to tf.data functions."""
     global _installed
     if _installed or mode() != "auto":
         return _installed

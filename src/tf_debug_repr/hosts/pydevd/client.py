@@ -241,6 +241,31 @@ def line_breakpoints() -> dict | None:
     return table if isinstance(table, dict) else None
 
 
+_breakpoint_callbacks: list[Callable[[], None]] = []
+
+
+def when_breakpoints_change(callback: Callable[[], None]) -> bool:
+    """Call ``callback()`` (on pydevd's thread) each time the client's breakpoints change,
+    once pydevd has them (``PyDB.on_breakpoints_changed``, which every add and removal
+    reaches). False where pydevd is not there to hook."""
+    module = sys.modules.get("pydevd")
+    py_db_class = getattr(module, "PyDB", None)
+    if py_db_class is None or not hasattr(py_db_class, "on_breakpoints_changed"):
+        return False
+
+    def wrap(original: Callable[..., Any]) -> Callable[..., Any]:
+        def on_breakpoints_changed(self: Any, *args: Any, **kwargs: Any) -> Any:
+            result = original(self, *args, **kwargs)
+            _run(list(_breakpoint_callbacks))
+            return result
+
+        return on_breakpoints_changed
+
+    patch_once(py_db_class, "on_breakpoints_changed", wrap)
+    _breakpoint_callbacks.append(callback)
+    return True
+
+
 def canonical_path(filename: str) -> str:
     """``filename`` as pydevd keys breakpoints by (absolute, real, case-normalised)."""
     utils = sys.modules.get("pydevd_file_utils")

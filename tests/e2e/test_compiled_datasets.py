@@ -1,0 +1,150 @@
+"""Breakpoints in tf.data functions (TF's tf.data guide's shapes), through a real debugpy
+adapter: while a breakpoint lies in a `Dataset.map`/`filter`/`interleave`/`flat_map`
+function, that dataset's elements are made by running the function as Python, in order,
+and each stop shows that element's eager values; other datasets stay compiled; the program
+prints what a plain run prints. Stock debugpy never stops there."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tf_debug_repr.hosts.demo.dap_client import line_of
+
+from ..conftest import program_path
+from .test_compiled_breakpoints import (
+    check_stop,
+    line,
+    next_event,
+    plain_output,
+    printed,
+    py,
+    run_to_end,
+    stock_run,
+    thread_name,
+)
+
+pytestmark = pytest.mark.e2e
+
+NAME = "compiled_datasets.py"
+FEATURES = np.arange(12, dtype="float32").reshape(6, 2)
+LABELS = [0, 1, 1, 0, 1, 0]
+MEAN = FEATURES.mean(axis=0)
+AS_PYTHON = "now runs as Python for each element"
+
+
+def told(s, text: str) -> list[str]:
+    return [o for o in s.client.output if text in o]
+
+
+def test_breakpoints_in_map_and_filter_functions_stop_at_each_element_in_order(debug_session):
+    path = program_path(NAME)
+    plain = plain_output(NAME)
+    assert len(plain) == 8, plain
+    markers = ["MAP_BREAKPOINT", "FILTER_BREAKPOINT"]
+    stock_code, stock_out, stock_stops = stock_run(NAME, markers)
+    assert (stock_code, stock_out, stock_stops) == (0, plain, 0)
+
+    s = debug_session(NAME, markers=markers)
+    threads = set()
+    for i in range(3):  # the parallel map made sequential: map, then filter, element by element
+        if i:
+            assert next_event(s)["event"] == "stopped", i
+        check_stop(s, path, "MAP_BREAKPOINT", "scaled", ((FEATURES[i] - MEAN) / 4.0).tolist())
+        assert py(s, "str(x.numpy().tolist())") == repr(str(FEATURES[i].tolist()))
+        assert py(s, "int(y)") == str(LABELS[i])
+        threads.add(thread_name(s))
+        assert next_event(s)["event"] == "stopped", i
+        assert line(s) == line_of(path, "FILTER_BREAKPOINT")
+        assert py(s, "type(keep).__name__") == "'EagerTensor'"
+        assert py(s, "bool(keep)") == str(LABELS[i] == 1)
+        assert py(s, "str(x.numpy().tolist())") == repr(str(((FEATURES[i] - MEAN) / 4.0).tolist()))
+    assert "MainThread" not in threads, threads  # tf.data's own threads run the function
+    # The breakpoints go mid-run: the rest of the elements are made without stopping.
+    s.client.request(
+        "setBreakpoints",
+        {"source": {"path": path}, "breakpoints": [{"line": line_of(path, "END")}]},
+    )
+    assert next_event(s)["event"] == "stopped"
+    assert line(s) == line_of(path, "END")
+    assert py(s, "len(untouched_traces)") == "1"  # the map with no breakpoint: traced once
+    assert run_to_end(s) == 0
+    assert printed(s) == plain  # the same elements, in the same order
+    notes = told(s, AS_PYTHON)
+    assert len(notes) == 2, notes
+    assert "Dataset.map(normalize)" in notes[0] and "Dataset.filter(has_label)" in notes[1]
+    assert f"made at {NAME}:" in notes[0] and "num_parallel_calls set aside" in notes[0]
+    assert not any("untouched" in o for o in s.client.output)
+
+
+def test_interleave_and_flat_map_functions_stop_and_a_dataset_made_before_says_why(
+    debug_session,
+):
+    path = program_path(NAME)
+    plain = plain_output(NAME)
+    markers = ["INTERLEAVE_BREAKPOINT", "FLAT_MAP_BREAKPOINT", "ADD_BREAKPOINT", "GRAPH_BREAKPOINT"]
+    stock_code, stock_out, stock_stops = stock_run(NAME, markers)
+    assert (stock_code, stock_out, stock_stops) == (0, plain, 1)  # ADD_BREAKPOINT only
+
+    s = debug_session(NAME, markers=markers)
+    for index in range(3):  # each file's dataset, in the order interleave opens them
+        if index:
+            assert next_event(s)["event"] == "stopped", index
+        assert line(s) == line_of(path, "INTERLEAVE_BREAKPOINT"), index
+        assert py(s, "int(index)") == str(index)
+        assert py(s, "type(index).__name__") == "'EagerTensor'"
+    for text in ("the quick fox", "jumps over", "the dog"):
+        assert next_event(s)["event"] == "stopped", text
+        assert line(s) == line_of(path, "FLAT_MAP_BREAKPOINT"), text
+        assert py(s, "line.numpy().decode()") == repr(text)
+        assert py(s, "str([w.decode() for w in words.numpy().tolist()])") == repr(str(text.split()))
+    assert next_event(s)["event"] == "stopped"
+    assert line(s) == line_of(path, "ADD_BREAKPOINT")
+    # `early` was made before this breakpoint: it runs compiled, and the console says so.
+    s.client.request(
+        "setBreakpoints",
+        {
+            "source": {"path": path},
+            "breakpoints": [
+                {"line": line_of(path, m)} for m in ("LATE_BREAKPOINT", "END", "GRAPH_BREAKPOINT")
+            ],
+        },
+    )
+    assert next_event(s)["event"] == "stopped"
+    assert line(s) == line_of(path, "END")
+    assert run_to_end(s) == 0
+    assert printed(s) == plain
+    notes = told(s, AS_PYTHON)
+    assert len(notes) == 2, notes
+    assert "Dataset.interleave(read_file)" in notes[0] and "num_parallel_calls" in notes[0]
+    assert "Dataset.flat_map(split_words)" in notes[1]
+    before = told(s, "made before the breakpoint was set")
+    assert len(before) == 1, before
+    assert "Dataset.map(late)" in before[0], before
+    assert f"made at {NAME}:{line_of(path, 'EARLY')}" in before[0], before
+    in_graph = told(s, "made while a graph was built")
+    assert len(in_graph) == 1, in_graph
+    assert "Dataset.map(in_graph)" in in_graph[0], in_graph
+    assert f"made at {NAME}:{line_of(path, 'IN_GRAPH')}" in in_graph[0], in_graph
+
+
+@pytest.mark.parametrize("mode", ["0", "1"])
+def test_the_program_ends_with_the_plain_output_with_the_switch_off_and_on(debug_session, mode):
+    """TF_DEBUG_REPR_EAGER=0 (every function compiled) and =1 (tf.data's debug mode): the
+    same breakpoint in the map function; the program ends with the plain run's output."""
+    path = program_path(NAME)
+    plain = plain_output(NAME)
+    s = debug_session(NAME, markers=["MAP_BREAKPOINT", "END"], env={"TF_DEBUG_REPR_EAGER": mode})
+    stops = 0
+    while line(s) == line_of(path, "MAP_BREAKPOINT"):
+        stops += 1
+        assert next_event(s)["event"] == "stopped"
+    assert line(s) == line_of(path, "END")
+    assert stops == (0 if mode == "0" else 6), stops  # =1: every element, as Python
+    assert run_to_end(s) == 0
+    out = printed(s)
+    if mode == "1":  # every tf.data function runs as Python: `untouched` at each element too
+        assert out[3] == "UNTOUCHED 7" and plain[3] == "UNTOUCHED 1", out
+        out[3] = plain[3]
+    assert out == plain
+    assert not told(s, AS_PYTHON)  # only the default mode decides per dataset
