@@ -324,51 +324,22 @@ def ran(run: real_suite.Run) -> str:
 
 # Plugin faults the suite found and that are not fixed yet: (program, check, mode) -> the
 # cause. Each such test is expected to fail (strict: once fixed, it fails until removed here).
-KNOWN_FAULTS: dict[tuple[str, str, str], str] = (
-    {
-        (
-            "distributed_loop",
-            "test_every_expression_gives_what_its_row_shows",
-            mode,
-        ): "an element row of a PerReplica component on CPU:1 says CPU:1, and its expression "
-        "(x[0].values[1][0]) evaluates eagerly on the default device, CPU:0"
-        for mode in real_suite.MODES
-    }
-    | {
-        (
-            "saved_module",
-            "test_every_name_stock_shows_is_there",
-            mode,
-        ): "a restored signature (ConcreteFunction) shows structured_input_signature, "
-        "structured_outputs and captured_inputs only as 'input specs', 'output specs' and "
-        "'captured inputs' rows, not found by those names or their expressions, and its "
-        "function_def, function_type, inference_fn and name as rows stock expands and it does not"
-        for mode in real_suite.MODES
-    }
-    | {
-        (
-            "vae_sampling",
-            "test_every_name_stock_shows_is_there",
-            mode,
-        ): "at the callback's stop, self.model (the VAE) has no row named or evaluating to its "
-        "encoder and decoder attributes, which stock lists"
-        for mode in real_suite.MODES
-    }
-    | {
-        (
-            "text_classification",
-            "test_every_view_tensor_payload_describes_its_row",
-            "compiled",
-        ): "a string batch's numpy row (an object ndarray of bytes) is offered View Tensor, and "
-        "its payload is the error 'no numbers to draw'",
-        (
-            "text_classification",
-            "test_every_name_stock_shows_is_there",
-            "compiled",
-        ): "model.compiled_metrics, distribute_strategy, dtype_policy, history and optimizer, and "
-        "vectorize_layer.dtype_policy, are rows stock expands and the plugin shows as leaves",
-    }
-)
+KNOWN_FAULTS: dict[tuple[str, str, str], str] = {
+    (
+        "distributed_loop",
+        "test_every_expression_gives_what_its_row_shows",
+        mode,
+    ): "an element row of a PerReplica component on CPU:1 says CPU:1, and its expression "
+    "(x[0].values[1][0]) evaluates eagerly on the default device, CPU:0"
+    for mode in real_suite.MODES
+} | {
+    (
+        "text_classification",
+        "test_every_view_tensor_payload_describes_its_row",
+        "compiled",
+    ): "a string batch's numpy row (an object ndarray of bytes) is offered View Tensor, and "
+    "its payload is the error 'no numbers to draw'",
+}
 
 # Failures first seen in the run of the whole suite on the merged code (2026-12-06), each
 # with what that run showed; not yet investigated, so not strict: they are listed in the
@@ -381,15 +352,6 @@ SEEN_FAULTS: dict[tuple[str, str, str], str] = (
             mode,
         ): "the program's own output varies from run to run (average reward 0.84 in the plain "
         "run, 0.90 under stock): a program fault, its environment is not seeded"
-        for mode in real_suite.MODES
-    }
-    | {
-        (
-            "transformer_attention",
-            "test_every_name_stock_shows_is_there",
-            mode,
-        ): "a subclassed Keras model's sublayers held as attributes (transformer.encoder, "
-        "decoder, final_layer) have no row of their own, which stock lists"
         for mode in real_suite.MODES
     }
     | {
