@@ -358,3 +358,30 @@ def test_optimizers_metrics_and_losses_keep_every_public_attribute(make):
             if isinstance(value, (Node, Note)):  # a structured row's view of it
                 continue
             assert value is getattr(obj, name) or value == getattr(obj, name), name
+
+
+class Holder(keras.layers.Layer):
+    """Sublayers under the program's names: one that is also a row of the plugin's own."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.params = keras.layers.Dense(2, name="dense_params")
+        self.stack = [keras.layers.Dense(2), keras.layers.Dense(2)]
+
+    def call(self, x):
+        return self.params(x) + self.stack[0](x) + self.stack[1](x)
+
+
+def test_a_sublayer_held_by_an_attribute_is_its_row_by_that_name():
+    layer = Holder()
+    layer(tf.zeros([1, 3]))
+    rows = rows_of(layer)
+    # the attribute keeps the program's name; the plugin's parameter count gives way
+    assert rows["params"].resolve() is layer.params and rows["params"].expression == ".params"
+    assert rows["params (view)"].resolve() == sum(int(np.prod(w.shape)) for w in layer.weights)
+    # the list's layers are in Keras's list only: named by themselves, the list by its name
+    listed = [name for name in rows if name.endswith(" (Dense)")]
+    assert len(listed) == 2 and "stack" in rows
+    for name in listed:
+        code = resolve_expression(rows[name].expression, "x")
+        assert eval(code, {"x": layer}) is rows[name].resolve()
