@@ -193,7 +193,14 @@ def _is_value(row: Variable) -> bool:
 def _objects(s: Stopped) -> dict[str, list[Variable]]:
     """Each local and each object a local holds as a public attribute (two levels), by its
     expression, with stock's or the plugin's rows for it. Tensors and variables are shown
-    by their values, not by stock's ``dir()`` of them (issue 15 is about objects)."""
+    by their values, not by stock's ``dir()`` of them (issue 15 is about objects).
+
+    A row is an attribute's when it is named so and its expression ends in ``.attribute``
+    (or its whole expression is ``local.attribute``); the expression's head may be another
+    path to the same object: pydevd keys a row's children by the object's id,
+    and the expressions they get are those of the last listing that showed the object
+    (``end_to_end_model.layers[2].optimizer`` for the local ``model``'s ``optimizer``
+    once ``end_to_end_model`` was opened). The object is then read as ``local.attribute``."""
     found: dict[str, list[Variable]] = {}
     for name, local in s.locals().items():
         if local.type in STOCK_TYPES | CONTAINERS or _is_value(local) or not local.reference:
@@ -203,18 +210,20 @@ def _objects(s: Stopped) -> dict[str, list[Variable]]:
         rows = s.children(local)
         found[name] = rows
         for row in rows:
-            attribute = row.evaluate_name or ""
+            attribute = (row.evaluate_name or "").rpartition(".")[2]
             if (
                 row.reference
                 and row.type not in STOCK_TYPES | CONTAINERS | CODE_TYPES
                 and not _is_value(row)
-                and attribute.startswith(f"{name}.")
-                and attribute[len(name) + 1 :].isidentifier()
-                and not attribute[len(name) + 1 :].startswith("_")
+                and attribute.isidentifier()
+                and not attribute.startswith("_")
+                # the attribute's row by its name, or one whose whole expression is it
+                and (row.name == attribute or row.evaluate_name == f"{name}.{attribute}")
+                and "." in (row.evaluate_name or "")
             ):
-                inner = _children_of(s, attribute)
+                inner = _children_of(s, f"{name}.{attribute}")
                 if inner is not None:
-                    found[attribute] = inner
+                    found[f"{name}.{attribute}"] = inner
     return found
 
 

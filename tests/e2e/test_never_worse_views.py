@@ -89,7 +89,8 @@ def stops() -> dict[str, list[dict]]:
                 seen["self_names"] = [row.name for row in s.children(local["self"])]
             if marker == "BREAKPOINT_RESTORED":
                 seen["traced_output"] = {
-                    r.name: r for r in s.children(s.child_map(local["traced"])["output specs"])
+                    r.name: r
+                    for r in s.children(s.child_map(local["traced"])["structured_outputs"])
                 }
                 seen["numpy"] = s.child_map(local["big_strings"])["numpy"]
                 seen["numpy_result"] = s.evaluate(seen["numpy"].evaluate_name)["result"]
@@ -118,8 +119,8 @@ def test_layer_attributes_that_raise_are_one_trailing_group_of_one_line_each(sto
     # the layer's own input/output, and its sublayers' (attention, layer norm)
     owners = (
         "/self",
-        "/self/multi_head_attention (MultiHeadAttention)",
-        "/self/layer_normalization (LayerNormalization)",
+        "/self/mha",  # the sublayers, by the attributes holding them
+        "/self/layernorm",
     )
     groups = {where: row for where, row in seen["groups"]}
     for owner in owners:

@@ -324,49 +324,12 @@ def ran(run: real_suite.Run) -> str:
 
 # Plugin faults the suite found and that are not fixed yet: (program, check, mode) -> the
 # cause. Each such test is expected to fail (strict: once fixed, it fails until removed here).
-KNOWN_FAULTS: dict[tuple[str, str, str], str] = (
-    {
-        (
-            "saved_module",
-            "test_every_name_stock_shows_is_there",
-            mode,
-        ): "a restored signature (ConcreteFunction) shows structured_input_signature, "
-        "structured_outputs and captured_inputs only as 'input specs', 'output specs' and "
-        "'captured inputs' rows, not found by those names or their expressions, and its "
-        "function_def, function_type, inference_fn and name as rows stock expands and it does not"
-        for mode in real_suite.MODES
-    }
-    | {
-        (
-            "vae_sampling",
-            "test_every_name_stock_shows_is_there",
-            mode,
-        ): "at the callback's stop, self.model (the VAE) has no row named or evaluating to its "
-        "encoder and decoder attributes, which stock lists"
-        for mode in real_suite.MODES
-    }
-    | {
-        (
-            "text_classification",
-            "test_every_name_stock_shows_is_there",
-            "compiled",
-        ): "model.compiled_metrics, distribute_strategy, dtype_policy, history and optimizer, and "
-        "vectorize_layer.dtype_policy, are rows stock expands and the plugin shows as leaves",
-    }
-)
+KNOWN_FAULTS: dict[tuple[str, str, str], str] = {}
 
 # Failures first seen in the run of the whole suite on the merged code (2026-12-06), each
 # with what that run showed; not yet investigated, so not strict: they are listed in the
 # closing note as open work, and a pass is reported as XPASS.
-SEEN_FAULTS: dict[tuple[str, str, str], str] = {
-    (
-        "transformer_attention",
-        "test_every_name_stock_shows_is_there",
-        mode,
-    ): "a subclassed Keras model's sublayers held as attributes (transformer.encoder, "
-    "decoder, final_layer) have no row of their own, which stock lists"
-    for mode in real_suite.MODES
-}
+SEEN_FAULTS: dict[tuple[str, str, str], str] = {}
 
 
 class RealProgramChecks:

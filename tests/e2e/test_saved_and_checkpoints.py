@@ -63,10 +63,11 @@ def test_loaded_object_and_functions(s):
     assert local["imported"].value.startswith(
         "loaded SavedModel object: signatures serving_default;"
     )
-    assert "v (variable)" in imported and "restored function __call__" in imported
+    assert "v" in imported and "restored function __call__" in imported
+    assert imported["v"].evaluate_name == "imported.v"
     assert imported["restored function __call__"].evaluate_name == "imported.__call__"
     call = s.child_map(imported["restored function __call__"])
-    assert call["input signature"].value == "(TensorSpec float32[] 'x',)"
+    assert call["input_signature"].value == "(TensorSpec float32[] 'x',)"
     assert (
         local["serving"].value
         == "ConcreteFunction (x: float32[]) -> {output_0: float32[]}, 1 captured"
@@ -90,7 +91,8 @@ def test_checkpoint_and_manager(s):
     manager = local["manager"].value
     assert "2 checkpoints kept (max 3), latest ckpt-2; saved 2×" in manager, manager
     rows = s.child_map(local["manager"])
-    assert rows["latest checkpoint"].value.endswith("ckpt-2'")
+    assert rows["latest_checkpoint"].value.endswith("ckpt-2'")
+    assert rows["latest_checkpoint"].evaluate_name == "manager.latest_checkpoint"
     assert rows["save counter"].value.endswith(" Variable 'save_counter' non-trainable")
 
 

@@ -92,7 +92,7 @@ def stock_attribute_names(obj) -> list[str]:
 def test_model_shows_optimizers_trackers_hyperparameters_after_its_structure(gan):
     rows = views.children(gan)
     names = [row.name for row in rows]
-    assert names[:2] == ["discriminator (Sequential)", "generator (Sequential)"]
+    assert names[:2] == ["discriminator", "gen"]  # by the attributes holding them
     assert names.index("trainable") < names.index("d_optimizer")
     by_name = {row.name: row for row in rows}
     d_optimizer, g_optimizer = by_name["d_optimizer"].resolve(), by_name["g_optimizer"].resolve()
@@ -107,8 +107,9 @@ def test_model_shows_optimizers_trackers_hyperparameters_after_its_structure(gan
     assert names.index("noise_scale") < names.index("params")
     assert by_name["noise_scale"].expression == ".noise_scale"
     assert "variables outside weights: noise_scale[]" in views.summary(gan)
-    # the sublayers' rows use the attributes holding them, which are not repeated
-    assert by_name["generator (Sequential)"].expression == ".gen" and "gen" not in by_name
+    # a sublayer's row is the attribute holding it (stock's name, its expression), once
+    assert by_name["gen"].expression == ".gen" and by_name["gen"].resolve() is gan.gen
+    assert "generator (Sequential)" not in by_name
     # methods stay out (pydevd's function group); private attributes keep their names
     assert not {"call", "compile", "train_step", "fit"} & set(names)
     private = by_name["private attributes"]
@@ -252,8 +253,10 @@ def test_normalization_shows_mean_and_variance():
     assert views.summary(adapted).endswith(
         "count[], mean=[2, 4] variance=[1, 4], Normalization 'normalization'"
     )
-    rows = rows_of(adapted)  # the weights named mean/variance beside the attributes
-    assert rows["normalization/mean"].expression == ".adapt_mean"
+    # the weights by the attributes holding them (adapt_mean), beside the mean attribute
+    rows = rows_of(adapted)
+    assert rows["adapt_mean"].expression == ".adapt_mean" and "normalization/mean" not in rows
+    assert rows["adapt_mean"].resolve() is adapted.adapt_mean
     assert np.array_equal(rows["mean"].resolve().numpy(), [[2.0, 4.0]])
     given = keras.layers.Normalization(mean=2.0, variance=4.0)
     assert views.summary(given).startswith(
@@ -355,3 +358,30 @@ def test_optimizers_metrics_and_losses_keep_every_public_attribute(make):
             if isinstance(value, (Node, Note)):  # a structured row's view of it
                 continue
             assert value is getattr(obj, name) or value == getattr(obj, name), name
+
+
+class Holder(keras.layers.Layer):
+    """Sublayers under the program's names: one that is also a row of the plugin's own."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.params = keras.layers.Dense(2, name="dense_params")
+        self.stack = [keras.layers.Dense(2), keras.layers.Dense(2)]
+
+    def call(self, x):
+        return self.params(x) + self.stack[0](x) + self.stack[1](x)
+
+
+def test_a_sublayer_held_by_an_attribute_is_its_row_by_that_name():
+    layer = Holder()
+    layer(tf.zeros([1, 3]))
+    rows = rows_of(layer)
+    # the attribute keeps the program's name; the plugin's parameter count gives way
+    assert rows["params"].resolve() is layer.params and rows["params"].expression == ".params"
+    assert rows["params (view)"].resolve() == sum(int(np.prod(w.shape)) for w in layer.weights)
+    # the list's layers are in Keras's list only: named by themselves, the list by its name
+    listed = [name for name in rows if name.endswith(" (Dense)")]
+    assert len(listed) == 2 and "stack" in rows
+    for name in listed:
+        code = resolve_expression(rows[name].expression, "x")
+        assert eval(code, {"x": layer}) is rows[name].resolve()

@@ -39,7 +39,7 @@ def test_unknown_shape_of_a_graph_tensor_is_its_own_line():
     tf.saved_model.save(Doubler(), folder)
     loaded = tf.saved_model.load(folder)
     call = loaded.__call__.get_concrete_function(tf.TensorSpec(None, tf.float32))
-    output = rows(call)["output specs"].resolve()
+    output = rows(call)["structured_outputs"].resolve()
     shape = rows(output)["shape"]
     assert str(shape.resolve()) == "[?]" and shape.expression is None
     # a known shape keeps .shape.as_list(), which gives exactly the list shown

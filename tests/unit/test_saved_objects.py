@@ -96,14 +96,15 @@ def test_loaded_object_shows_signatures_functions_variables_children(saved):
         "1 variable, 1 loaded object, 2 restored functions"
     ), text
     rows = _rows(loaded)
-    assert list(rows)[:5] == [
-        "w (variable)",
-        "inner (loaded object)",
+    assert list(rows)[:5] == [  # each by the attribute reaching it (stock's name)
+        "w",
+        "inner",
         "restored function __call__",
-        "double (restored function)",
+        "double",
         "signatures",
     ]
-    assert rows["w (variable)"].resolve() is loaded.w
+    assert rows["w"].resolve() is loaded.w and rows["w"].expression == ".w"
+    assert rows["double"].resolve() is loaded.double and rows["double"].expression == ".double"
     assert views.summary(rows["all variables"].resolve()) == "1 variable, 3 values"
     assert rows["tensorflow_version"].resolve() == tf.__version__  # other attributes follow
     assert "private attributes" in rows
@@ -124,12 +125,15 @@ def test_restored_and_traced_functions(saved):
     assert rows["times traced"].resolve() == 4
     assert rows["XLA (jit_compile)"].resolve() is True
     assert len(rows["concrete functions"].resolve()) == 4
-    assert str(rows["input signature"].resolve()).startswith("none")
+    assert str(rows["input_signature"].resolve()).startswith("None: a new trace")
     call = _rows(module.__call__)
-    assert call["input signature"].resolve() == module.__call__.input_signature
+    assert call["input_signature"].resolve() == module.__call__.input_signature
+    assert call["input_signature"].expression == ".input_signature"
     restored = _rows(loaded.double)
     assert str(restored["defined at"].resolve()).startswith("restored from a SavedModel")
-    assert len(restored["concrete functions"].resolve()) == 2
+    # a restored function's own attribute, by its name
+    assert len(restored["concrete_functions"].resolve()) == 2
+    assert restored["concrete_functions"].expression == ".concrete_functions"
     for function in (module.double, module.__call__, loaded.double, loaded.__call__):
         before = function.experimental_get_tracing_count()
         assert _check_expressions(function) >= 5
@@ -143,7 +147,11 @@ def test_concrete_function(saved):
         "ConcreteFunction (x: float32[None, 3]) -> {y: float32[None, 3]}, 1 captured"
     )
     rows = _rows(function)
-    assert rows["output specs"].resolve() == function.structured_outputs
+    # the attributes by their own names (stock debugpy's), each its expression
+    for name in ("structured_input_signature", "structured_outputs", "captured_inputs"):
+        assert rows[name].expression == f".{name}", name
+    assert rows["structured_outputs"].resolve() == function.structured_outputs
+    assert not {"input specs", "output specs", "captured inputs"} & set(rows)
     assert rows["graph ops"].resolve() > 0
     assert "inputs" in rows and "inputs (2)" not in rows
     assert _check_expressions(function) >= 6
@@ -156,7 +164,8 @@ def test_checkpoint_and_manager(tmp_path):
     fresh = tf.train.Checkpoint(model=module, step=step)
     assert views.summary(fresh) == "Checkpoint tracking model (Adder), step (variable); no save yet"
     rows = _rows(fresh)
-    assert str(rows["save counter"].resolve()).startswith("not created yet")
+    assert str(rows["save_counter"].resolve()).startswith("not created yet")
+    assert rows["model"].resolve() is module and rows["model"].expression == ".model"
     _check_expressions(fresh)
     assert fresh._save_counter is None  # looking created no counter
     manager = tf.train.CheckpointManager(fresh, str(tmp_path / "ck"), max_to_keep=3)
@@ -169,7 +178,8 @@ def test_checkpoint_and_manager(tmp_path):
         "latest ckpt-2; saved 2×"
     ), text
     rows = _rows(manager)
-    assert [os.path.basename(p) for p in rows["checkpoints kept"].resolve()] == ["ckpt-1", "ckpt-2"]
+    assert [os.path.basename(p) for p in rows["checkpoints"].resolve()] == ["ckpt-1", "ckpt-2"]
+    assert rows["latest_checkpoint"].expression == ".latest_checkpoint"
     assert int(rows["save counter"].resolve().numpy()) == 2
     assert _check_expressions(manager) >= 6
     assert _check_expressions(fresh) >= 3

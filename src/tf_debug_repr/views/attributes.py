@@ -342,10 +342,11 @@ def distinct(rows: list[Child], attribute_rows: list[Child]) -> list[Child]:
     attribute keeps its name, and a structured row of the same name (a Normalization's
     weight ``mean`` beside its attribute ``mean``) is named by its path or its role."""
     taken = {row.name for row in attribute_rows}
-    return [_renamed(row) if row.name in taken else row for row in rows] + attribute_rows
+    return [renamed(row) if row.name in taken else row for row in rows] + attribute_rows
 
 
-def _renamed(row: Child) -> Child:
+def renamed(row: Child) -> Child:
+    """``row`` named by its path (a variable's) or its role, for a name an attribute takes."""
     value = row.value
     if kind_of(value) in _VARIABLE_KINDS:
         path = getattr(value, "path", None)

@@ -52,16 +52,18 @@ def checkpoint_children(checkpoint: Any) -> list[Child]:
         if trackables.reachable(name):
             rows.append(Child(trackables.row_name(name, value), value, f".{name}"))
             shown[id(value)] = name
-    rows.append(_counter_row(checkpoint, ".save_counter"))
+    rows.append(_counter_row(checkpoint, ".save_counter", COUNTER))
     skip = {COUNTER} if _counter(checkpoint) is None else set()
     attributes = attribute_views.read_attributes(checkpoint, skip=skip)
     return rows + attribute_views.attribute_rows(checkpoint, attributes, {COUNTER}, shown)
 
 
-def _counter_row(checkpoint: Any, expression: str) -> Child:
+def _counter_row(checkpoint: Any, expression: str, name: str = "save counter") -> Child:
+    """The counter's row: ``save_counter`` on the checkpoint (its attribute), ``save counter``
+    on a manager (its checkpoint's)."""
     if _counter(checkpoint) is None:
-        return Child("save counter", Note(NO_COUNTER))
-    return guarded("save counter", lambda: checkpoint.save_counter, expression)
+        return Child(name, Note(NO_COUNTER))
+    return guarded(name, lambda: checkpoint.save_counter, expression)
 
 
 # --------------------------------------------------------------------------- manager
@@ -83,10 +85,10 @@ def manager_summary(manager: Any) -> str:
     )
 
 
-_MANAGER_ROWS = (
+_MANAGER_ROWS = (  # public attributes by their own names (stock debugpy's)
     ("directory", "directory"),
-    ("latest checkpoint", "latest_checkpoint"),
-    ("checkpoints kept", "checkpoints"),
+    ("latest_checkpoint", "latest_checkpoint"),
+    ("checkpoints", "checkpoints"),
     ("max to keep", "_max_to_keep"),
 )
 

@@ -3,7 +3,8 @@ included) and their concrete functions (one trace each).
 
 A polymorphic function shows where its Python function is defined, its input signature,
 the concrete functions traced so far and how many times it was traced, and whether XLA
-compiles it; a concrete function its input and output specs, captures and variables. Then,
+compiles it; a concrete function its input and output specs, captures and variables (each row
+named as the attribute it shows, as stock debugpy names it). Then,
 as for every object, its other attributes (``attributes``). Nothing here traces: the
 traced functions are read from the function's cache, never through
 ``get_concrete_function``.
@@ -125,10 +126,10 @@ def function_children(function: Any) -> list[Child]:
     rows.append(guarded("name", lambda: function.name, ".name"))
     signature = getattr(function, "input_signature", None)
     if signature is None:
-        rows.append(Child("input signature", Note("none: a new trace for each new input type")))
+        rows.append(Child("input_signature", Note("None: a new trace for each new input type")))
     else:
         rows.append(
-            guarded("input signature", lambda: function.input_signature, ".input_signature")
+            guarded("input_signature", lambda: function.input_signature, ".input_signature")
         )
     if not restored:
         rows.append(
@@ -138,8 +139,10 @@ def function_children(function: Any) -> list[Child]:
                 call("{}.experimental_get_tracing_count()"),
             )
         )
+    # a restored function's own attribute, by its name; a traced one's, read from its cache
     traced = ".concrete_functions" if restored else call(CONCRETE + "({})")
-    rows.append(guarded("concrete functions", lambda: concrete_functions(function), traced))
+    label = "concrete_functions" if restored else "concrete functions"
+    rows.append(guarded(label, lambda: concrete_functions(function), traced))
     rows.append(guarded("XLA (jit_compile)", lambda: function._jit_compile, "._jit_compile"))
     covered = {"name", "input_signature"} | ({"concrete_functions"} if restored else set())
     attributes = attribute_views.read_attributes(function)
@@ -170,11 +173,13 @@ def concrete_brief(function: Any) -> str:
         return fmt.clip(f"{_specs_text(function.structured_input_signature)} -> …", 80)
 
 
+# Each by the attribute's own name, as the program (and stock debugpy) names it: the row is
+# that attribute, found by that name and by its expression.
 _CONCRETE_ROWS = (
     ("name", "name"),
-    ("input specs", "structured_input_signature"),
-    ("output specs", "structured_outputs"),
-    ("captured inputs", "captured_inputs"),
+    ("structured_input_signature", "structured_input_signature"),
+    ("structured_outputs", "structured_outputs"),
+    ("captured_inputs", "captured_inputs"),
     ("variables", "variables"),
 )
 

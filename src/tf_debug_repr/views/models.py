@@ -307,13 +307,18 @@ def layer_children(layer: Any, extra: list[Child] | None = None) -> list[Child]:
     attributes = attribute_views.read_attributes(layer)
     holders = attribute_views.holders(attributes)
     shown: dict[int, str] = {}
+    held: list[Child] = []
 
-    def held(value: Any, fallback: str) -> str:
+    def part(value: Any, label: str, fallback: str) -> Child:
+        """A sublayer or weight held by a public attribute is that attribute's row, by its
+        name (``encoder``, as the program and stock debugpy name it) and expression; one
+        only in Keras's lists by its own name (``dense (Dense)``) and place in the list."""
         name = holders.get(id(value))
         if name is None:
-            return fallback
+            return Child(label, value, fallback)
         shown[id(value)] = name
-        return f".{name}"
+        held.append(Child(name, value, f".{name}"))
+        return held[-1]
 
     structure, hung = _structure(layer)
     if structure is None:
@@ -326,18 +331,16 @@ def layer_children(layer: Any, extra: list[Child] | None = None) -> list[Child]:
         nested, params = structure.nested, structure.params
     rows = [] if hung is None else [Child("layers", hung)]
     rows += [
-        Child(f"{sub.name} ({type(sub).__name__})", sub, held(sub, f"{attribute}[{i}]"))
+        part(sub, f"{sub.name} ({type(sub).__name__})", f"{attribute}[{i}]")
         for i, sub in enumerate(subs[:LISTED])
     ]
     for k, weight in enumerate(weights):
         if id(weight) not in nested:
-            rows.append(
-                Child(variable_views.weight_name(weight), weight, held(weight, f".weights[{k}]"))
-            )
+            rows.append(part(weight, variable_views.weight_name(weight), f".weights[{k}]"))
     for name, variable in _untracked_variables(layer, weights):
         plain = expressions.identifier(name)  # a setattr name may be any string
         if plain is not None and not plain.startswith("_"):
-            rows.append(Child(plain, variable, held(variable, f".{plain}")))
+            rows.append(part(variable, plain, f".{plain}"))
     rows.extend(preprocessing.state_children(layer))
     rows.append(Child("params", params, call(f"{MODULE}.param_count({{}})")))
     if subs and weights:
@@ -354,6 +357,14 @@ def layer_children(layer: Any, extra: list[Child] | None = None) -> list[Child]:
     covered = _LAYER_COVERED if len(subs) <= LISTED else _LAYER_COVERED - {"layers"}
     if len(weights) != len(layer.weights):  # a handler left out: the attribute shows it
         covered = covered - {"weights"}
+    # an attribute's name is the program's: the plugin's own row of that name gives way
+    # (an attribute ``memory`` holding a sublayer, beside the ``memory`` row)
+    taken = {row.name for row in held}
+    mine = {id(row) for row in held}  # by identity: a row's value may be a tensor
+    rows = [
+        attribute_views.renamed(row) if row.name in taken and id(row) not in mine else row
+        for row in rows
+    ]
     return attribute_views.distinct(
         rows, attribute_views.attribute_rows(layer, attributes, covered, shown)
     )

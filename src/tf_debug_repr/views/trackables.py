@@ -37,12 +37,13 @@ def what(value: Any) -> str:
 
 
 def row_name(name: str, value: Any) -> str:
-    """``w (variable)``; ``restored function __call__`` (pydevd files a row named
-    ``_x`` away in its protected group, without its expression)."""
-    word = what(value)
+    """``w``: a public dependency's row is named as the attribute that reaches it (as the
+    program and stock debugpy name it; its kind is in the row's type and summary);
+    ``restored function __call__`` for a ``_x`` one (pydevd files a row named ``_x`` away
+    in its protected group, without its expression)."""
     if name.startswith("_"):
-        return f"{word} {name}"
-    return name if word == name else f"{name} ({word})"
+        return f"{what(value)} {name}"
+    return name
 
 
 def bookkeeping(name: str) -> bool:
