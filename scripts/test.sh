@@ -197,6 +197,7 @@ envs_ready() { # wait for the environments' builds (the end-to-end tests need th
 # a file has classes), so the debug session (or kernel) a file's tests share with a
 # module-scoped fixture starts once, and each program of the real-program suite
 # (tests/e2e/test_real_programs.py: a class per program) is run once per debugger and mode.
+# The work units go out longest first (tests/conftest.py: LONG_SCOPES and its scheduler).
 PARALLEL=()
 if [ "$WORKERS" != 0 ]; then
   PARALLEL=(-n "$WORKERS" --dist loadscope)
