@@ -143,7 +143,8 @@ if [ -f vscode-ext/package.json ]; then
   fi
   # npm ci and the extension's checks run in the background, beside the Python tests (their
   # output, in .venv/logs/vscode-ext.log, is shown at the end): node's and Chromium's work
-  # fills the time the debug sessions spend waiting on their debuggees.
+  # fills the time the debug sessions spend waiting on their debuggees. A full run starts
+  # them after the unit tests (some of which bound their time), beside the end-to-end tests.
   vscode_ext() {
     cd vscode-ext
     npm ci --no-audit --no-fund
@@ -157,9 +158,13 @@ if [ -f vscode-ext/package.json ]; then
       npm test
     fi
   }
-  echo "== vscode-ext: npm ci, type check, npm test, in the background (.venv/logs/vscode-ext.log)"
-  (set -e; vscode_ext) >.venv/logs/vscode-ext.log 2>&1 &
-  EXT_PID=$!
+  start_ext() {
+    echo "== vscode-ext: npm ci, type check, npm test, in the background (.venv/logs/vscode-ext.log)"
+    (set -e; vscode_ext) >.venv/logs/vscode-ext.log 2>&1 &
+    EXT_PID=$!
+  }
+else
+  start_ext() { :; }
 fi
 ext_done() { # wait for the extension's checks; print their output; 1 if they failed
   [ -n "${EXT_PID:-}" ] || return 0
@@ -214,6 +219,7 @@ if [ $FAST -eq 1 ]; then
     "tests/e2e/test_pydevd_xml.py::test_children_are_the_programs_values[pydevd-pycharm]"
     "tests/e2e/test_jupyter_display.py::test_load_ext_gives_tf_values_summary_nan_warning_and_picture_then_unload_restores"
   )
+  start_ext
   envs_ready
   echo "== pytest: unit tests and one end-to-end session per host"
   failed=0
@@ -226,6 +232,7 @@ fi
 
 failed=0
 if [ $# -gt 0 ]; then
+  start_ext
   envs_ready
   echo "== pytest"
   PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" "$@" || failed=1
@@ -234,12 +241,12 @@ if [ $# -gt 0 ]; then
   exit $failed
 fi
 
-# The unit tests first, beside the environments' builds and the extension's checks (the few
-# that time a burst of requests allow for a loaded machine: they pass at a load of 10 on
-# 2 cores), then the end-to-end tests, which need the environments.
+# The unit tests first, beside the environments' builds only (a few bound their time), then
+# the end-to-end tests, which need the environments, beside the extension's checks.
 echo "== pytest: unit tests"
 PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" tests/unit || failed=1
 took
+start_ext
 envs_ready # built beside the unit tests
 
 # Keras 2 (issue 15): the core, gradient and Keras tests again, on each Keras 2 (a full run

@@ -65,7 +65,7 @@ MODES = ("compiled", "eager")
 ENV = {"TF_CPP_MIN_LOG_LEVEL": "2"}
 # How many runs go at once in one pytest process (each a TF process of ~0.9 GB): a program's
 # runs start together, the longest first, so a program takes about its longest run's time.
-RUNS_AT_ONCE = int(os.environ.get("REAL_SUITE_RUNS_AT_ONCE", "3"))
+RUNS_AT_ONCE = int(os.environ.get("REAL_SUITE_RUNS_AT_ONCE", "2"))
 
 
 @dataclasses.dataclass(frozen=True)
