@@ -28,8 +28,9 @@ PROGRAMS = Path(__file__).parent / "programs"
 # loadscope; the scheduler is ``pytest_xdist_make_scheduler`` below): the longest first, so
 # that none is started last while the other worker has nothing left to do. xdist's own
 # order (scopes with the most tests first) would hand out test_keras_io_walk.py (one test,
-# minutes) last. The order is the last full run's (slowest first); a scope not listed
-# comes after these, in collection order.
+# minutes) last. The order: CI's slowest tests of the run before issue 30's work (the first
+# test of each real program's class pays for its runs), then the files known to take
+# minutes; a scope not listed comes after these, in collection order.
 LONG_SCOPES = (
     "test_keras_io_walk.py",
     "test_real_programs.py::TestReal_cyclegan",
