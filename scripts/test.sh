@@ -141,51 +141,77 @@ if [ -f vscode-ext/package.json ]; then
     SUDO=; if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
     $SUDO apt-get update -q && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
   fi
-  echo "== vscode-ext"
-  (cd vscode-ext && npm ci --no-audit --no-fund && echo "== vscode-ext type check" \
-    && npm run typecheck)
-  if [ $FAST -eq 1 ]; then
-    # npm test less the .vsix packaging and its test, with one end-to-end session (a launch)
-    (cd vscode-ext && npm run lint && npm run bundle-python && npm run test:unit \
-      && npm run test:browser \
-      && node --test --test-name-pattern='template "currentFile"' test/e2e/launch.test.js)
-  else
-    (cd vscode-ext && npm test)
-  fi
-  took
+  # npm ci and the extension's checks run in the background, beside the Python tests (their
+  # output, in .venv/logs/vscode-ext.log, is shown at the end): node's and Chromium's work
+  # fills the time the debug sessions spend waiting on their debuggees. A full run starts
+  # them after the unit tests (some of which bound their time), beside the end-to-end tests.
+  vscode_ext() {
+    cd vscode-ext
+    npm ci --no-audit --no-fund
+    echo "== vscode-ext type check"
+    npm run typecheck
+    if [ $FAST -eq 1 ]; then
+      # npm test less the .vsix packaging and its test, with one end-to-end session (a launch)
+      npm run lint && npm run bundle-python && npm run test:unit && npm run test:browser \
+        && node --test --test-name-pattern='template "currentFile"' test/e2e/launch.test.js
+    else
+      npm test
+    fi
+  }
+  start_ext() {
+    echo "== vscode-ext: npm ci, type check, npm test, in the background (.venv/logs/vscode-ext.log)"
+    (set -e; vscode_ext) >.venv/logs/vscode-ext.log 2>&1 &
+    EXT_PID=$!
+  }
+else
+  start_ext() { :; }
 fi
+ext_done() { # wait for the extension's checks; print their output; 1 if they failed
+  [ -n "${EXT_PID:-}" ] || return 0
+  local status=0
+  wait "$EXT_PID" || status=1
+  EXT_PID=
+  if [ $status -eq 0 ]; then echo "== vscode-ext: passed"; else echo "== vscode-ext: FAILED"; fi
+  cat .venv/logs/vscode-ext.log
+  took
+  return $status
+}
 
-if [ ${#BUILDS[@]} -gt 0 ]; then
-  echo "== waiting for the environments being built (logs in .venv/logs/)"
-  wait_builds
-  took
-fi
-if [ $FAST -eq 0 ] && [ ! -f "$KERAS2/.ready" ]; then
-  echo "== Keras 2 (TF 2.15): its environment could not be installed with $PY; its run is skipped"
-fi
-if [ -f "$KERAS2/.ready" ]; then
-  # the checkout itself, as an editable install would put it (no build backend needed)
-  echo "$PWD/src" >"$("$KERAS2/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/zz_tf_debug_repr_checkout.pth"
-fi
-if [ $FAST -eq 0 ] && [ ! -f "$PY39_ENV/.ready" ]; then
-  echo "== Python 3.9 + TF 2.9: no Python 3.9 here, or its environment could not be installed; its run is skipped"
-fi
-if [ -f "$PY39_ENV/.ready" ]; then
-  echo "$PWD/src" >"$("$PY39_ENV/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/zz_tf_debug_repr_checkout.pth"
-fi
+envs_ready() { # wait for the environments' builds (the end-to-end tests need them)
+  if [ ${#BUILDS[@]} -gt 0 ]; then
+    echo "== waiting for the environments being built (logs in .venv/logs/)"
+    wait_builds
+    took
+  fi
+  if [ $FAST -eq 0 ] && [ ! -f "$KERAS2/.ready" ]; then
+    echo "== Keras 2 (TF 2.15): its environment could not be installed with $PY; its run is skipped"
+  fi
+  if [ -f "$KERAS2/.ready" ]; then
+    # the checkout itself, as an editable install would put it (no build backend needed)
+    echo "$PWD/src" >"$("$KERAS2/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/zz_tf_debug_repr_checkout.pth"
+  fi
+  if [ $FAST -eq 0 ] && [ ! -f "$PY39_ENV/.ready" ]; then
+    echo "== Python 3.9 + TF 2.9: no Python 3.9 here, or its environment could not be installed; its run is skipped"
+  fi
+  if [ -f "$PY39_ENV/.ready" ]; then
+    echo "$PWD/src" >"$("$PY39_ENV/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/zz_tf_debug_repr_checkout.pth"
+  fi
+}
 
 # pytest-xdist: -n N workers; --dist loadscope keeps each file on one worker (each class, where
 # a file has classes), so the debug session (or kernel) a file's tests share with a
 # module-scoped fixture starts once, and each program of the real-program suite
 # (tests/e2e/test_real_programs.py: a class per program) is run once per debugger and mode.
+# The work units go out longest first (tests/conftest.py: LONG_SCOPES and its scheduler).
 PARALLEL=()
 if [ "$WORKERS" != 0 ]; then
   PARALLEL=(-n "$WORKERS" --dist loadscope)
 fi
 
 if [ $FAST -eq 1 ]; then
-  # One end-to-end session per host: a debugpy launch, an attach, an ipykernel with
-  # JupyterLab's debugger, PyCharm's pydevd (XML protocol), a notebook's display.
+  # The unit tests and one end-to-end session per host (a debugpy launch, an attach, an
+  # ipykernel with JupyterLab's debugger, PyCharm's pydevd (XML protocol), a notebook's
+  # display), in one pytest run: TF is imported once per worker.
   FAST_E2E=(
     "tests/e2e/test_tensors.py::test_summary_lines_are_one_plain_readable_line"
     "tests/e2e/test_activation.py::test_attach_mode_presents_tensors"
@@ -193,31 +219,35 @@ if [ $FAST -eq 1 ]; then
     "tests/e2e/test_pydevd_xml.py::test_children_are_the_programs_values[pydevd-pycharm]"
     "tests/e2e/test_jupyter_display.py::test_load_ext_gives_tf_values_summary_nan_warning_and_picture_then_unload_restores"
   )
-  # the unit tests alone first, as in the full run (see below)
-  echo "== pytest: unit tests"
-  PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" tests/unit "$@" \
-    || [ $? -eq 5 ] # 5: -k … chose none here
+  start_ext
+  envs_ready
+  echo "== pytest: unit tests and one end-to-end session per host"
+  failed=0
+  PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" tests/unit \
+    "${FAST_E2E[@]}" "$@" || [ $? -eq 5 ] || failed=1 # 5: -k … chose none here
   took
-  echo "== pytest: one end-to-end session per host"
-  PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" "${FAST_E2E[@]}" "$@" \
-    || [ $? -eq 5 ]
-  took
-  exit 0
+  ext_done || failed=1
+  exit $failed
 fi
 
 failed=0
 if [ $# -gt 0 ]; then
+  start_ext
+  envs_ready
   echo "== pytest"
   PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" "$@" || failed=1
   took
+  ext_done || failed=1
   exit $failed
 fi
 
-# The unit tests first, alone: a few time what a burst of requests costs (the budget's),
-# which other processes on the same cores would blur.
+# The unit tests first, beside the environments' builds only (a few bound their time), then
+# the end-to-end tests, which need the environments, beside the extension's checks.
 echo "== pytest: unit tests"
 PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" tests/unit || failed=1
 took
+start_ext
+envs_ready # built beside the unit tests
 
 # Keras 2 (issue 15): the core, gradient and Keras tests again, on each Keras 2 (a full run
 # only: no pytest arguments). Both runs start with the end-to-end tests, in the
@@ -252,6 +282,7 @@ echo "== pytest: end-to-end tests"
 PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" tests/e2e || failed=1
 took
 
+ext_done || failed=1
 for run in "${RUNS[@]}"; do
   pid=${run##*:}
   rest=${run%:*}

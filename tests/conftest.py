@@ -23,25 +23,75 @@ from tf_debug_repr.hosts.demo.dap_client import (
 
 PROGRAMS = Path(__file__).parent / "programs"
 
-# The longest files first (scripts/test.sh runs pytest-xdist with --dist loadfile, which hands
-# out whole files in collection order): a long file started last would leave one core idle
-# while it ends. Order within a file is kept. Minutes each on a 2-core machine.
-LONG_FILES = (
+# pytest-xdist hands out work units ("scopes": a file, or a class where a file has classes)
+# to its 2 workers as each one runs dry, in the order below (scripts/test.sh: --dist
+# loadscope; the scheduler is ``pytest_xdist_make_scheduler`` below): the longest first, so
+# that none is started last while the other worker has nothing left to do. xdist's own
+# order (scopes with the most tests first) would hand out test_keras_io_walk.py (one test,
+# minutes) last. The order: CI's slowest tests of the run before issue 30's work (the first
+# test of each real program's class pays for its runs), then the files known to take
+# minutes; a scope not listed comes after these, in collection order.
+LONG_SCOPES = (
     "test_keras_io_walk.py",
+    "test_real_programs.py::TestReal_cyclegan",
+    "test_real_programs.py::TestReal_transformer_attention",
+    "test_real_programs.py::TestReal_pix2pix",
+    "test_real_programs.py::TestReal_seq2seq_teacher",
+    "test_real_programs.py::TestReal_mixed_precision",
+    "test_real_programs.py::TestReal_dcgan_tutorial",
+    "test_forensics_numerics.py",
+    "test_real_programs.py::TestReal_actor_critic",
+    "test_real_programs.py::TestReal_quickstart_expert",
+    "test_real_programs.py::TestReal_image_classification",
+    "test_real_programs.py::TestReal_oxford_pets_segmentation",
+    "test_real_programs.py::TestReal_saved_module",
+    "test_real_programs.py::TestReal_keras_io_walk",
+    "test_real_programs.py::TestReal_vae_sampling",
     "test_real_programs.py",
     "test_wheel.py",
     "test_pydevd_xml.py",
     "test_compiled_breakpoints.py",
-    "test_forensics_numerics.py",
 )
+# Files whose tests share no session (each starts its own, or reads the real-program
+# suite's session-wide records): each test is a work unit of its own, so that the two
+# workers share them. A file whose tests share a module-scoped fixture must not be here.
+PER_TEST_FILES = ("test_real_programs.py", "test_compiled_breakpoints.py")
+
+
+def work_unit(nodeid: str) -> str:
+    """The scope a test is handed out with: its class, else its file; a test of
+    ``PER_TEST_FILES`` outside a class, alone."""
+    path, _, rest = nodeid.partition("::")
+    if "::" not in rest and path.rsplit("/", 1)[-1] in PER_TEST_FILES:
+        return nodeid
+    return nodeid.rsplit("::", 1)[0]
+
+
+def _rank(unit: str) -> int:
+    tail = unit.rsplit("/", 1)[-1]
+    for n, long in enumerate(LONG_SCOPES):
+        if tail == long or tail.startswith(long + "::"):
+            return n
+    return len(LONG_SCOPES)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    def rank(item: pytest.Item) -> int:
-        name = item.path.name
-        return LONG_FILES.index(name) if name in LONG_FILES else len(LONG_FILES)
+    items.sort(key=lambda item: _rank(work_unit(item.nodeid)))  # stable: the rest keeps order
 
-    items.sort(key=rank)  # stable: each file's own order stays
+
+def pytest_xdist_make_scheduler(config, log):  # noqa: ANN001, ANN201 (xdist's hook)
+    """``--dist loadscope`` with ``work_unit``'s scopes, handed out in collection order
+    (``LONG_SCOPES`` first) instead of by their number of tests."""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class LongestFirst(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    config.option.loadscopereorder = False
+    return LongestFirst(config, log)
 
 
 class Stopped:

@@ -3,7 +3,8 @@ once under stock debugpy and once under the plugin per mode (compiled: the defau
 ``TF_DEBUG_REPR_EAGER=1``), stopped at its markers in turn. What each debugger showed is
 recorded once (rows, each row's expression's result, the names shown on each object, the
 program's exit code, output and probe counts); tests/e2e/test_real_programs.py asserts one
-check per test on those records.
+check per test on those records. A program's runs are started together (``Runs``), at the first
+asking for any of them: the debug sessions wait on their debuggees much of their time.
 
 Stock debugpy answers each request in ~42 ms, so its run records only what the name
 comparison needs: each local object and each object it holds, two levels. The plugin's run
@@ -14,15 +15,16 @@ walks every local three levels deep: every row of the first two levels, the firs
 from __future__ import annotations
 
 import ast
+import concurrent.futures
 import dataclasses
 import json
 import os
 import queue
 import re
-import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -61,6 +63,9 @@ NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|\bnan\b|\binf\b"
 DEBUGGERS = ("stock", "plugin")
 MODES = ("compiled", "eager")
 ENV = {"TF_CPP_MIN_LOG_LEVEL": "2"}
+# How many runs go at once in one pytest process (each a TF process of ~0.9 GB): a program's
+# runs start together, the longest first, so a program takes about its longest run's time.
+RUNS_AT_ONCE = int(os.environ.get("REAL_SUITE_RUNS_AT_ONCE", "2"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -186,7 +191,9 @@ class Run:
     reads: dict[str, int] = dataclasses.field(default_factory=dict)
     failure: str | None = None  # the session broke: how
     seconds: float = 0.0
-    cpu: float = 0.0  # CPU seconds of the processes it started (those reaped by its end)
+    # CPU seconds of the program (its own count, at its exit) and, in a debug run, of the
+    # thread that walked it; the adapter's are left out
+    cpu: float = 0.0
 
 
 class RecordingClient(DapClient):
@@ -209,9 +216,12 @@ class RecordingClient(DapClient):
         return message
 
 
-def _children_cpu() -> float:
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return used.ru_utime + used.ru_stime
+def _program_cpu(probe_out: str) -> float:
+    """The CPU seconds the program wrote at its exit (tests/programs/real/probe.py)."""
+    if not os.path.exists(probe_out + ".cpu"):
+        return 0.0
+    with open(probe_out + ".cpu", encoding="utf-8") as written:
+        return float(written.read())
 
 
 def env_for(debugger: str, mode: str, probe_out: str | None = None) -> dict[str, str]:
@@ -228,17 +238,20 @@ def env_for(debugger: str, mode: str, probe_out: str | None = None) -> dict[str,
 def plain_run(program: Program) -> Run:
     """The program with no debugger: its output is the reference."""
     run = Run(program, "plain", "")
-    start, cpu = time.perf_counter(), _children_cpu()
-    done = subprocess.run(
-        [sys.executable, program.path],
-        cwd=os.path.dirname(program.path),
-        env={**os.environ, **ENV},
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as scratch:
+        probe_out = os.path.join(scratch, "reads.json")
+        done = subprocess.run(
+            [sys.executable, program.path],
+            cwd=os.path.dirname(program.path),
+            env={**os.environ, **ENV, "REAL_PROBE_OUT": probe_out},
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        run.cpu = _program_cpu(probe_out)
     run.exit_code, run.stdout, run.console = done.returncode, done.stdout, done.stderr
-    run.seconds, run.cpu = time.perf_counter() - start, _children_cpu() - cpu
+    run.seconds = time.perf_counter() - start
     return run
 
 
@@ -263,7 +276,7 @@ def debug_run(program: Program, debugger: str, mode: str) -> Run:
     lines = {line_of(path, m): m for m in program.stops}
     with tempfile.TemporaryDirectory() as scratch:
         probe_out = os.path.join(scratch, "reads.json")
-        cpu = _children_cpu() + time.process_time()
+        cpu = time.thread_time()
         client = RecordingClient(python=sys.executable)
         start = time.perf_counter()
         try:
@@ -320,19 +333,53 @@ def debug_run(program: Program, debugger: str, mode: str) -> Run:
         finally:
             time.sleep(0.2)  # the last output events
             client.close()
-        # the walker's and reaped processes' CPU, and the debuggee's (written at its exit);
-        # the adapter's, not reaped here, is left out
         run.seconds = time.perf_counter() - start
-        run.cpu = _children_cpu() + time.process_time() - cpu
-        if os.path.exists(probe_out + ".cpu"):
-            with open(probe_out + ".cpu", encoding="utf-8") as written:
-                run.cpu += float(written.read())
+        run.cpu = time.thread_time() - cpu + _program_cpu(probe_out)
         run.stdout = "".join(client.stdout_parts)
         run.console = "".join(client.other_parts)
         if os.path.exists(probe_out):
             with open(probe_out, encoding="utf-8") as written:
                 run.reads = json.load(written)
     return run
+
+
+class Runs:
+    """``runs.get(program, debugger, mode)``: that run, made once. At the first asking for
+    any run of a program, all of its runs (the plugin's per mode, stock's, the plain one:
+    the longest first) are started, ``RUNS_AT_ONCE`` at a time, each in a thread of its own;
+    a run's figures go to ``report`` (one JSON line each) when it ends."""
+
+    def __init__(self, report: str | None = None, at_once: int = RUNS_AT_ONCE) -> None:
+        self._pool = concurrent.futures.ThreadPoolExecutor(max(at_once, 1), "real-run")
+        self._runs: dict[tuple[str, str, str], concurrent.futures.Future[Run]] = {}
+        self._lock = threading.Lock()
+        self._report = report
+
+    def _make(self, program: Program, debugger: str, mode: str) -> Run:
+        run = plain_run(program) if debugger == "plain" else debug_run(program, debugger, mode)
+        if self._report:
+            with self._lock, open(self._report, "a", encoding="utf-8") as out:
+                out.write(summary(run) + "\n")
+        return run
+
+    def get(self, program: Program, debugger: str, mode: str = "compiled") -> Run:
+        if debugger != "plugin":
+            mode = "compiled"  # stock debugpy and the plain run have no modes
+        with self._lock:
+            if (program.name, debugger, mode) not in self._runs:
+                every = [("plugin", m) for m in program.modes]
+                every += [("stock", "compiled"), ("plain", "compiled")]
+                if (debugger, mode) not in every:  # a mode the program is not listed with
+                    every.insert(0, (debugger, mode))
+                for kind, its_mode in every:
+                    key = (program.name, kind, its_mode)
+                    if key not in self._runs:
+                        self._runs[key] = self._pool.submit(self._make, program, kind, its_mode)
+            made = self._runs[(program.name, debugger, mode)]
+        return made.result()
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 # ------------------------------------------------------------------ stock

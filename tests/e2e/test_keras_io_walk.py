@@ -13,6 +13,7 @@ scripts/test.sh runs this file under Keras 3, TF 2.15's Keras 2 and tf_keras."""
 from __future__ import annotations
 
 import re
+import threading
 import time
 
 import pytest
@@ -241,25 +242,57 @@ def _stops(s: Stopped, on_stop) -> None:
             s.resume_to_next_stop()
 
 
+class StockNames:
+    """Stock debugpy's attribute names at each stop (the plugin switched off), recorded by a
+    session of its own in a thread, beside the plugin's session: each waits on its debuggee
+    much of its time. ``names[marker]`` waits for that stop's; ``all()`` for the session's end."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, dict[str, set[str]]] = {}
+        self.reached = {marker: threading.Event() for marker in STOPS}
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._record, name="stock-session", daemon=True)
+        self.thread.start()
+
+    def _record(self) -> None:
+        try:
+            session = start_stopped(PROGRAM, markers=STOPS, env={"TF_DEBUG_REPR_DISABLE": "1"})
+            try:
+
+                def record(marker: str) -> None:
+                    self.found[marker] = {
+                        e: _stock_names(session, rows) for e, rows in _objects(session).items()
+                    }
+                    self.reached[marker].set()
+
+                _stops(session, record)
+            finally:
+                session.client.close()
+        except BaseException as exc:  # raised where the test reads it
+            self.error = exc
+        finally:
+            for reached in self.reached.values():
+                reached.set()
+
+    def __getitem__(self, marker: str) -> dict[str, set[str]]:
+        self.reached[marker].wait(timeout=900)
+        if marker not in self.found:
+            raise RuntimeError(f"stock's session did not record {marker}") from self.error
+        return self.found[marker]
+
+    def all(self) -> dict[str, dict[str, set[str]]]:
+        self.thread.join(timeout=900)
+        if self.error is not None:
+            raise self.error
+        return self.found
+
+
 @pytest.fixture(scope="module")
-def stock() -> dict[str, dict[str, set[str]]]:
-    """Stock debugpy's attribute names at each stop (the plugin switched off)."""
-    session = start_stopped(PROGRAM, markers=STOPS, env={"TF_DEBUG_REPR_DISABLE": "1"})
-    found: dict[str, dict[str, set[str]]] = {}
-    try:
-
-        def record(marker: str) -> None:
-            found[marker] = {
-                e: _stock_names(session, rows) for e, rows in _objects(session).items()
-            }
-
-        _stops(session, record)
-    finally:
-        session.client.close()
-    return found
+def stock() -> StockNames:
+    return StockNames()
 
 
-def test_every_local_three_levels_deep_and_nothing_stock_shows_lost(stock):
+def test_every_local_three_levels_deep_and_nothing_stock_shows_lost(stock: StockNames):
     s = start_stopped(PROGRAM, markers=STOPS)
     report: list[str] = []
     lost: list[str] = []
@@ -292,5 +325,6 @@ def test_every_local_three_levels_deep_and_nothing_stock_shows_lost(stock):
         s.client.close()
     print("\n".join(report))
     assert not lost, "\n".join(lost[:60])
-    assert {"GAN_BREAKPOINT", "END_BREAKPOINT"} <= set(stock)
-    assert "self.d_optimizer" in stock["GAN_BREAKPOINT"], sorted(stock["GAN_BREAKPOINT"])
+    recorded = stock.all()
+    assert {"GAN_BREAKPOINT", "END_BREAKPOINT"} <= set(recorded)
+    assert "self.d_optimizer" in recorded["GAN_BREAKPOINT"], sorted(recorded["GAN_BREAKPOINT"])

@@ -297,25 +297,11 @@ def test_mixed_precision_loop_float16_values(debug_session):
 
 @pytest.fixture(scope="session")
 def runs():
-    """``runs(program, debugger, mode)``: that run, made at its first asking and kept."""
-    cache: dict[tuple[str, str, str], real_suite.Run] = {}
-    report = os.environ.get("REAL_SUITE_REPORT")
-
-    def get(program: real_suite.Program, debugger: str, mode: str = "compiled"):
-        if debugger != "plugin":
-            mode = "compiled"  # stock debugpy and the plain run have no modes
-        key = (program.name, debugger, mode)
-        if key not in cache:
-            if debugger == "plain":
-                cache[key] = real_suite.plain_run(program)
-            else:
-                cache[key] = real_suite.debug_run(program, debugger, mode)
-            if report:
-                with open(report, "a", encoding="utf-8") as out:
-                    out.write(real_suite.summary(cache[key]) + "\n")
-        return cache[key]
-
-    return get
+    """``runs(program, debugger, mode)``: that run, made once (a program's runs are started
+    together at the first asking for any of them: ``real_suite.Runs``)."""
+    made = real_suite.Runs(os.environ.get("REAL_SUITE_REPORT"))
+    yield made.get
+    made.close()
 
 
 def ran(run: real_suite.Run) -> str:
