@@ -79,6 +79,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: _rank(work_unit(item.nodeid)))  # stable: the rest keeps order
 
 
+@pytest.hookimpl(optionalhook=True)  # xdist's hook: the Keras 2 and Python 3.9 envs lack xdist
 def pytest_xdist_make_scheduler(config, log):  # noqa: ANN001, ANN201 (xdist's hook)
     """``--dist loadscope`` with ``work_unit``'s scopes, handed out in collection order
     (``LONG_SCOPES`` first) instead of by their number of tests."""
