@@ -125,6 +125,13 @@ def last_step(model: Any) -> Any:
     return activation_views.last_step(model)
 
 
+def dataset_preview(dataset: Any) -> Any:
+    """A dataset's ``preview`` row as shown: its first elements, read when expanded."""
+    from .views import preview as preview_views
+
+    return preview_views.PendingPreview(dataset)
+
+
 def preview(dataset: Any, count: int = 3, force: bool = False) -> Any:
     """The first ``count`` elements of a ``tf.data.Dataset``, read from a fresh iterator."""
     from .views import preview as preview_views

@@ -111,12 +111,13 @@ def test_dataset_preview_leaves_the_programs_iterator_alone(debug_session, tmp_p
     s = debug_session("activations_fit.py", "PREVIEW_BREAKPOINT", env={"TFDR_OUT": out})
     ds = s.locals()["ds"]
     row = s.child_map(ds)["preview"]
-    assert row.value.startswith("evaluate to read 3 elements from a fresh iterator"), row.value
+    assert row.value.startswith("expand to read 3 elements from a fresh iterator"), row.value
     for _ in range(2):  # twice: each read is a fresh iterator
-        found = s.evaluate(row.evaluate_name)
-        assert found["result"].startswith("3 elements read from a fresh iterator"), found
+        found = s.evaluate(row.evaluate_name)  # the row as shown: read when expanded
+        assert found["result"] == row.value, found
         elements = s.client.variables(found["variablesReference"])
-        assert [e.name for e in elements] == ["[0]", "[1]", "[2]"], elements
+        assert [e.name for e in elements] == ["read", "[0]", "[1]", "[2]"], elements
+        assert elements[0].value.startswith("3 elements read from a fresh iterator"), elements
         _true(
             s,
             f"__import__('numpy').array_equal(({row.evaluate_name}).element(1).numpy(), expected[1])",

@@ -196,9 +196,16 @@ def test_preview_reads_a_fresh_iterator_and_leaves_the_programs_alone():
             ".element(2)",
         ]
     assert next(iterator).numpy().tolist() == [6, 9]
-    row = preview_views.preview_row()
-    assert str(row.value).startswith("evaluate to read 3 elements from a fresh iterator")
-    assert row.expression("ds") == "__import__('tf_debug_repr._expr', fromlist=['_']).preview(ds)"
+    row = preview_views.preview_row(ds)
+    assert row.value.summary().startswith("expand to read 3 elements from a fresh iterator")
+    assert row.expression("ds") == (
+        "__import__('tf_debug_repr._expr', fromlist=['_']).dataset_preview(ds)"
+    )
+    read = row.value.children()  # expanding reads, from a fresh iterator
+    assert read[0].name == "read" and str(read[0].value).startswith("3 elements read")
+    assert [c.name for c in read[1:]] == ["[0]", "[1]", "[2]"]
+    assert row.value.element(2).numpy().tolist() == [12, 15]
+    assert next(iterator).numpy().tolist() == [12, 15]
 
 
 def test_preview_refuses_what_a_fresh_iterator_would_change():

@@ -182,7 +182,7 @@ def dataset_children(ds: Any) -> list[Child]:
             "note",
             Note("elements are not listed: reading them would consume the program's data"),
         ),
-        preview_views.preview_row(),
+        preview_views.preview_row(ds),
     ]
     # and every attribute stock debugpy shows (its input dataset, options, variant tensor…)
     return attribute_views.with_attributes(ds, rows, {"element_spec"})

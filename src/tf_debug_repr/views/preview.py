@@ -44,15 +44,46 @@ _SHUFFLES = ("ShuffleDatasetV2", "ShuffleDatasetV3", "ShuffleAndRepeatDatasetV2"
 
 def cost_text(count: int = COUNT) -> str:
     return (
-        f"evaluate to read {count} elements from a fresh iterator (the pipeline runs again "
+        f"expand to read {count} elements from a fresh iterator (the pipeline runs again "
         f"for them; the program's iterators are not touched; at most {SECONDS:g} s and "
         f"{fmt.bytes_text(MAX_BYTES)})"
     )
 
 
-def preview_row() -> Child:
-    """The dataset's ``preview`` row: its cost, and the expression that reads."""
-    return Child("preview", Note(cost_text()), call(f"{FACADE}.preview({{}})"))
+def preview_row(ds: Any) -> Child:
+    """The dataset's ``preview`` row: what a read costs, read when expanded. Its expression
+    gives the same unread row (Watch, Debug Console), so it shows what the row shows."""
+    return Child("preview", PendingPreview(ds), call(f"{FACADE}.dataset_preview({{}})"))
+
+
+class PendingPreview(Node):
+    """A dataset's first elements, not read yet: the summary says what reading them costs;
+    expanding reads them (``preview``), once per row."""
+
+    def __init__(self, ds: Any, count: int = COUNT) -> None:
+        self.ds = ds
+        self.count = count
+        self._found: Any = None
+
+    def read(self) -> Any:
+        if self._found is None:
+            self._found = preview(self.ds, self.count)
+        return self._found
+
+    def element(self, index: int) -> Any:
+        found = self.read()
+        if not isinstance(found, Preview):
+            raise LookupError(str(found))
+        return found.element(index)
+
+    def summary(self) -> str:
+        return cost_text(self.count)
+
+    def children(self) -> list[Child]:
+        found = self.read()
+        if not isinstance(found, Preview):
+            return [Child("not read", found)]
+        return [Child("read", Note(found.summary())), *found.children()]
 
 
 def risks(ds: Any) -> list[str]:
