@@ -357,10 +357,11 @@ def history_mark(obj: Any, kind: Kind | None) -> str:
 
 def history_children(obj: Any, kind: Kind | None) -> list[Child]:
     """Expanding a variable is looking at it: tracked from now on; its ``history`` row
-    shows from two entries on."""
-    if _watched(kind):
-        record = _watched_record(obj, looked=True, remembered_first=True)
-    elif _tracked_kind(kind):
+    shows from two entries on. A watched tensor gets no row (its sparkline only): it is a
+    new tensor at each stop, and the row's expression, ``history(x)`` evaluated later as
+    another expression, could find another record than the one the row shows; the Watch
+    pane's ``tf_debug_repr.history(x)`` gives its history."""
+    if _tracked_kind(kind):
         record = history.observe(obj, looked=True)
     else:
         return []

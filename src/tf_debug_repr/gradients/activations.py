@@ -448,9 +448,22 @@ def _read(kept: list[Kept], step: _Step, stamp: int) -> list[Output]:
     return found
 
 
+def _eagerly(read: Callable[[Any], list[Output] | None], owner: Any) -> list[Output] | None:
+    """``read(owner)`` in the eager context: a stop inside a trace or Keras's build pass
+    reads the shadows as values (``init_scope``), adding no op to the graph being built."""
+    import tensorflow as tf
+
+    with tf.init_scope():
+        return read(owner)
+
+
 def outputs_of(layer: Any) -> list[Output] | None:
     """The layer's outputs in the last step that ran it (compiled, or an eager call when
     that came later); None when none was kept."""
+    return _eagerly(_outputs_of, layer)
+
+
+def _outputs_of(layer: Any) -> list[Output] | None:
     with _lock:
         entry = _records.get(id(layer))
         traces = dict(entry[1]) if entry is not None and entry[0]() is layer else {}
@@ -481,6 +494,10 @@ def _eager_newer(eager: _Eager, last: tuple) -> bool:
 
 def batch_of(model: Any) -> list[Output] | None:
     """The batch the model's last compiled train step was given (after the data adapter)."""
+    return _eagerly(_batch_of, model)
+
+
+def _batch_of(model: Any) -> list[Output] | None:
     with _lock:
         entry = _batches.get(id(model))
         traces = dict(entry[1]) if entry is not None and entry[0]() is model else {}
