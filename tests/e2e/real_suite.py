@@ -63,9 +63,11 @@ NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|\bnan\b|\binf\b"
 DEBUGGERS = ("stock", "plugin")
 MODES = ("compiled", "eager")
 ENV = {"TF_CPP_MIN_LOG_LEVEL": "2"}
-# How many runs go at once in one pytest process (each a TF process of ~0.9 GB): a program's
-# runs start together, the longest first, so a program takes about its longest run's time.
-RUNS_AT_ONCE = int(os.environ.get("REAL_SUITE_RUNS_AT_ONCE", "2"))
+# How many runs go at once in one pytest process (each a TF process of ~0.9 GB), the longest
+# first. 1 by default: in a clean-clone run on 2 cores (two pytest workers, the Keras 2 and
+# Python 3.9 environments' runs beside them), 2 at once made the e2e part slower (33m41s
+# against 28m41s) and a run missed its 90 s wait for a continue; more cores can take more.
+RUNS_AT_ONCE = int(os.environ.get("REAL_SUITE_RUNS_AT_ONCE", "1"))
 
 
 @dataclasses.dataclass(frozen=True)
