@@ -20,6 +20,9 @@ GROUPS = ("special variables", "function variables", "class variables", "protect
 WATCH_CHANGE = re.compile(
     r" (?:‼ ?)?Δ(?:=0 since last stop|‖·‖=\S+ since stop \d+| frozen \d+ stops| shape changed)"
 )
+# and, from its third stop, a sparkline of its norm's history (docs/history.md): the tensor
+# a Watch expression gives is tracked by that expression, which the Variables row is not.
+WATCH_HISTORY = re.compile(r" ‖·‖[▁▂▃▄▅▆▇█]+")
 
 
 # The figures of a summary line; sampled ones (``~``, ``≈``) where a request's time budget ran
@@ -29,8 +32,10 @@ FIGURES = re.compile(r" x∈~?\[[^\]]*\]| μ[=≈]\S+| σ[=≈]\S+")
 
 def same_value(row: Variable, result: str) -> bool:
     """Does the watch value of a row's expression show what the row shows?"""
-    result = WATCH_CHANGE.sub("", result, count=1)
-    row = dataclasses.replace(row, value=WATCH_CHANGE.sub("", row.value, count=1))
+    result = WATCH_HISTORY.sub("", WATCH_CHANGE.sub("", result, count=1), count=1)
+    row = dataclasses.replace(
+        row, value=WATCH_HISTORY.sub("", WATCH_CHANGE.sub("", row.value, count=1), count=1)
+    )
     if result == row.value:
         return True
     if "x∈~[" in result or "x∈~[" in row.value:  # the same value, its figures sampled once
