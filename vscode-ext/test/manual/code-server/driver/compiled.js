@@ -17,6 +17,11 @@ runCheck(
     const variables = () => texts('.debug-variables .monaco-list-row');
     /** The bottom (css px) of the last row of the Call Stack pane. */
     const callStackBottom = async () => Math.max(...(await page.locator('.debug-call-stack .monaco-list-row').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().bottom)))) + 8;
+    /** Where a picture of the sidebar and editor ends: below the Call Stack and two lines below the stopped line. */
+    const pictureBottom = async () => {
+      const stopped = await page.locator('.part.editor .debug-top-stack-frame-line').first().boundingBox();
+      return Math.max(await callStackBottom(), stopped ? stopped.y + 3 * stopped.height : 0);
+    };
 
     await ui.open(args.url);
     await ui.command('Debug: Remove All Breakpoints');
@@ -30,7 +35,7 @@ runCheck(
     await sleep(2000);
     console.log(`STOP frames: ${JSON.stringify(await frames())}`);
     console.log(`STOP variables: ${JSON.stringify(await variables())}`);
-    await ui.shotSidebarAndEditor('compiled-step-stop', await callStackBottom());
+    await ui.shotSidebarAndEditor('compiled-step-stop', await pictureBottom());
 
     // 2. Step Over, from the toolbar, until the top frame is no longer train_step (at most 8).
     let presses = 0;
@@ -48,10 +53,10 @@ runCheck(
       await sleep(2000);
       now = await frames();
       console.log(`STEP OVER ${presses}: ${JSON.stringify(now)}`);
-      if (!now.some((f) => f.includes('train_step'))) break;
+      if (!now.some((f) => f.startsWith('train_step '))) break; // the function's name, then the file's
     }
     console.log(`STEP OVER presses to leave train_step: ${presses}`);
-    await ui.shotSidebarAndEditor('compiled-step-over', await callStackBottom());
+    await ui.shotSidebarAndEditor('compiled-step-over', await pictureBottom());
     await ui.stopDebugging();
 
     // 3. The NaN template on a compiled step: no breakpoint, VS Code's default exception filter.
@@ -63,7 +68,7 @@ runCheck(
     await page.keyboard.press('Enter');
     await sleep(2000);
     await ui.command('Debug: Select and Start Debugging');
-    await page.keyboard.type('NaN is born', { delay: 10 });
+    await page.keyboard.type('(stop where a NaN is born)', { delay: 10 });
     await sleep(800);
     await page.keyboard.press('Enter');
     await page.locator('.debug-top-stack-frame-line').first().waitFor({ state: 'attached', timeout: 300000 });
@@ -75,7 +80,11 @@ runCheck(
     console.log(`NAN frames: ${JSON.stringify(await frames())}`);
     console.log(`NAN variables: ${JSON.stringify(await variables())}`);
     console.log(`NAN exception widget: ${JSON.stringify(await texts('.exception-widget'))}`);
-    await ui.shotSidebarAndEditor('nan-compiled-step');
+    // down to the program's last line (or the Call Stack's last row, whichever is lower)
+    const lastLine = Math.max(
+      ...(await page.locator('.part.editor .view-lines .view-line').evaluateAll((els) => els.filter((e) => e.innerText.trim()).map((e) => e.getBoundingClientRect().bottom))),
+    );
+    await ui.shotSidebarAndEditor('nan-compiled-step', Math.max(lastLine + 8, await callStackBottom()));
     await ui.stopDebugging();
   },
   PICTURE_SCREEN,

@@ -64,8 +64,13 @@ runCheck(
     await ui.shotEditor('viewer-history');
     await ui.closeViewers();
 
-    // 3. The layer's output in the viewer.
+    // 3. The layer's output in the viewer: opened from the pane at the README's screen (its row
+    //    is below an 820 px window's last row), pictured at the viewer's.
+    await ui.page.setViewportSize({ width: PICTURE_SCREEN.width, height: PICTURE_SCREEN.height });
+    await sleep(1500);
     await ui.viewTensor(OUTPUT_ROW, 4);
+    await ui.page.setViewportSize({ width: 1200, height: 820 });
+    await sleep(1500);
     console.log(`OUTPUT viewer: ${(await ui.viewer(0).locator('#summary').innerText()).trim()}`);
     await ui.shotEditor('viewer-layer-output');
     await ui.closeViewers();
