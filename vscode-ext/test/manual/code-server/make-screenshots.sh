@@ -8,7 +8,8 @@
 # Needs: Node 20, npm, the repository's .venv (TensorFlow, debugpy), vscode-ext/node_modules,
 # and (installed with apt-get when missing, as root) Debian's chromium, ripgrep, libkrb5-dev.
 #
-# Stages (default: all):  install | extensions | shots   (and, on their own: persist, viewtime)
+# Stages (default: all):  install | extensions | shots   (and, on their own: persist, viewtime,
+# and the pictures of docs/compiled-code.md, docs/history.md, docs/report.md: compiled, history, inline)
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -116,7 +117,10 @@ start_code_server() {
   done
 }
 
-take_shots() {
+# A fresh workspace/ and user data, code-server on it, then driver/$1.js; the pictures it took
+# ($WORK/shots) are quantized into docs/images.
+shoot_with() {
+  local driver="$1"
   log "workspace and user settings"
   rm -rf "$WORK/ws" "$WORK/data" "$WORK/raw"
   mkdir -p "$WORK/ws/.vscode" "$WORK/data/User" "$WORK/raw"
@@ -127,20 +131,28 @@ take_shots() {
   log "code-server on 127.0.0.1:$PORT"
   start_code_server "$WORK/ws"
 
-  log "driving it (raw screenshots in $WORK/raw, cropped ones in $WORK/shots, then docs/images)"
+  log "driving it with driver/$driver.js (raw screenshots in $WORK/raw, cropped ones in $WORK/shots, then docs/images)"
   rm -rf "$WORK/shots"
-  NODE_PATH="$WORK/driver/node_modules" node "$HERE/driver/screens.js" \
+  # a driver that fails part way keeps the pictures it took before: they are quantized below
+  set +e
+  NODE_PATH="$WORK/driver/node_modules" node "$HERE/driver/$driver.js" \
     --url "http://127.0.0.1:$PORT/?folder=$WORK/ws" --ws "$WORK/ws" --raw "$WORK/raw" --out "$WORK/shots" \
-    --logs "$WORK/logs"
+    --logs "$WORK/logs" 2>&1 | tee "$WORK/logs/$driver.out"
+  local status="${PIPESTATUS[0]}"
+  set -e
   stop_code_server
   # palette PNGs: the same picture to the eye at about half the bytes (467 KB -> 214 KB measured);
   # only the pictures this run took (docs/images holds others: the Jupyter ones, the Watch pane's)
   local shot
   for shot in "$WORK"/shots/*.png; do
+    [ -e "$shot" ] || continue
     pngquant --quality 80-100 --speed 1 --strip --force --output "$REPO/docs/images/$(basename "$shot")" "$shot"
   done
   ls -l "$REPO/docs/images"
+  return "$status"
 }
+
+take_shots() { shoot_with screens; }
 
 # Not a picture: views that outlive their debug session and a window reload (driver/persist.js).
 check_persist() {
@@ -179,6 +191,8 @@ case "$STAGE" in
   shots) take_shots ;;
   persist) check_persist ;;
   viewtime) time_views ;;
+  # the pictures of compiled code (#32), a training run's history (#28), inline values (#29)
+  compiled | history | inline) shoot_with "$STAGE" ;;
   all) install_tools && build_extensions && take_shots ;;
-  *) echo "usage: $0 [install|extensions|shots|persist|viewtime|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [install|extensions|shots|persist|viewtime|compiled|history|inline|all]" >&2; exit 2 ;;
 esac

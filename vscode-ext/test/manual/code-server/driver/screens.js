@@ -151,11 +151,11 @@ class Workbench {
   }
 
   /**
-   * Only the Variables pane open, the sidebar left at VS Code's default width (what a new user
-   * has: 300 px at this viewport); the width is printed.
+   * Only the Variables pane open (or every pane but those in `collapse`), the sidebar left at
+   * VS Code's default width (what a new user has: 300 px at this viewport); the width is printed.
    */
-  async layoutDebugSidebar() {
-    for (const title of ['Watch', 'Call Stack', 'Breakpoints']) {
+  async layoutDebugSidebar(collapse = ['Watch', 'Call Stack', 'Breakpoints']) {
+    for (const title of collapse) {
       const header = this.page.locator('.part.sidebar .pane-header').filter({ has: this.page.locator('h3.title', { hasText: new RegExp(`^${title}$`, 'i') }) });
       if ((await header.count()) && (await header.first().getAttribute('aria-expanded')) === 'true') await header.first().click();
     }
@@ -164,9 +164,10 @@ class Workbench {
     console.log(`sidebar: ${side.width} css px wide (viewport ${this.page.viewportSize().width} px)`);
   }
 
+  /** A row of the Variables pane by its name, or by a RegExp its name element matches. */
   row(name, level = 2) {
     // the name element reads `name =` (or `name:` in older VS Code)
-    const exact = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*[:=]?$`);
+    const exact = name instanceof RegExp ? name : new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*[:=]?$`);
     return this.page
       .locator(`.debug-variables .monaco-list-row[aria-level="${level}"]`)
       .filter({ has: this.page.locator('.name', { hasText: exact }) })
@@ -320,6 +321,21 @@ class Workbench {
     await this.clip(name, { x: side.x, y: side.y, width: side.width, height: bottom - side.y });
   }
 
+  /**
+   * The sidebar and the editor area side by side (the panel hidden first), from their top down
+   * to `bottom` css px, or to the editor area's bottom.
+   */
+  async shotSidebarAndEditor(name, bottom) {
+    await this.setPanel(false);
+    await this.page.mouse.move(this.page.viewportSize().width - 20, this.page.viewportSize().height - 40);
+    await sleep(1000);
+    const side = await this.page.locator('.part.sidebar').boundingBox();
+    const editor = await this.page.locator('.part.editor').boundingBox();
+    const top = Math.min(side.y, editor.y);
+    const end = Math.min(bottom ?? editor.y + editor.height, editor.y + editor.height);
+    await this.clip(name, { x: side.x, y: top, width: editor.x + editor.width - side.x, height: end - top });
+  }
+
   /** The panel, down to just below the Debug Console's last answer. */
   async shotPanel(name) {
     await this.page.mouse.move(5, 5);
@@ -332,13 +348,17 @@ class Workbench {
 }
 
 /**
- * For the checks that reuse the Workbench (watch.js, persist.js): the command line's --name value
- * pairs, a headless chromium page of 1400x900 on it, and `shot(name)` into --raw as PREFIX-name.png.
- * @param {string} prefix
+ * For the checks that reuse the Workbench (watch.js, persist.js, and the pictures of compiled.js,
+ * history.js, inline.js): the command line's --name value pairs, a headless chromium page on it
+ * (1400x900 at scale 1 unless `screen` says otherwise: the pictures use the README's 1600x1000 at
+ * scale 2), and `shot(name)` into --raw as PREFIX-name.png.
+ * @param {string} prefix @param {{ width: number, height: number, scale: number }} [screen]
  */
-async function openCheck(prefix) {
+async function openCheck(prefix, screen = { width: 1400, height: 900, scale: 1 }) {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-  const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, deviceScaleFactor: 1 })).newPage();
+  for (const dir of [args.raw, args.out]) if (dir) fs.mkdirSync(dir, { recursive: true });
+  const context = await browser.newContext({ viewport: { width: screen.width, height: screen.height }, deviceScaleFactor: screen.scale });
+  const page = await context.newPage();
   const shot = (name) => page.screenshot({ path: path.join(args.raw, `${prefix}-${name}.png`) });
   return { args, browser, page, ui: new Workbench(page), shot };
 }
@@ -347,9 +367,10 @@ async function openCheck(prefix) {
  * Runs a check: `body` gets what openCheck gives; on a failure a PREFIX-failure.png is taken and
  * the process exits with 1; the browser is closed either way.
  * @param {string} prefix @param {(c: Awaited<ReturnType<typeof openCheck>>) => Promise<void>} body
+ * @param {Parameters<typeof openCheck>[1]} [screen]
  */
-async function runCheck(prefix, body) {
-  const check = await openCheck(prefix);
+async function runCheck(prefix, body, screen) {
+  const check = await openCheck(prefix, screen);
   try {
     await body(check);
   } catch (e) {
@@ -368,4 +389,6 @@ if (require.main === module) {
     process.exit(1);
   });
 }
-module.exports = { Workbench, writeSettings, sleep, openCheck, runCheck };
+/** The screen the README pictures are taken at (VS Code's default layout: a 300 px sidebar). */
+const PICTURE_SCREEN = { width: 1600, height: 1000, scale: SCALE };
+module.exports = { Workbench, writeSettings, sleep, openCheck, runCheck, PICTURE_SCREEN };
