@@ -46,6 +46,7 @@ from typing import Any
 
 from ..core import stats as core_stats
 from ..core.guards import harmless, host_view, is_on_host
+from ..core.settings import env_bytes
 from ..core.tf_types import Kind, kind_of
 from ..views import variables as variable_views
 from . import snapshots
@@ -60,15 +61,7 @@ BUDGET_ENV = "TF_DEBUG_REPR_HISTORY_MB"
 _lock = threading.RLock()
 
 
-def _budget_from_env() -> int:
-    try:
-        mib = float(os.environ.get(BUDGET_ENV, _DEFAULT_BUDGET_MB))
-    except ValueError:
-        mib = _DEFAULT_BUDGET_MB
-    return max(0, int(mib * 1024 * 1024))
-
-
-_budget = _budget_from_env()
+_budget = env_bytes(BUDGET_ENV, _DEFAULT_BUDGET_MB)
 
 
 def set_budget_mb(mib: float) -> None:

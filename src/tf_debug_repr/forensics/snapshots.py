@@ -25,7 +25,6 @@ evicted later in the same stop (a model bigger than the budget) keeps its figure
 from __future__ import annotations
 
 import math
-import os
 import sys
 import threading
 import weakref
@@ -36,6 +35,7 @@ from typing import Any
 
 from ..core import debugger
 from ..core.guards import harmless
+from ..core.settings import env_bytes
 from ..views import variables as variable_views
 
 FROZEN_STOPS = 3  # unchanged over this many stops in a row: "frozen"
@@ -44,15 +44,7 @@ _DEFAULT_BUDGET_MB = 64.0
 _lock = threading.RLock()
 
 
-def _budget_from_env() -> int:
-    try:
-        mib = float(os.environ.get("TF_DEBUG_REPR_SNAPSHOT_MB", _DEFAULT_BUDGET_MB))
-    except ValueError:
-        mib = _DEFAULT_BUDGET_MB
-    return max(0, int(mib * 1024 * 1024))
-
-
-_budget = _budget_from_env()
+_budget = env_bytes("TF_DEBUG_REPR_SNAPSHOT_MB", _DEFAULT_BUDGET_MB)
 
 
 def set_budget_mb(mib: float) -> None:

@@ -30,6 +30,8 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from ..core.settings import env_bytes
+
 DEFAULT_BUDGET_MB = 64.0
 BUDGET_VARIABLE = "TF_DEBUG_REPR_ACTIVATIONS_MB"
 SWITCH = "TF_DEBUG_REPR_ACTIVATIONS"
@@ -38,20 +40,11 @@ _lock = threading.RLock()
 _failures: dict[str, str] = {}
 
 
-def _budget_from_env() -> int:
-    text = os.environ.get(BUDGET_VARIABLE, "").strip()
-    try:
-        mib = float(text) if text else DEFAULT_BUDGET_MB
-    except ValueError:
-        mib = DEFAULT_BUDGET_MB
-    return max(0, int(mib * (1 << 20)))
-
-
 def _switch_from_env() -> bool:
     return os.environ.get(SWITCH, "").strip().lower() not in ("0", "false", "no", "off")
 
 
-_budget = _budget_from_env()
+_budget = env_bytes(BUDGET_VARIABLE, DEFAULT_BUDGET_MB)
 _on = _switch_from_env()
 _allowed: Callable[[], bool] = lambda: False  # noqa: E731  (set by install: gradient capture's switch)
 
@@ -63,7 +56,11 @@ def budget_bytes() -> int:
 def set_budget_mb(mib: float | None) -> None:
     """The budget from now on (steps traced later); None: the environment's."""
     global _budget
-    _budget = _budget_from_env() if mib is None else max(0, int(mib * (1 << 20)))
+    _budget = (
+        env_bytes(BUDGET_VARIABLE, DEFAULT_BUDGET_MB)
+        if mib is None
+        else max(0, int(mib * (1 << 20)))
+    )
 
 
 def set_enabled(on: bool) -> None:

@@ -33,6 +33,7 @@ from typing import Any
 
 from ..core import notebook_cells
 from ..core.patching import patch_once
+from ..core.settings import env_bytes
 from . import compiled as compiled_capture
 from . import none_reasons
 from .figures import Figures, figures_of, nbytes, norm_of
@@ -79,13 +80,13 @@ failures: dict[str, str] = {}
 
 
 def _budget_from_env() -> int:
-    text = os.environ.get(BUDGET_VARIABLE, "").strip()
-    try:
-        mib = float(text) if text else DEFAULT_BUDGET_MB
-    except ValueError:
-        _report_failure("budget", ValueError(f"{BUDGET_VARIABLE}={text!r} is not a number"))
-        mib = DEFAULT_BUDGET_MB
-    return max(0, int(mib * (1 << 20)))
+    return env_bytes(
+        BUDGET_VARIABLE,
+        DEFAULT_BUDGET_MB,
+        lambda text: _report_failure(
+            "budget", ValueError(f"{BUDGET_VARIABLE}={text!r} is not a number")
+        ),
+    )
 
 
 _budget_bytes = 0  # set below, once _report_failure exists
