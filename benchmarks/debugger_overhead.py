@@ -141,7 +141,7 @@ def big_frames(variant: Variant, repeat: int, figures: Figures) -> None:
         first_and_rest(
             figures, "expand one 10^6 tensor", lambda: client.variables(t00.reference), repeat
         )
-        client.request("continue", {"threadId": stop["threadId"]})
+        client.resume(stop["threadId"])
         stop = client.wait_event("stopped")
         frame = client.top_frame(stop["threadId"])["id"]
         scope = client.locals_reference(frame)
@@ -213,7 +213,7 @@ def step_frame(variant: Variant, repeat: int, figures: Figures) -> None:
             client.request("next", {"threadId": thread})
             thread = client.wait_event("stopped")["threadId"]
             paint("after next")
-            client.request("continue", {"threadId": thread})
+            client.resume(thread)
             thread = client.wait_event("stopped")["threadId"]
             paint("after continue")
     finally:

@@ -80,7 +80,7 @@ def session(env: dict[str, str], stops: int, figures: Figures) -> None:
         thread = stop["threadId"]
         for index in range(stops):
             one_stop(client, thread, "first stop" if index == 0 else "stops 2-6", figures)
-            client.request("continue", {"threadId": thread})
+            client.resume(thread)
             if index + 1 < stops:
                 thread = client.wait_event("stopped", 300)["threadId"]
     finally:

@@ -123,7 +123,7 @@ class Stopped:
         return self.evaluate(f"repr({expression})", "repl")["result"]
 
     def resume_to_next_stop(self) -> None:
-        self.client.request("continue", {"threadId": self.thread_id})
+        self.client.resume(self.thread_id)
         stop = self.client.wait_event("stopped")
         self.thread_id = stop["threadId"]
         self.frame_id = self.client.top_frame(self.thread_id)["id"]

@@ -323,7 +323,7 @@ def debug_run(program: Program, debugger: str, mode: str) -> Run:
                         "setBreakpoints",
                         {"source": {"path": path}, "breakpoints": [{"line": n} for n in rest]},
                     )
-                client.request("continue", {"threadId": thread})
+                client.resume(thread)
             if run.exit_code is None:  # terminated came first: the exit code may follow
                 try:
                     exited_event = _next_event(client, {"exited"}, timeout=10)

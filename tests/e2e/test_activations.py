@@ -122,7 +122,7 @@ def test_dataset_preview_leaves_the_programs_iterator_alone(debug_session, tmp_p
             s,
             f"__import__('numpy').array_equal(({row.evaluate_name}).element(1).numpy(), expected[1])",
         )
-    s.client.request("continue", {"threadId": s.thread_id})
+    s.client.resume(s.thread_id)
     s.client.wait_event("terminated", timeout=120)
     with np.load(out) as saved:
         assert bool(saved["same"]), saved["second"]

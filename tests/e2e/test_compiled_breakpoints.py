@@ -174,7 +174,7 @@ def printed(s) -> list[str]:
 
 def next_event(s) -> dict:
     """Continue; the next stop (and the session follows it) or the exit."""
-    s.client.request("continue", {"threadId": s.thread_id})
+    s.client.resume(s.thread_id)
     while True:
         event = s.client.events.get(timeout=120)
         if event["event"] == "stopped":
@@ -234,7 +234,7 @@ def stock_run(name: str, markers: list[str]) -> tuple[int | None, list[str], int
             event = client.events.get(timeout=300)
             if event["event"] == "stopped":
                 stops += 1
-                client.request("continue", {"threadId": event["body"]["threadId"]})
+                client.resume(event["body"]["threadId"])
             elif event["event"] == "exited":
                 code = event["body"]["exitCode"]
             elif event["event"] in ("terminated", "_closed"):

@@ -61,7 +61,7 @@ def debugged_run(rng: str) -> tuple[dict, str, int]:
             assert s.client.top_frame(s.thread_id)["name"] == "train_step"
             eps = s.locals()["eps"].value
             assert eps.startswith("float32[16, 2]") and "symbolic" not in eps, eps
-            s.client.request("continue", {"threadId": s.thread_id})
+            s.client.resume(s.thread_id)
             event = s.client.events.get(timeout=120)
             while event.get("event") not in ("stopped", "terminated", "_closed"):
                 event = s.client.events.get(timeout=120)

@@ -78,11 +78,11 @@ def test_step_into_and_over_a_compiled_step(copy: str, tmp_path: Path) -> None:
         into = _steps_to(client, thread_id, "stepIn", first)
         over = _steps_to(client, thread_id, "next", following)
         # The second call, from its breakpoint on the last line: Step Out lands in the caller.
-        client.request("continue", {"threadId": thread_id})
+        client.resume(thread_id)
         stop = client.wait_event("stopped")
         frame = client.top_frame(stop["threadId"])
         assert (frame["line"], frame["name"]) == (call, "<module>")
-        client.request("continue", {"threadId": thread_id})
+        client.resume(thread_id)
         stop = client.wait_event("stopped")
         frame = client.top_frame(stop["threadId"])
         assert (frame["line"], frame["name"]) == (last, "train_step")

@@ -45,6 +45,6 @@ def test_looking_inside_a_tape_changes_nothing(debug_session):
                     stack.append(child.reference)
         for context in ("hover", "repl", "clipboard"):
             s.evaluate(name, context)
-    s.client.request("continue", {"threadId": s.thread_id})
+    s.client.resume(s.thread_id)
     s.client.wait_event("terminated")
     assert program_lines("".join(s.client.output)) == expected

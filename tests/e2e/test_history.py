@@ -49,7 +49,7 @@ def _same_figures(row: dict, truth: list[float]) -> None:
 
 
 def _digest(s) -> str:
-    s.client.request("continue", {"threadId": s.thread_id})
+    s.client.resume(s.thread_id)
     s.client.wait_event("terminated", timeout=120)
     output = "".join(s.client.output)
     found = re.search(r"DIGEST ([0-9a-f]{64})", output)

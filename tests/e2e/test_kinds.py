@@ -197,6 +197,6 @@ def test_list_of_symbolic_tensors_says_symbolic(s):
 def test_program_reads_its_tensor_array_afterwards(s):
     """Looking at the TensorArray read nothing: with clear_after_read, a read by the
     debugger would have emptied the elements the program reads next."""
-    s.client.request("continue", {"threadId": s.thread_id})
+    s.client.resume(s.thread_id)
     s.client.wait_event("terminated", timeout=60)
     assert "after 2.0 9.0" in "".join(s.client.output)

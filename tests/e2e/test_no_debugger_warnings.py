@@ -43,7 +43,7 @@ def test_looking_at_big_values_prints_no_debugger_warning():
         # the bounded calls ran on their worker thread (the warning's source before)
         workers = "len(__import__('tf_debug_repr.core.bounded', fromlist=['_workers'])._workers)"
         assert int(s.evaluate(workers, "repl")["result"]) >= 1
-        s.client.request("continue", {"threadId": s.thread_id})
+        s.client.resume(s.thread_id)
         s.client.wait_event("terminated", timeout=120)
         output = "".join(s.client.output)
         assert "after 2.0 9.0" in output, output[-2000:]

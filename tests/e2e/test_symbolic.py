@@ -99,6 +99,6 @@ def test_program_confirms_no_op_was_added_then_keras_tensors(s):
     assert children["hint"].value.startswith("no value while the model is being built")
     assert children["layer"].type == "Dense"
     assert s.evaluate(children["layer"].evaluate_name)["result"] == children["layer"].value
-    s.client.request("continue", {"threadId": s.thread_id})
+    s.client.resume(s.thread_id)
     s.client.wait_event("terminated")
     assert "params 16" in "".join(s.client.output)

@@ -285,6 +285,6 @@ def test_datasets_and_iterators_are_not_consumed(s):
         list(walk(s, local[name], 2))
         for context in ("watch", "hover", "repl", "clipboard"):
             s.evaluate(name, context)
-    s.client.request("continue", {"threadId": s.thread_id})
+    s.client.resume(s.thread_id)
     s.client.wait_event("terminated")
     assert "first batch [0, 2, 4]" in "".join(s.client.output)

@@ -77,6 +77,9 @@ class DapClient:
         self._write_lock = threading.Lock()
         self._responses: dict[int, queue.Queue] = {}
         self.events: queue.Queue = queue.Queue()
+        # Each message's place in the stream, so that a response can tell which events came
+        # before it (``resume``).
+        self._arrivals = 0
         self.output: list[str] = []
         self.terminal_procs: list[subprocess.Popen] = []
         self._reader = threading.Thread(target=self._read_loop, daemon=True)
@@ -118,6 +121,8 @@ class DapClient:
                     q.put({"success": False, "message": "adapter closed"})
                 return
             kind = message.get("type")
+            self._arrivals += 1
+            message["_arrival"] = self._arrivals
             if kind == "response":
                 waiting = self._responses.get(message["request_seq"])
                 if waiting is not None:
@@ -186,6 +191,30 @@ class DapClient:
         self, command: str, arguments: dict | None = None, timeout: float = DEFAULT_TIMEOUT
     ) -> dict:
         return self.wait_response(self.send_request(command, arguments), command, timeout)
+
+    def resume(self, thread_id: int, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Continue, and forget the stops that came before the answer: they are the stop being
+        left. pydevd sends ``continued`` then ``stopped`` again for the same stop when resolving
+        a variable's children takes over 3 s (it lets the other threads run meanwhile); taken for
+        a new stop, such a ``stopped`` event has a client continue a running thread, whose answer
+        then waits for the next resume."""
+        q = self.send_request("continue", {"threadId": thread_id})
+        try:
+            response = q.get(timeout=timeout)
+        except queue.Empty:
+            raise DapError(f"no response to continue within {timeout}s") from None
+        if not response.get("success"):
+            raise DapError(f"continue failed: {response.get('message')} {response.get('body')}")
+        answered = response.get("_arrival", 0)
+        stale = {"stopped", "continued"}
+        with self.events.mutex:
+            kept = [
+                e
+                for e in self.events.queue
+                if not (e.get("event") in stale and e.get("_arrival", 0) < answered)
+            ]
+            self.events.queue.clear()
+            self.events.queue.extend(kept)
 
     def wait_event(self, name: str, timeout: float = DEFAULT_TIMEOUT) -> dict:
         deadline = time.monotonic() + timeout
