@@ -23,6 +23,7 @@ from urllib.parse import unquote
 CMD_RUN = 101
 CMD_THREAD_CREATE = 103
 CMD_THREAD_SUSPEND = 105
+CMD_THREAD_RUN = 106
 CMD_GET_VARIABLE = 110
 CMD_SET_BREAK = 111
 CMD_EVALUATE_EXPRESSION = 113
@@ -110,6 +111,11 @@ class PydevdXmlClient:
                 frame = thread.find("frame")
                 assert frame is not None, text
                 return thread.get("id", ""), frame.get("id", "")
+
+    def resume(self, thread_id: str) -> tuple[str, str]:
+        """CMD_THREAD_RUN (Resume), then wait for the next breakpoint's stop."""
+        self.send(CMD_THREAD_RUN, thread_id)
+        return self.wait_for_stop()
 
     def close(self) -> None:
         for closing in (self._sock, self._listener):

@@ -166,7 +166,7 @@ def as_python(wrapper: Any, name: str = "") -> None:
     pack = getattr(structured_function, "_should_pack", lambda a: type(a) is list)
 
     def element(*flat: Any) -> list:
-        _debug_this_thread()
+        debugger_client.trace_this_thread()
         _name_thread(thread_name)
         args = structure.from_compatible_tensor_list(input_structure, flat)
         if not unpack(args):
@@ -203,9 +203,6 @@ def as_python(wrapper: Any, name: str = "") -> None:
     wrapper._tf_debug_repr_as_python = True
 
 
-_announced = threading.local()
-
-
 def _name_thread(name: str) -> None:
     """A tf.data thread (Python knows it as ``Dummy-6``) is named for the dataset whose
     function it runs now, so a stop there says which (debuggers list threads by name).
@@ -218,20 +215,6 @@ def _name_thread(name: str) -> None:
             thread.name = name
         except Exception:
             pass
-
-
-def _debug_this_thread() -> None:
-    """debugpy stops on a thread that Python did not start (tf.data's) once
-    ``debugpy.debug_this_thread()`` ran there: once per thread."""
-    if getattr(_announced, "done", False):
-        return
-    _announced.done = True
-    debugpy = sys.modules.get("debugpy")
-    try:
-        if debugpy is not None and debugger_client.connected():
-            debugpy.debug_this_thread()
-    except Exception:
-        pass
 
 
 # --------------------------------------------------------------------------- made before

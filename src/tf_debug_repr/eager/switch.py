@@ -10,20 +10,20 @@ function once) is traced as usual, AutoGraph included.
 
 Caveats: ``tf.data`` debug mode applies to datasets created after it is enabled (hence
 at import), and it runs ``map`` functions one element at a time, deterministically.
-Those per-element calls happen on a TensorFlow thread that Python did not start; debugpy
-only stops on such a thread once ``debugpy.debug_this_thread()`` ran there, so the switch
-also makes every ``tf.py_function`` call (which is how debug mode runs ``map``
-functions) announce its thread to debugpy first.
+Those per-element calls happen on a TensorFlow thread that Python did not start; the debugger
+only stops on such a thread once it traces it (``debugpy.debug_this_thread()``, pydevd's
+``settrace``), so the switch also makes every ``tf.py_function`` call (which is how debug
+mode runs ``map`` functions) have its thread traced first.
 """
 
 from __future__ import annotations
 
 import sys
-import threading
 from types import ModuleType
 from typing import Any
 
 from ..core.patching import MARK, is_patched, patch_once
+from ..hosts.pydevd import client as debugger_client
 from .breakpoints import EAGER_DIFFERENCES, ENV, mode  # the one reading of TF_DEBUG_REPR_EAGER
 
 __all__ = ["ENV", "apply", "requested"]
@@ -87,22 +87,12 @@ def _trace_inside_graphs() -> None:
 
 
 def _trace_py_function_threads() -> None:
-    """Call ``debugpy.debug_this_thread()`` once per thread that runs a py_function."""
-    debugpy = sys.modules.get("debugpy")
-    if debugpy is None or not hasattr(debugpy, "debug_this_thread"):
-        return
+    """Have the debugger trace each thread that runs a py_function, at its first call there."""
     from tensorflow.python.ops import script_ops
-
-    announced = threading.local()
 
     def wrap(original: Any) -> Any:
         def __call__(self, token, device, args):  # C++ looks this up on the type per call
-            if not getattr(announced, "done", False):
-                announced.done = True
-                try:
-                    debugpy.debug_this_thread()
-                except Exception:
-                    pass
+            debugger_client.trace_this_thread()
             return original(self, token, device, args)
 
         return __call__

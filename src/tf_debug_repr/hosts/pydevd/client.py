@@ -32,8 +32,18 @@ def connected() -> bool:
     get_debugger = getattr(constants, "get_global_debugger", None)
     try:
         py_db = get_debugger() if get_debugger is not None else None
-        # What debugpy.is_client_connected() reads: DAP configurationDone received.
-        return bool(py_db is not None and py_db.is_attached())
+        if py_db is None:
+            return False
+        attached = getattr(py_db, "is_attached", None)
+        if attached is not None:
+            # What debugpy.is_client_connected() reads: DAP configurationDone received.
+            return bool(attached())
+        # PyCharm's pydevd (its XML protocol, no PyDevdAPI.run to hook): the IDE's ``run``
+        # command sets this flag.
+        if getattr(py_db, "ready_to_run", False) is True:
+            mark_seen()
+            return True
+        return False
     except Exception:
         return False
 
@@ -222,6 +232,31 @@ def resume_stops(token: Any) -> None:
 
 
 # --------------------------------------------------------------------------- the session
+
+
+_traced = threading.local()
+
+
+def trace_this_thread() -> None:
+    """Have the debugger stop on this thread, one that Python did not start (tf.data's, a
+    ``py_function``'s), once per thread: debugpy's ``debug_this_thread()``, else pydevd's own
+    ``settrace`` without a stop (PyCharm's and PyDev's pydevd; only once that pydevd is
+    connected, or it would try to connect)."""
+    if getattr(_traced, "done", False):
+        return
+    _traced.done = True
+    try:
+        if not connected():
+            return
+        debugpy = sys.modules.get("debugpy")
+        if debugpy is not None and hasattr(debugpy, "debug_this_thread"):
+            debugpy.debug_this_thread()
+            return
+        pydevd = sys.modules.get("pydevd")
+        if getattr(pydevd, "connected", False) is True and hasattr(pydevd, "settrace"):
+            pydevd.settrace(suspend=False, patch_multiprocessing=False)
+    except Exception:  # the thread runs on, untraced: a breakpoint there does not stop
+        pass
 
 
 def _debugger() -> Any:
