@@ -157,15 +157,17 @@ def change_since_last_stop(value):
     return change_views.change_since_last_stop(value)
 
 
-def history(value):
+def history(value=None, watch=None):
     """A variable's history across the stops since a client first showed it: one entry
     per stop (min, max, mean, std, norm, NaN/Inf counts, a downsampled copy within
     ``TF_DEBUG_REPR_HISTORY_MB``), labelled by the optimizer's ``iterations``, the epoch
     and batch inside Keras's ``fit``, and the stop. ``.to_csv(path)``, ``.to_npz(path)``,
-    ``.series("norm")``, ``.entries``. Tracks the value from now on (docs/history.md)."""
+    ``.series("norm")``, ``.entries``. Tracks the value from now on (docs/history.md).
+    ``watch=(file, function, expression)``: the history of a Watch expression's tensors,
+    as a watched tensor's ``history`` row names it."""
     from .forensics import history_views
 
-    return history_views.history_of(value)
+    return history_views.history_of(value, watch)
 
 
 def view_payload(
