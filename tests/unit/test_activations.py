@@ -275,3 +275,13 @@ def test_tf_activations_view_escapes_the_debuggees_text():
     assert "saturated " in repr(view)
     none = activations_view.ActivationsView(tf.constant(1.0))
     assert "not a Keras model or layer" in repr(none) and "<table" not in none._repr_html_()
+
+
+def test_tf_activations_view_says_why_a_model_no_step_ran_has_nothing():
+    from tf_debug_repr.hosts.notebook import activations_view
+
+    view = activations_view.ActivationsView(mlp())
+    assert "0 of 2 layers kept" in repr(view)
+    assert "was traced since the extension was loaded" in repr(view), repr(view)
+    capture.set_enabled(False)
+    assert "activation capture is off" in repr(activations_view.ActivationsView(mlp()))

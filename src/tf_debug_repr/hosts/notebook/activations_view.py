@@ -97,6 +97,18 @@ class LayerRow:
         return display.bad_values(self.payload)
 
 
+def _none_text() -> str:
+    from ...gradients import activations as capture
+
+    if not capture.enabled():
+        return "no output kept: activation capture is off"
+    return (
+        "no output kept: no step that ran these layers was traced since the extension was "
+        "loaded (or a debugger attached); a step traced before keeps nothing: for fit, "
+        "run model.make_train_function(force=True) (or compile again) before the next fit"
+    )
+
+
 def _name(layer: Any) -> str:
     try:
         return str(layer.name)
@@ -122,7 +134,7 @@ class ActivationsView:
             for output in outputs[: activation_views.LISTED]:
                 self.rows.append(LayerRow(layer, output, len(self.rows) < PICTURES))
         self.missing = [_name(layer) for layer in missing]
-        self.why = "" if found else activation_views.none_text()
+        self.why = "" if found else _none_text()
 
     def title(self) -> str:
         layers = len({r.layer for r in self.rows})
