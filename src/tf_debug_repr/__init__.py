@@ -157,15 +157,17 @@ def change_since_last_stop(value):
     return change_views.change_since_last_stop(value)
 
 
-def history(value):
+def history(value=None, watch=None):
     """A variable's history across the stops since a client first showed it: one entry
     per stop (min, max, mean, std, norm, NaN/Inf counts, a downsampled copy within
     ``TF_DEBUG_REPR_HISTORY_MB``), labelled by the optimizer's ``iterations``, the epoch
     and batch inside Keras's ``fit``, and the stop. ``.to_csv(path)``, ``.to_npz(path)``,
-    ``.series("norm")``, ``.entries``. Tracks the value from now on (docs/history.md)."""
+    ``.series("norm")``, ``.entries``. Tracks the value from now on (docs/history.md).
+    ``watch=(file, function, expression)``: the history of a Watch expression's tensors,
+    as a watched tensor's ``history`` row names it."""
     from .forensics import history_views
 
-    return history_views.history_of(value)
+    return history_views.history_of(value, watch)
 
 
 def view_payload(
@@ -200,19 +202,21 @@ def load_ipython_extension(ipython) -> None:
     """``%load_ext tf_debug_repr``: rich display of TF values in the notebook (summary,
     NaN/Inf warning, a heatmap, histogram or image), TF rows in the JupyterLab Variable
     Inspector, ``%tf_table`` (every TF value in the namespace, live with ``live``), ``%tf_history
-    value`` (a variable's history as a table and line plots), and
+    value`` (a variable's history as a table and line plots), ``%tf_activations model``
+    (each layer's output in the last step that ran it), and
     gradient capture from now on (loading the extension is consent, as a debugger client
     is; ``TF_DEBUG_REPR_GRADIENTS=0`` still says no). Imports nothing heavy until a TF
     value is displayed."""
     from .activation import startup
+    from .hosts.notebook import activations_view, history_view, inspector, table_view
     from .hosts.notebook import display as ipython_display
-    from .hosts.notebook import history_view, inspector, table_view
 
     ipython_display.register(ipython)
     if getattr(ipython, "events", None) is not None:  # a full shell (not a bare formatter)
         inspector.install(ipython)
         table_view.install(ipython)
         history_view.install(ipython)
+        activations_view.install(ipython)
         startup.notebook_consent(True)
 
 
@@ -220,11 +224,12 @@ def unload_ipython_extension(ipython) -> None:
     """``%unload_ext tf_debug_repr``: the notebook's previous display of TF values, and no
     more gradient capture (unless a debugger client is looking)."""
     from .activation import startup
+    from .hosts.notebook import activations_view, history_view, inspector, table_view
     from .hosts.notebook import display as ipython_display
-    from .hosts.notebook import history_view, inspector, table_view
 
     startup.notebook_consent(False)
     ipython_display.unregister(ipython)
     inspector.uninstall(ipython)
     table_view.uninstall(ipython)
     history_view.uninstall(ipython)
+    activations_view.uninstall(ipython)

@@ -159,6 +159,14 @@ def test_fit_history_by_epoch_equals_the_figures_at_each_stop(debug_session, tmp
     assert f"DIGEST {looked}" in plain.stdout, (looked, plain.stdout[-500:])
 
 
+def _watched_history_row(s, expression: str):
+    """The ``history`` row under a Watch expression's tensor, or None."""
+    found = s.evaluate(expression, "watch")
+    assert found["variablesReference"], found
+    rows = s.client.variables(found["variablesReference"])
+    return next((r for r in rows if r.name == "history"), None)
+
+
 def test_custom_loop_history_by_optimizer_iterations(debug_session):
     s = debug_session("history_loop.py")
     s.children(s.locals()["kernel"])  # expanded: kept from now on
@@ -171,6 +179,18 @@ def test_custom_loop_history_by_optimizer_iterations(debug_session):
         s.locals()
         watched = s.evaluate("loss", "watch")["result"]  # a new tensor at every stop
         assert bool(re.search("‖·‖[▁▂▃▄▅▆▇█]", watched)) == (stop >= 3), watched
+        for expression in ("loss", "loss * 2"):  # a tensor kept by a name, and one that is not
+            row = _watched_history_row(s, expression)
+            assert (row is not None) == (stop >= 2), (stop, expression, row)
+            if row is not None:
+                assert row.value.startswith(f"{stop} stops (step 2…{2 * stop})"), row.value
+                # the row's expression names the watch expression's record by its key
+                file = program_path("history_loop.py")
+                assert row.evaluate_name == (
+                    f"__import__('tf_debug_repr').history(watch=({file!r}, '<module>', "
+                    f"{expression!r}))"
+                ), row.evaluate_name
+                assert s.evaluate(row.evaluate_name)["result"] == row.value
         losses.append(float(s.evaluate("float(loss)", "repl")["result"]))
         truths.append(_truth(s, "kernel"))
         grads.append(

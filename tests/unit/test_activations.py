@@ -223,3 +223,65 @@ def test_preview_refuses_what_a_fresh_iterator_would_change():
     forced = preview_views.preview(base.shuffle(4), count=2, force=True)
     assert isinstance(forced, preview_views.Preview) and len(forced.elements) == 2
     assert "tf.data.Dataset" in str(preview_views.preview([1, 2]))
+
+
+def test_reached_lists_the_layers_a_step_ran_and_those_it_did_not():
+    class Net(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.first = keras.layers.Dense(8, activation="relu")
+            self.block = [keras.layers.Dense(4, activation="tanh")]  # nested in a list
+            self.never = keras.layers.Dense(2)  # tracked, never called
+
+        def call(self, x):
+            return self.block[0](self.first(x))
+
+    model = Net()
+    first, second, extra = model.first, model.block[0], model.never
+
+    @tf.function
+    def step(x):
+        return model(x)
+
+    step(np.ones((3, 6), np.float32))
+    found, missing = views.reached(model)
+    assert [layer for layer, _ in found] == [first, second]
+    assert missing == [extra]
+    found, missing = views.reached(model, limit=1)
+    assert [layer for layer, _ in found] == [first] and missing == []
+    # what a layer's output is, for a notebook's display; nothing for other tensors
+    value = views.activation(first)
+    title, counts = views.described(value)
+    assert title == f"{first.name} → output (compiled step 'step')"
+    assert counts.startswith("dead ReLU: ")
+    assert views.described(tf.constant(1.0)) is None
+
+
+def test_tf_activations_view_escapes_the_debuggees_text():
+    from tf_debug_repr.hosts.notebook import activations_view
+
+    Odd = type("<b>Odd</b>", (keras.layers.Dense,), {})
+    model = keras.Sequential([keras.Input((6,)), Odd(4, activation="sigmoid", name="a")])
+
+    @tf.function
+    def step(x):
+        return model(x)
+
+    step(np.ones((3, 6), np.float32))
+    view = activations_view.ActivationsView(model)
+    page = view._repr_html_()
+    assert "<b>Odd" not in page and "&lt;b&gt;Odd&lt;/b&gt;" in page
+    assert "a (<b>Odd</b>): float32[3, 4] (compiled step 'step')" in repr(view)
+    assert "saturated " in repr(view)
+    none = activations_view.ActivationsView(tf.constant(1.0))
+    assert "not a Keras model or layer" in repr(none) and "<table" not in none._repr_html_()
+
+
+def test_tf_activations_view_says_why_a_model_no_step_ran_has_nothing():
+    from tf_debug_repr.hosts.notebook import activations_view
+
+    view = activations_view.ActivationsView(mlp())
+    assert "0 of 2 layers kept" in repr(view)
+    assert "was traced since the extension was loaded" in repr(view), repr(view)
+    capture.set_enabled(False)
+    assert "activation capture is off" in repr(activations_view.ActivationsView(mlp()))

@@ -304,3 +304,23 @@ def test_compare_two_stops():
     stops = [e.stop for e in tf_debug_repr.history(big).entries]
     coarse = tf_debug_repr.history(big).compare(*stops)
     assert not coarse.exact and "block means of 3" in coarse.summary()
+
+
+def test_a_watch_expressions_history_row_names_its_record_by_the_watch_key():
+    import ast
+
+    # a watch expression's text is the program's: quotes, braces and pydevd's @ included
+    key = ("watch", "/w/it's @here.py", "<module>", "d['{a}'] @ w")
+    for stop in range(3):
+        snapshots.next_stop()
+        history.observe_watched(key, tf.constant([1.0, 2.0 + stop]), looked=True)
+    text = hv.watch_expression(key)
+    head = "__import__('tf_debug_repr').history(watch="
+    assert text is not None and text.startswith(head) and "@" not in text
+    assert ast.literal_eval(text[len(head) : -1]) == key[1:]
+    found = eval(text)  # noqa: S307  (the plugin's own call, literals only)
+    assert found.name == "d['{a}'] @ w" and [e.max for e in found.entries] == [2.0, 3.0, 4.0]
+    # another expression of the same text elsewhere is another record; a bad key says so
+    assert len(tf_debug_repr.history(watch=("/other.py", "<module>", key[3]))) == 0
+    assert len(tf_debug_repr.history(watch="loss")) == 0
+    assert hv.watch_expression(("watch", "/f.py", 3, "x")) is None

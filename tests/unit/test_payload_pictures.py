@@ -213,3 +213,12 @@ def test_images_with_nan_are_drawn_as_a_heatmap_where_the_nan_shows():
     data = image_payload(np.zeros((28, 28, 4), np.uint8), tile=(28, 28), count=1, columns=1)
     data["stats"]["nan"] = 1
     assert payload_pictures.picture_kind(data) == "heatmap"
+
+
+def test_a_small_heatmap_keeps_every_cell_in_fewer_pixels():
+    cells = np.arange(16 * 8, dtype=np.float32).reshape(16, 8)
+    full = payload_pictures.draw(payload(cells))
+    small = payload_pictures.draw(payload(cells), side=96)
+    assert full.pixels.shape[:2] == (256, 128)
+    assert small.pixels.shape[:2] == (96, 48)  # 6 pixels a cell, every cell drawn
+    assert colours_in(small.pixels) == colours_in(full.pixels)

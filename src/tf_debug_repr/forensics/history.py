@@ -40,7 +40,6 @@ import weakref
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 from types import FrameType
 from typing import Any
 
@@ -498,7 +497,7 @@ def _catch_up(stop: int, frames: list[FrameType]) -> None:
         if time.perf_counter() - started > CATCH_UP_SECONDS:
             break
         try:
-            _record(key, var, str, partial(variable_views.read_value, var), stop, frames, False)
+            _record_variable(var, key, var, stop, frames, False)
         except Exception:
             continue
 
@@ -535,6 +534,20 @@ def observe(var: Any, looked: bool) -> Record | None:
     frames = _frames()
     if _records and _caught_up != stop:
         _catch_up(stop, frames)
+    return _record_variable(var, key, storage, stop, frames, looked)
+
+
+def _record_variable(
+    var: Any,
+    key: Any,
+    storage: Any,
+    stop: int,
+    frames: list[FrameType],
+    start: bool,
+    scope: dict | None = None,
+) -> Record | None:
+    """``_record`` of a variable (``key`` and ``storage`` from ``_key``): its name and
+    its value read harmlessly, when asked for."""
     return _record(
         key,
         storage,
@@ -542,7 +555,8 @@ def observe(var: Any, looked: bool) -> Record | None:
         lambda: variable_views.read_value(var),
         stop,
         frames,
-        looked,
+        start,
+        scope,
     )
 
 
@@ -577,16 +591,7 @@ def record_now(var: Any, stop: int, scope: dict | None = None) -> Record | None:
     if found is None:
         return None
     key, storage = found
-    return _record(
-        key,
-        storage,
-        lambda: _name(var),
-        lambda: variable_views.read_value(var),
-        stop,
-        _frames(),
-        True,
-        scope,
-    )
+    return _record_variable(var, key, storage, stop, _frames(), True, scope)
 
 
 def record_of(var: Any) -> Record | None:

@@ -6,9 +6,11 @@ The record itself is ``history.py``."""
 from __future__ import annotations
 
 import csv
+import functools
 import math
 from typing import Any
 
+from ..core import expressions
 from ..core import formatting as fmt
 from ..core.tf_types import Kind, kind_of
 from ..core.view_model import Child, Node, Note, call, lazy
@@ -17,6 +19,9 @@ from . import changes, history
 
 NAME = "history"
 EXPRESSION = "__import__('tf_debug_repr').history({})"
+# A watched tensor's row: the watch expression's record by its key (file, function,
+# expression), never the expression evaluated again (another tensor, another record).
+WATCH_EXPRESSION = "__import__('tf_debug_repr').history(watch=({}, {}, {}))"
 FIGURES = ("min", "max", "mean", "std", "norm", "nan", "inf")
 COLUMNS = ("stop", "step", "epoch", "batch", *FIGURES, "grad_norm", "size", "sampled")
 SPARK = "▁▂▃▄▅▆▇█"
@@ -314,9 +319,37 @@ def _watched_record(obj: Any, looked: bool, remembered_first: bool) -> history.R
     return history.observe_watched(key, obj, looked)
 
 
-def history_of(value: Any) -> History:
+def watch_expression(key: tuple) -> str | None:
+    """The public call that gives the history of the watch expression ``key``
+    (``("watch", file, function, expression)``): its parts as quoted literals; None
+    where one is no plain string."""
+    if len(key) != 4 or key[0] != "watch":
+        return None
+    parts = [expressions.literal(expressions.plain_str(part)) for part in key[1:]]
+    if any(part is None for part in parts):
+        return None
+    return WATCH_EXPRESSION.format(*parts)
+
+
+def watched_history(watch: Any) -> History:
+    """The history of a watch expression's tensors by its key, ``(file, function,
+    expression)``, as its ``history`` row names it."""
+    parts = tuple(watch) if isinstance(watch, (tuple, list)) else ()
+    plain = [expressions.plain_str(part) for part in parts]
+    if len(plain) != 3 or any(part is None for part in plain):
+        return History("a watch key (history(watch=(file, function, expression)))", None)
+    record = history.watched_record(("watch", *plain))
+    if record is None:
+        return History(f"the watch expression {plain[2]!r}", None)
+    return History(record.name, record)
+
+
+def history_of(value: Any, watch: Any = None) -> History:
     """The public entry: the value's history up to this stop (recording this stop, and
-    tracking the value from now on): a variable's, or a watch expression's tensors'."""
+    tracking the value from now on): a variable's, or a watch expression's tensors'
+    (``watch``: that expression's key, as its ``history`` row gives it)."""
+    if watch is not None:
+        return watched_history(watch)
     kind = kind_of(value)
     if _watched(kind):
         record = _watched_record(value, looked=True, remembered_first=True)
@@ -357,17 +390,29 @@ def history_mark(obj: Any, kind: Kind | None) -> str:
 
 def history_children(obj: Any, kind: Kind | None) -> list[Child]:
     """Expanding a variable is looking at it: tracked from now on; its ``history`` row
-    shows from two entries on. A watched tensor gets no row (its sparkline only): it is a
-    new tensor at each stop, and the row's expression, ``history(x)`` evaluated later as
-    another expression, could find another record than the one the row shows; the Watch
-    pane's ``tf_debug_repr.history(x)`` gives its history."""
+    shows from two entries on. A watched tensor's row (it is a new tensor at each stop)
+    names its watch expression's record by its key, ``history(watch=(file, function,
+    expression))``: the expression evaluated again would give another tensor, and under
+    another expression another record."""
     if _tracked_kind(kind):
         record = history.observe(obj, looked=True)
+        expression = call(EXPRESSION)
+    elif _watched(kind) and history.tracking():
+        key = changes.watch_key(obj, remembered_first=True)
+        record = None if key is None else history.observe_watched(key, obj, looked=False)
+        text = None if key is None else watch_expression(key)
+        if text is None:
+            return []
+        expression = functools.partial(_fixed, text)  # the key, not the parent's expression
     else:
         return []
     if record is None or len(record.entries) < 2:
         return []
-    return [Child(NAME, History(record.name, record), call(EXPRESSION))]
+    return [Child(NAME, History(record.name, record), expression)]
+
+
+def _fixed(text: str, _parent: str) -> str:
+    return text
 
 
 def looked_at(obj: Any) -> None:

@@ -35,6 +35,9 @@ _lock = threading.Lock()
 # id(tensor) -> (weak ref, the activation's name, text or None): tensors handed out as a
 # layer's output, so that their summary line carries the counts.
 _marked: dict[int, tuple[weakref.ref, str, str | None]] = {}
+# id(tensor) -> (weak ref, title): what each of them is, ``hidden → output (compiled step
+# 'one_step_on_data')``, for a notebook's display of ``layer_output(layer)``.
+_titles: dict[int, tuple[weakref.ref, str]] = {}
 
 
 def activation_name(layer: Any) -> str:
@@ -47,7 +50,7 @@ def activation_name(layer: Any) -> str:
     return str(name) if isinstance(name, str) else ""
 
 
-def _remember(tensor: Any, name: str) -> None:
+def _remember(tensor: Any, name: str, title: str = "") -> None:
     try:
         ref = weakref.ref(tensor)
     except TypeError:
@@ -56,10 +59,34 @@ def _remember(tensor: Any, name: str) -> None:
         entry = _marked.get(id(tensor))
         if entry is None or entry[0]() is not tensor:
             _marked[id(tensor)] = (ref, name, None)
+        if title:
+            _titles[id(tensor)] = (ref, title)
         if len(_marked) > 4096:
             for key, (r, _, _) in list(_marked.items()):
                 if r() is None:
                     del _marked[key]
+            for key, (r, _) in list(_titles.items()):
+                if r() is None:
+                    del _titles[key]
+
+
+def output_title(layer: Any, output: capture.Output) -> str:
+    """``hidden → output (compiled step 'one_step_on_data')``: the layer by its name."""
+    try:
+        name = str(layer.name)
+    except Exception:  # a layer whose name cannot be read: its class
+        name = type(layer).__name__
+    return f"{name} → output{output.path} ({output.where})"
+
+
+def described(obj: Any) -> tuple[str, str] | None:
+    """(title, counts) of a tensor handed out as a layer's output (``layer_output``, a
+    ``→ output`` row), None for any other value. The counts are the summary's mark."""
+    with _lock:
+        entry = _titles.get(id(obj))
+    if entry is None or entry[0]() is not obj:
+        return None
+    return entry[1], activation_mark(obj, Kind.EAGER)
 
 
 def health(tensor: Any, name: str) -> str:
@@ -126,10 +153,10 @@ def _not_kept(output: capture.Output) -> Note:
     )
 
 
-def output_value(output: capture.Output, name: str) -> Any:
+def output_value(output: capture.Output, name: str, title: str = "") -> Any:
     if output.value is None:
         return _not_kept(output)
-    _remember(output.value, name)
+    _remember(output.value, name, title)
     return output.value
 
 
@@ -138,13 +165,49 @@ def activation(layer: Any, index: int = 0) -> Any:
     line saying why there is none."""
     outputs = capture.outputs_of(layer)
     if not outputs:
-        return Note(_none_text())
+        return Note(none_text())
     if not 0 <= index < len(outputs):
         return Note(f"the layer's last step gave {len(outputs)} outputs, not {index + 1}")
-    return output_value(outputs[index], activation_name(layer))
+    output = outputs[index]
+    return output_value(output, activation_name(layer), output_title(layer, output))
 
 
-def _none_text() -> str:
+def reached(
+    model: Any, limit: int = 256
+) -> tuple[list[tuple[Any, list[capture.Output]]], list[Any]]:
+    """The layers under ``model`` (Keras's tracked sublayers, depth first, in the order
+    the model holds them; at most ``limit``) with the outputs the last step that ran
+    each kept, and those with none (not reached, or no step traced with capture on).
+    ``model`` itself when it holds no sublayers."""
+    found: list[tuple[Any, list[capture.Output]]] = []
+    missing: list[Any] = []
+    seen = {id(model)}
+    pending = list(_sublayers(model)) or [model]
+    while pending and len(found) + len(missing) < limit:
+        layer = pending.pop(0)
+        if id(layer) in seen and layer is not model:
+            continue
+        seen.add(id(layer))
+        if type(layer).__name__ == "InputLayer":
+            continue
+        outputs = capture.outputs_of(layer)
+        if outputs:
+            found.append((layer, outputs))
+        else:
+            missing.append(layer)
+        pending[:0] = [sub for sub in _sublayers(layer) if id(sub) not in seen]
+    return found, missing
+
+
+def _sublayers(layer: Any) -> list:
+    """Keras's own list of a layer's tracked sublayers (read, never computed)."""
+    try:
+        return [sub for sub in list(getattr(layer, "_layers", None) or []) if sub is not layer]
+    except Exception:
+        return []
+
+
+def none_text() -> str:
     if not capture.enabled():
         return "no output kept: activation capture is off (or no debugger client was attached)"
     return (
@@ -174,7 +237,9 @@ def output_children(obj: Any, kind: Kind) -> list[Child]:
                 Child(
                     f"→ output{output.path}{suffix}",
                     expression=expression,
-                    compute=functools.partial(output_value, output, name),
+                    compute=functools.partial(
+                        output_value, output, name, output_title(obj, output)
+                    ),
                 )
             )
     batch = capture.batch_of(obj)

@@ -207,13 +207,56 @@ function targetOf(arg) {
 }
 
 const GRADIENT_OF = /^__import__\((['"])tf_debug_repr\1\)\.gradient_of\(([\s\S]+)\)$/;
+/** A layer's `→ output` row (the plugin's `_expr.activation`) or the public `layer_output`. */
+const LAYER_OUTPUT =
+  /^__import__\((['"])tf_debug_repr(?:\1\)\.layer_output|\._expr\1\s*,\s*fromlist\s*=\s*\[\s*(['"])_\2\s*\]\s*\)\.activation)\(([\s\S]+)\)$/;
 
 /**
- * A panel's title: the expression, the gradient helper written as `∇ w`, cut to 60 characters.
+ * The layer and output index of a layer-output expression: `model.layers[1]` and 0 from
+ * `…_expr.activation(model.layers[1])`, index 2 from `…activation(layer, 2)`; undefined otherwise.
+ * @param {string} text an expression with its whitespace collapsed
+ * @returns {{ layer: string, index: number } | undefined}
+ */
+function layerOutputOf(text) {
+  const m = LAYER_OUTPUT.exec(text);
+  if (!m || !balanced(m[3])) return undefined;
+  const args = m[3];
+  // the last comma outside brackets and quotes separates an index
+  let depth = 0;
+  /** @type {string | null} */
+  let quote = null;
+  let comma = -1;
+  for (let i = 0; i < args.length; i++) {
+    const c = args[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = null;
+    } else if (c === "'" || c === '"') quote = c;
+    else if ('([{'.includes(c)) depth++;
+    else if (')]}'.includes(c)) depth--;
+    else if (c === ',' && depth === 0) comma = i;
+  }
+  if (comma < 0) return { layer: args.trim(), index: 0 };
+  const index = args.slice(comma + 1).trim();
+  if (!/^\d+$/.test(index)) return undefined;
+  return { layer: args.slice(0, comma).trim(), index: Number(index) };
+}
+
+/**
+ * A panel's title, at most 60 characters: the expression; the gradient helper written as
+ * `∇ w`; a layer's output (a `→ output` row) as `model.layers[1] → output` (`→ output[2]` for
+ * another output than the first), the layer's expression cut where the title is too long.
  * @param {string} expression
  */
 function titleFor(expression) {
   const text = expression.trim().replace(/\s+/g, ' ');
+  const output = layerOutputOf(text);
+  if (output) {
+    const suffix = ` → output${output.index ? `[${output.index}]` : ''}`;
+    const room = 60 - suffix.length;
+    const layer = output.layer.length > room ? `${output.layer.slice(0, room - 1)}…` : output.layer;
+    return `${layer}${suffix}`;
+  }
   const m = GRADIENT_OF.exec(text);
   const title = m && balanced(m[2]) ? `∇ ${m[2]}` : text;
   return title.length > 60 ? `${title.slice(0, 59)}…` : title;
@@ -226,7 +269,12 @@ function titleFor(expression) {
  */
 function npyFileName(expression) {
   const m = GRADIENT_OF.exec(expression.trim());
-  const base = m && balanced(m[2]) ? `${m[2]}_gradient` : expression.trim();
+  const output = layerOutputOf(expression.trim().replace(/\s+/g, ' '));
+  const base = output
+    ? `${output.layer} output${output.index ? ` ${output.index}` : ''}`
+    : m && balanced(m[2])
+      ? `${m[2]}_gradient`
+      : expression.trim();
   const safe = base.replace(/[^\w.-]+/g, '_').replace(/^[_.]+|[_.]+$/g, '').slice(0, 60);
   return `${safe || 'tensor'}.npy`;
 }
@@ -250,5 +298,6 @@ module.exports = {
   expressionAt,
   targetOf,
   titleFor,
+  layerOutputOf,
   npyFileName,
 };

@@ -112,6 +112,33 @@ test('titles and file names', () => {
   assert.equal(x.npyFileName('!!'), 'tensor.npy');
 });
 
+/** The plugin's module path in rows' expressions, as the Python side writes it (view_model.FACADE). */
+function facade() {
+  const file = path.resolve(__dirname, '..', '..', '..', 'src', 'tf_debug_repr', 'core', 'view_model.py');
+  const m = /^FACADE = "(.*)"$/m.exec(fs.readFileSync(file, 'utf8'));
+  assert.ok(m, 'view_model.py defines FACADE');
+  return m[1];
+}
+
+test("a layer's → output row is titled by its layer, not the plugin's call", () => {
+  const F = facade();
+  assert.equal(F, "__import__('tf_debug_repr._expr', fromlist=['_'])");
+  // the row's expression as views/activations.py builds it, one output and the third of several
+  assert.equal(x.titleFor(`${F}.activation(model.layers[1])`), 'model.layers[1] → output');
+  assert.equal(x.titleFor(`${F}.activation(net.blocks[0], 2)`), 'net.blocks[0] → output[2]');
+  assert.equal(x.titleFor(`${P}.layer_output(model.get_layer('a, b'))`), "model.get_layer('a, b') → output");
+  assert.equal(x.titleFor(`${F}.activation(f(a, b))`), 'f(a, b) → output', 'a comma inside a call is no index');
+  const long = x.titleFor(`${F}.activation(${'m.'.repeat(40)}layer)`);
+  assert.equal(long.length, 60);
+  assert.ok(long.endsWith('… → output'), long);
+  // not a layer output: the expression as it is
+  assert.equal(x.titleFor(`${F}.activation(a) + 1`), `${F}.activation(a) + 1`.slice(0, 59) + '…');
+  assert.equal(x.titleFor(`${F}.activation(a, b)`).endsWith('…'), true, 'a non-literal index is left alone');
+  assert.equal(x.titleFor(`${F}.last_step(model)`).startsWith('__import__'), true);
+  assert.equal(x.npyFileName(`${F}.activation(model.layers[1])`), 'model.layers_1_output.npy');
+  assert.equal(x.npyFileName(`${F}.activation(model.layers[1], 2)`), 'model.layers_1_output_2.npy');
+});
+
 /** A Python to parse with: the repository's venv, else python3 on PATH, else none. */
 function python() {
   const venv = path.resolve(__dirname, '..', '..', '..', '.venv', 'bin', 'python');

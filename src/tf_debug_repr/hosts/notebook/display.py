@@ -99,6 +99,7 @@ def _printers() -> dict[str, dict[tuple[str, str], Any]]:
     # summary and rows, not "<GradientInfo object at 0x…>". IPython looks names up along
     # the MRO, so the base class covers every node.
     plain[NODE] = node_printer
+    plain[NOTE] = note_printer  # a line of the plugin's (``layer_output`` with nothing kept)
     return {"text/plain": plain, "text/html": html_printers}
 
 
@@ -155,10 +156,12 @@ def plain_text(obj: Any) -> str:
     from ... import views
     from .facts import unnamed
 
-    return unnamed(views.console_text(obj))
+    text = unnamed(views.console_text(obj))
+    return "\n".join([*layer_output_lines(obj, text.split("\n", 1)[0]), text])
 
 
 NODE = ("tf_debug_repr.core.view_model", "Node")
+NOTE = ("tf_debug_repr.core.view_model", "Note")
 NODE_ROWS = 40  # rows printed under a node's summary
 
 
@@ -190,6 +193,25 @@ def node_printer(obj: Any, p: Any, cycle: bool) -> None:
     except Exception:
         text = _safe_repr(obj)
     p.text(text)
+
+
+def note_printer(obj: Any, p: Any, cycle: bool) -> None:
+    p.text(str(obj))
+
+
+def layer_output_lines(obj: Any, summary: str) -> list[str]:
+    """What a layer's output (``layer_output(layer)``, a ``→ output`` row's value) is:
+    ``hidden → output (compiled step 'one_step_on_data')``, and the counts of dead
+    ReLUs, saturation and exploding values unless ``summary`` has them already; [] for
+    any other value."""
+    activation_views = sys.modules.get("tf_debug_repr.views.activations")
+    if activation_views is None:  # nothing was handed out as a layer's output
+        return []
+    found = activation_views.described(obj)
+    if found is None:
+        return []
+    title, counts = found
+    return [title] + ([counts] if counts and counts not in summary else [])
 
 
 def plain_printer(obj: Any, p: Any, cycle: bool) -> None:
@@ -225,13 +247,13 @@ def build_payload(obj: Any) -> dict[str, Any]:
     return viewer_payload.build(obj, budget=PAYLOAD_BUDGET, bins=HISTOGRAM_BINS)
 
 
-def picture_html(payload: dict[str, Any]) -> str | None:
+def picture_html(payload: dict[str, Any], side: int | None = None) -> str | None:
     """The payload's picture as HTML (its pixels one PNG, its labels text), or None when
-    it has none."""
+    it has none; ``side``: a heatmap's longer side in pixels, at most (a small one)."""
     from . import picture_html as layout
     from . import pictures as payload_pictures
 
-    picture = payload_pictures.draw(payload)
+    picture = payload_pictures.draw(payload, side or payload_pictures.HEATMAP_SIDE)
     return None if picture is None else layout.html_of(picture, caption(payload))
 
 
@@ -256,7 +278,8 @@ def html_of(obj: Any) -> str | None:
         picture = None
         if not payload.get("error") and wants_picture(payload, table):
             picture = picture_html(payload)
-        return render_html(payload, picture, table, found[1] if found is not None else "")
+        about = layer_output_lines(obj, str(payload.get("summary") or ""))
+        return render_html(payload, picture, table, found[1] if found is not None else "", about)
     except Exception:
         return None
 
@@ -352,12 +375,22 @@ def caption(payload: dict[str, Any]) -> str:
 
 
 def render_html(
-    payload: dict[str, Any], picture: str | None, numbers: str | None = None, note: str = ""
+    payload: dict[str, Any],
+    picture: str | None,
+    numbers: str | None = None,
+    note: str = "",
+    about: list[str] | None = None,
 ) -> str:
-    """The cell's HTML: summary, warning, error or note, numbers, caption, ``picture``
-    (``picture_html``'s) and the NaN/±Inf colours' legend. Debuggee text is escaped."""
+    """The cell's HTML: what the value is (``about``: a layer's output and its counts),
+    summary, warning, error or note, numbers, caption, ``picture`` (``picture_html``'s)
+    and the NaN/±Inf colours' legend. Debuggee text is escaped."""
     parts = [f'<div class="tf-debug-repr" style="{_BOX}">']
     from .facts import unnamed
+
+    for i, line in enumerate(about or []):
+        parts.append(
+            f"<div>{'<b>' if i == 0 else ''}{html.escape(line)}{'</b>' if i == 0 else ''}</div>"
+        )
 
     summary = unnamed(str(payload.get("summary") or ""))
     bad = bad_values(payload)

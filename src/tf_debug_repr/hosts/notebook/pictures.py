@@ -108,13 +108,14 @@ def _opaque(rgb: np.ndarray) -> np.ndarray:
     return np.concatenate([rgb, alpha], axis=-1)
 
 
-def draw(payload: dict[str, Any]) -> Picture | None:
-    """The picture the payload calls for (see ``picture_kind``), or None."""
+def draw(payload: dict[str, Any], side: int = HEATMAP_SIDE) -> Picture | None:
+    """The picture the payload calls for (see ``picture_kind``), or None; a heatmap's
+    longer side at most ``side`` pixels where its cells allow (a small picture: less)."""
     kind = picture_kind(payload)
     if kind == "image":
         return Image(image_grid(payload["image"]))
     if kind == "heatmap":
-        return heatmap(payload["slice"])
+        return heatmap(payload["slice"], side)
     if kind == "histogram":
         return histogram(payload.get("histogram"), _special_counts(payload))
     return None
@@ -157,21 +158,22 @@ def shrink(values: np.ndarray, mask: np.ndarray, limit: int) -> tuple[np.ndarray
     return means, reduced
 
 
-def _cell_pixels(rows: int, cols: int) -> tuple[int, int]:
-    """Pixels per cell (down, across): square cells filling ``HEATMAP_SIDE`` where the
-    shape allows, a thin side stretched to ``MIN_STRIP``."""
-    side = max(1, HEATMAP_SIDE // max(rows, cols))
-    return max(side, math.ceil(MIN_STRIP / rows)), max(side, math.ceil(MIN_STRIP / cols))
+def _cell_pixels(rows: int, cols: int, longest: int = HEATMAP_SIDE) -> tuple[int, int]:
+    """Pixels per cell (down, across): square cells filling ``longest`` where the shape
+    allows, a thin side stretched to ``MIN_STRIP`` (in proportion for a small picture)."""
+    side = max(1, longest // max(rows, cols))
+    strip = MIN_STRIP * longest // HEATMAP_SIDE
+    return max(side, math.ceil(strip / rows)), max(side, math.ceil(strip / cols))
 
 
-def heatmap(cells: dict[str, Any]) -> Heatmap:
+def heatmap(cells: dict[str, Any], side: int = HEATMAP_SIDE) -> Heatmap:
     """The slice's cells coloured (diverging around zero if signed), NaN/±Inf in their own
     colours, and the colour bar's scale (None when no cell is finite)."""
     values, mask = shrink(*slice_arrays(cells), HEATMAP_CELLS)
     low, high = float(cells.get("min") or 0.0), float(cells.get("max") or 0.0)
     anchors, bar_low, bar_high = colour_maps.scale_of(low, high, bool(cells.get("signed")))
     rgb = colour_maps.paint_mask(colour_maps.colour(values, bar_low, bar_high, anchors), mask)
-    down, across = _cell_pixels(*values.shape)
+    down, across = _cell_pixels(values.shape[0], values.shape[1], side)
     pixels = _opaque(np.repeat(np.repeat(rgb, down, axis=0), across, axis=1))
     if not (mask == 0).any():
         return Heatmap(pixels, None)
