@@ -253,8 +253,9 @@ def trace_this_thread() -> None:
             debugpy.debug_this_thread()
             return
         pydevd = sys.modules.get("pydevd")
-        if getattr(pydevd, "connected", False) is True and hasattr(pydevd, "settrace"):
-            pydevd.settrace(suspend=False, patch_multiprocessing=False)
+        settrace = getattr(pydevd, "settrace", None)
+        if getattr(pydevd, "connected", False) is True and settrace is not None:
+            settrace(suspend=False, patch_multiprocessing=False)
     except Exception:  # the thread runs on, untraced: a breakpoint there does not stop
         pass
 
