@@ -109,15 +109,22 @@ def main() -> int:
     by_kind: dict[str, list[tuple[float, dict]]] = defaultdict(list)
     for (kind, client_ms), record in zip(kinds, records, strict=True):
         by_kind[kind].append((client_ms, record))
-    print("| request | round trip | pydevd answering | in the plugin's providers | calls | n |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| request | round trip | pydevd answering | its thread's CPU time "
+        "| in the plugin's providers | calls | n |"
+    )
+    print("|---|---|---|---|---|---|---|")
     for kind, items in by_kind.items():
         trip = statistics.median(c for c, _ in items)
         inside = statistics.median(r["ms"] for _, r in items)
         plugin = statistics.median(sum(r["plugin_ms"].values()) for _, r in items)
+        cpu = statistics.median(r["cpu_ms"] for _, r in items)
         calls = items[-1][1]["plugin_calls"]
         text = ", ".join(f"{k.split('.')[-1]} {v}" for k, v in sorted(calls.items()))
-        print(f"| {kind} | {trip:.1f} | {inside:.1f} | {plugin:.1f} | {text} | {len(items)} |")
+        print(
+            f"| {kind} | {trip:.1f} | {inside:.1f} | {cpu:.1f} | {plugin:.1f} | {text} "
+            f"| {len(items)} |"
+        )
     if args.profile:
         for kind, items in by_kind.items():
             if not any(kind.startswith(s) for s in args.show):
