@@ -181,3 +181,15 @@ def test_a_worker_never_replaces_the_trace_function(monkeypatch):
     worker.submit(done.set)
     assert done.wait(10)
     assert calls == []
+
+
+def test_a_warmed_worker_takes_the_first_call_without_a_new_thread():
+    """``warm`` (run once TF is imported and a client looks) starts one idle worker, so the
+    first call at a stop starts no thread; it starts none when workers exist."""
+    bounded.warm()
+    threads = {t.ident for t in threading.enumerate()}
+    assert bounded.call(lambda: threading.current_thread().name) == "tf_debug_repr bounded calls"
+    count = len(bounded._workers)
+    bounded.warm()
+    assert len(bounded._workers) == count
+    assert {t.ident for t in threading.enumerate()} <= threads

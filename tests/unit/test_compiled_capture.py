@@ -152,6 +152,43 @@ def test_a_kernels_gradient_kept_as_its_matmuls_factors_is_bit_equal_to_the_step
     assert factored == [not jit, False, False, False]
 
 
+def test_a_stop_computes_the_norms_not_the_products_which_keep_the_steps_values_when_read_later():
+    """A stop's rows need each weight's norm (a model's global norm reads them all), not its
+    values: the norm is computed on the host (a factored kernel's from its factors' Gram
+    matrices, no product) and the product waits until a row reads it. What it then gives
+    is the step's values even when later steps ran meanwhile: the record holds snapshots."""
+    keras.utils.set_random_seed(8)
+    model = keras.Sequential([keras.Input((256,)), keras.layers.Dense(256), keras.layers.Dense(3)])
+    optimizer = keras.optimizers.SGD(0.0)  # weights stay
+    weights = model.trainable_variables
+    optimizer.build(weights)
+
+    @tf.function
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(model(x, training=True) - y))
+        grads = tape.gradient(loss, weights)
+        optimizer.apply(grads, weights)
+        return [tf.identity(g) for g in grads]
+
+    rng = np.random.default_rng(9)
+    applied = step(rng.standard_normal((16, 256), dtype=np.float32), np.ones((16, 3), np.float32))
+    records = [capture.record_of(w).latest for w in weights]
+    assert all(r._pending is not None and r.has_value for r in records), "no product yet"
+    for record, want in zip(records, applied, strict=True):
+        exact = float(np.linalg.norm(want.numpy().astype(np.float64)))
+        assert record.norm == pytest.approx(exact, rel=1e-6) and record.norm_sampled is None
+    # Another step with other inputs, no look in between: the records read the first's.
+    step(rng.standard_normal((16, 256), dtype=np.float32), np.zeros((16, 3), np.float32))
+    for record, want in zip(records, applied, strict=True):
+        assert record.gradient.numpy().tobytes() == want.numpy().tobytes()
+        assert record._pending is None  # computed once
+    # The next look records the second step.
+    second = capture.record_of(weights[0]).latest
+    assert second is records[0] and second._pending is not None
+    assert second.gradient.numpy().tobytes() != applied[0].numpy().tobytes()
+
+
 def test_where_the_batch_is_unknown_at_the_trace_a_big_batch_keeps_the_gradient_not_its_factors():
     """A step traced for any batch (``None``) decides in the step: factors while they hold
     fewer elements than the kernel's gradient (a batch under rows*cols/(rows+cols), 256 for

@@ -108,3 +108,40 @@ def test_keras_model_lists_frozen_weights_first():
     assert "2 of 4 weights changed" in text
     first = node.children()[0]
     assert first.name == kernel and "frozen" in str(first.value)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    ["everywhere", "two elements", "a run then isolated", "nan where nan was", "a nan appears"],
+)
+def test_the_host_compare_gives_the_exact_figures_whatever_the_blocks(changes):
+    """The host compare reads changed stretches in bigger blocks than unchanged ones: the
+    figures (norm, count, largest and where) are the element-wise ones in every case."""
+    from tf_debug_repr.forensics.snapshots import _host_figures
+
+    rng = np.random.default_rng(4)
+    then = rng.standard_normal(300_001).astype(np.float32)
+    now = then.copy()
+    if changes == "everywhere":
+        now += np.float32(0.5)
+    elif changes == "two elements":
+        now[[3, 250_000]] += np.float32(2.0)
+    elif changes == "a run then isolated":
+        now[10_000:150_000] -= np.float32(1.0)
+        now[[150_001, 299_999]] = np.float32(9.0)
+    elif changes == "nan where nan was":
+        then[[7, 200_000]] = now[[7, 200_000]] = np.nan
+        now[100_000:] *= np.float32(2.0)
+    else:
+        now[:] += np.float32(1.0)
+        now[180_000] = np.nan
+    differ = (now != then) & ~(np.isnan(now) & np.isnan(then))
+    diff = np.where(differ, now.astype(np.float64) - then.astype(np.float64), 0.0)
+    norm, count, largest, where = _host_figures(now, then)
+    assert count == int(differ.sum())
+    magnitude = np.abs(diff)
+    if changes == "a nan appears":
+        assert math.isnan(largest) and where == 180_000
+        return
+    assert norm == pytest.approx(float(np.sqrt(np.sum(diff * diff))), rel=1e-12)
+    assert largest == float(magnitude.max()) and where == int(np.argmax(magnitude))

@@ -32,6 +32,33 @@ def test_every_child_expression_evaluates_to_the_child_value():
     assert checked == 250
 
 
+@pytest.mark.parametrize(
+    "values",
+    [
+        np.random.default_rng(0).standard_normal(30_000).astype(np.float32),
+        np.random.default_rng(1).standard_normal((250, 3)).astype(np.float16),
+        np.random.default_rng(2).integers(-9, 9, (300, 2), dtype=np.int64),
+        np.random.default_rng(3).random(1_000) > 0.5,
+        np.array([1.0, np.nan, np.inf, -np.inf] * 60, np.float64),
+        (np.arange(400) * (1 + 1j)).astype(np.complex64),
+    ],
+    ids=["float32", "float16 rows", "int64 rows", "bool", "nan and inf", "complex64"],
+)
+def test_a_range_rows_summary_is_the_sliced_tensors_without_a_slice(values, monkeypatch):
+    """A CPU tensor's range rows read views of its host buffer: the same text as a summary
+    of the tensor sliced by TF, and no TF slice per row."""
+    x = tf.constant(values)
+    ranges = [c.resolve() for c in views.children(x) if c.name.startswith("[")]
+    assert len(ranges) > 1 and all(isinstance(r, tensor_views.AxisRange) for r in ranges)
+    want = [tensor_views.summary(x[r.start : r.stop]) for r in ranges]
+
+    def no_slice(*args, **kwargs):
+        raise AssertionError("a range row's summary sliced the tensor with TF")
+
+    monkeypatch.setattr(tensor_views, "_part", no_slice)
+    assert [r.summary() for r in ranges] == want
+
+
 def test_range_nodes_nest_so_no_level_exceeds_a_hundred():
     x = tf.zeros([123_456])
     top = [c for c in views.children(x) if c.name.startswith("[")]

@@ -130,6 +130,7 @@ def _on_keras(keras: ModuleType) -> None:
 
 def _register_views() -> None:
     from .. import views
+    from ..core import bounded
     from ..forensics import features as forensics
     from ..views import activations as activation_views
     from ..views import gradients as gradient_views
@@ -138,6 +139,7 @@ def _register_views() -> None:
     gradient_views.register()
     activation_views.register()
     forensics.register()
+    bounded.warm()  # its thread started before a stop, not inside the first request
 
 
 def _register_views_guarded(_tf: ModuleType) -> None:

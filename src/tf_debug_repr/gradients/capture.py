@@ -694,13 +694,13 @@ def store_compiled(
     optimizer: Any,
     name: str,
     history: list[tuple[int, Any, bool]],
-    gradient: Any,
+    gradient: Callable[[], Any] | None,
     figures: Figures | None = None,
 ) -> None:
     """Steps a compiled ``apply`` (or a traced ``tape.gradient``: ``optimizer`` None,
     steps numbered by runs) ran, see ``compiled_capture``: their norms as history
-    (``sampled``: estimated), the last one's values (None past the budget: its norm
-    stays)."""
+    (``sampled``: estimated), the last one's values (a function giving them when first
+    read; None past the budget: its norm stays)."""
     if not _weakrefable(variable) or not history:
         return
     with _lock:
@@ -733,7 +733,10 @@ def store_compiled(
         record._norm = last[1]
         record.norm_sampled = compiled_capture.sample_note(variable) if last[2] else None
         record._identity = None
-        record.gradient = gradient
+        if gradient is not None:
+            record.set_pending(gradient)  # computed when a row shows the values
+        else:
+            record.gradient = None
         record.not_kept = None if gradient is not None else _compiled_not_kept_text()
         source.latest = record
         source.symbolic_in = None

@@ -66,28 +66,155 @@ class _Shadow:
         self.factors: tuple[Any, Any] | None = factors
         self.transposes: tuple[bool, bool] = (False, False)  # the MatMul's, at its trace
 
-    def gradient(self) -> Any:
-        import tensorflow as tf
-
+    def read(self) -> _Kept | None:
+        """What the last step left here, as snapshots (reads of the shadow variables: a
+        later step writes new buffers, never into these), or None where no values are kept.
+        Nothing is computed yet: a ``MatMul``'s product waits for ``_Kept.gradient``."""
         if self.values is None:
             return None
-        values = tf.identity(self.values)  # this step's values: the next step writes anew
         if self.factors is not None:
-            # Whichever side the step kept is the one not empty (before any step, and after
-            # a trace with no such product, the first factor is not a matrix).
-            a = tf.identity(self.factors[0])
-            if a.shape.rank == 2 and int(tf.size(values)) == 0:
-                # The product the step computed: the same kernel on the same factors (an
-                # eager MatMul reads bit-equal to the graph's, tests/unit/test_compiled_capture).
-                return tf.raw_ops.MatMul(
-                    a=a,
-                    b=tf.identity(self.factors[1]),
+            # Whichever side the step kept is the one not empty: a matrix of elements in the
+            # first factor (before any step, and after a trace with no such product, it is
+            # not a matrix; a step whose batch made the product the smaller keeps it empty).
+            a = _snapshot(self.factors[0])
+            if a.shape.rank == 2 and a.shape.num_elements():
+                return _Kept(None, None, None, (a, _snapshot(self.factors[1])), self.transposes)
+            values = _snapshot(self.values)
+            if a.shape.rank == 2 and values.shape.num_elements() == 0:  # a batch of 0
+                return _Kept(values, None, None, (a, _snapshot(self.factors[1])), self.transposes)
+            return _Kept(values, None, None, None, (False, False))
+        values = _snapshot(self.values)  # this step's values: the next step writes anew
+        if self.indices is None:
+            return _Kept(values, None, None, None, (False, False))
+        return _Kept(values, _snapshot(self.indices), self.dense_shape, None, (False, False))
+
+
+def _snapshot(variable: Any) -> Any:
+    """The variable's value now, immutable (TF's ``ReadVariableOp``: a later write to the
+    variable never shows in it): one raw read op for a resource variable (the shadows
+    are made in a trace's ``init_scope``: ``UnliftedInitializerVariable``), whose public
+    conversion path costs several ops; a replicated one's aggregated read."""
+    from tensorflow.python.ops import gen_resource_variable_ops, resource_variable_ops
+
+    if isinstance(variable, resource_variable_ops.BaseResourceVariable):
+        return gen_resource_variable_ops.read_variable_op(variable.handle, variable.dtype)
+    import tensorflow as tf
+
+    return tf.identity(variable)
+
+
+class _Kept:
+    """One weight's gradient as a step left it, read at a stop: immutable tensors, so its
+    values (``gradient``, the product of a ``MatMul``'s factors computed on the first ask)
+    and its norm are the same whenever they are read. A stop's rows need only the norm
+    (a model's global norm reads every weight's); the values wait until a row shows them:
+    the products of a 21-layer MLP's kernels took ~50 ms of every stop's first request."""
+
+    def __init__(
+        self,
+        values: Any,
+        indices: Any,
+        dense_shape: Any,
+        factors: tuple[Any, Any] | None,
+        transposes: tuple[bool, bool],
+    ) -> None:
+        self.values = values
+        self.indices = indices
+        self.dense_shape = dense_shape
+        self.factors = factors
+        self.transposes = transposes
+        self._gradient: Any = None
+
+    def gradient(self) -> Any:
+        """The gradient: the values, an ``IndexedSlices``, or the product the step computed
+        (the same kernel on the same factors: an eager MatMul reads bit-equal to the
+        graph's, tests/unit/test_compiled_capture)."""
+        if self._gradient is not None:
+            return self._gradient
+        import tensorflow as tf
+
+        from ..core.guards import harmless
+
+        with harmless():
+            if self.factors is not None:
+                gradient = tf.raw_ops.MatMul(
+                    a=self.factors[0],
+                    b=self.factors[1],
                     transpose_a=self.transposes[0],
                     transpose_b=self.transposes[1],
                 )
-        if self.indices is None:
-            return values
-        return tf.IndexedSlices(values, tf.identity(self.indices), self.dense_shape)
+            elif self.indices is not None:
+                gradient = tf.IndexedSlices(self.values, self.indices, self.dense_shape)
+            else:
+                gradient = self.values
+        self._gradient = gradient
+        return gradient
+
+    def norm(self) -> float | None:
+        """The exact norm: on the host from the buffers (no op) where they are CPU float
+        tensors, a factored one's from the factors' Gram matrices without the product;
+        elsewhere (another device, other dtypes, a NaN or Inf) from the values with TF's
+        ops, as before."""
+        found = _host_norm(self)
+        if found is not None:
+            return found
+        import tensorflow as tf
+
+        return _exact_norm(tf, self.gradient())
+
+
+def _host_float(tensor: Any) -> Any:
+    """A CPU float tensor's buffer as numpy (no copy), else None."""
+    from ..core.guards import host_view, is_on_host
+
+    if not is_on_host(tensor) or not hasattr(tensor, "_numpy"):
+        return None
+    array = host_view(tensor)
+    return array if array.dtype.kind == "f" else None
+
+
+# Elements widened to float64 at a time for a norm on the host: a chunk stays in the cache.
+NORM_CHUNK = 1 << 16
+
+
+def _squares(flat: Any) -> float:
+    """Sum of squares of a 1-D float array, accumulated in float64 a chunk at a time."""
+    import numpy as np
+
+    total = 0.0
+    for start in range(0, int(flat.size), NORM_CHUNK):
+        chunk = flat[start : start + NORM_CHUNK].astype(np.float64)
+        # einsum's own loop: BLAS's dot starts threads that, on a busy machine, made some
+        # calls 40x slower than the median
+        total += float(np.einsum("i,i->", chunk, chunk))
+    return total
+
+
+def _host_norm(kept: _Kept) -> float | None:
+    """``kept``'s norm computed on the host, or None where it cannot be (or is not finite:
+    TF's path then says NaN or Inf as it always did)."""
+    import numpy as np
+
+    if kept.factors is not None:
+        a, b = (_host_float(f) for f in kept.factors)
+        if a is None or b is None or a.ndim != 2 or b.ndim != 2:
+            return None
+        # g = op(a) @ op(b), A = op(a) [m, k], B = op(b) [k, n]:
+        # ||A B||^2 = trace(B^T A^T A B) = sum((A^T A) * (B B^T)), both [k, k], where k
+        # (the batch) is below m·n/(m + n) (_factors_of): cheaper than the product.
+        wide_a = (a.T if kept.transposes[0] else a).astype(np.float64)
+        wide_b = (b.T if kept.transposes[1] else b).astype(np.float64)
+        with np.errstate(all="ignore"):
+            square = float(np.einsum("ij,ij->", wide_a.T @ wide_a, wide_b @ wide_b.T))
+        if not math.isfinite(square):
+            return None
+        return math.sqrt(max(square, 0.0))
+    values = _host_float(kept.values)
+    if values is None:
+        return None
+    with np.errstate(all="ignore"):
+        square = _squares(values.reshape(-1))
+    return math.sqrt(square) if math.isfinite(square) else None
 
 
 class _Site:
@@ -575,8 +702,10 @@ def _exact_norm(tf: Any, gradient: Any) -> float | None:
 
 def sync(store: Callable[..., None]) -> None:
     """Hand the steps run since the last look to ``store(variable, optimizer, name,
-    [(iteration, norm, sampled)], gradient, figures)`` (gradient capture's records; the
-    figures of the last step where its values were not kept): ``sampled``
+    [(iteration, norm, sampled)], gradient, figures)`` (gradient capture's records;
+    ``gradient``: a function giving the last step's values, computed when first asked,
+    None where they were not kept; the figures of the last step where its values were
+    not kept): ``sampled``
     where the norm is an estimate from every ``stride``-th element (``sample_note``); the
     last step's norm is exact wherever its values were kept. Runs eagerly, off every tape
     (a stop may be inside a trace or a tape)."""
@@ -598,7 +727,6 @@ def sync(store: Callable[..., None]) -> None:
 
 
 def _sync_site(store: Callable, optimizer: Any, site: _Site) -> None:
-    import tensorflow as tf
 
     count = int(site.counter.numpy())
     if count == site.synced:
@@ -614,8 +742,9 @@ def _sync_site(store: Callable, optimizer: Any, site: _Site) -> None:
         if variable is None:
             continue
         shadow = _shadows.get((id(site), id(variable)))
-        gradient = shadow.gradient() if shadow is not None else None
-        exact = _exact_norm(tf, gradient)  # the last step's, from its kept values
+        kept_values = shadow.read() if shadow is not None else None
+        # the last step's, from its kept values
+        exact = kept_values.norm() if kept_values is not None else None
         sampled = site.steps[i] > 0  # its norms estimated from a sample
         if site.replicated:  # norms only of the summed gradient: the last step's
             # Keras counts one iteration per apply: earlier steps' counted back from the last
@@ -635,7 +764,7 @@ def _sync_site(store: Callable, optimizer: Any, site: _Site) -> None:
             if exact is not None:
                 history[-1] = (history[-1][0], exact, False)
         kept = None
-        if gradient is None and not site.replicated:
+        if kept_values is None and not site.replicated:
             size = math.prod(int(d or 0) for d in variable.shape)
             # about one element in ``stride`` read: the density the rows quote
             stride = -(-size // SAMPLE) if sampled else 1
@@ -643,4 +772,5 @@ def _sync_site(store: Callable, optimizer: Any, site: _Site) -> None:
             if samples is not None and sample_counts is not None and row is not None:
                 figures = _sample_figures(samples[row, : int(sample_counts[row])])
                 kept = Figures(size, figures, stride, counts_sampled=sampled)
+        gradient = kept_values.gradient if kept_values is not None else None
         store(variable, optimizer, site.name, history, gradient, kept)

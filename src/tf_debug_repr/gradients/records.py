@@ -56,7 +56,10 @@ class GradientRecord:
     applied_by: str | None = None  # the optimizer that applied it, if seen
     optimizer_name: str | None = None  # its ``name`` ("adam_1")
     _iteration: Any = None  # the optimizer's ``iterations`` when it applied the gradient
-    gradient: Any = None  # eager tensor / IndexedSlices, or None
+    _gradient: Any = None  # eager tensor / IndexedSlices, or None (see ``gradient``)
+    # A compiled step's values are computed when first read (``set_pending``): a function
+    # giving them, until then.
+    _pending: Any = None
     reason: str | None = None  # why the gradient is None, when it is
     not_kept: str | None = None  # why the values were dropped (figures kept instead)
     figures: Figures | None = None
@@ -67,6 +70,26 @@ class GradientRecord:
     _identity: Any = None  # weak reference to the gradient object the tape returned
     kept_bytes: int = 0
     history: deque = field(default_factory=lambda: deque(maxlen=HISTORY))  # (count, label, norm)
+
+    @property
+    def gradient(self) -> Any:
+        """The gradient's values (eager tensor or ``IndexedSlices``), or None."""
+        pending = self._pending
+        if pending is not None:
+            value = pending()
+            if self._pending is pending:  # no newer gradient replaced it meanwhile
+                self._gradient, self._pending = value, None
+            return value
+        return self._gradient
+
+    @gradient.setter
+    def gradient(self, value: Any) -> None:
+        self._gradient, self._pending = value, None
+
+    def set_pending(self, make: Any) -> None:
+        """Values that ``make()`` gives when first read (it must give the same values
+        whenever it is called: a compiled step's kept tensors, read at the stop)."""
+        self._gradient, self._pending = None, make
 
     @property
     def norm(self) -> float | None:
@@ -102,7 +125,7 @@ class GradientRecord:
 
     @property
     def has_value(self) -> bool:
-        return self.gradient is not None or self.not_kept is not None
+        return self._pending is not None or self._gradient is not None or self.not_kept is not None
 
     def norms(self) -> list[tuple[int, str, float | None]]:
         return [(n, label, as_float(value)) for n, label, value in self.history]

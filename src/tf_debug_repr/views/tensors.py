@@ -545,10 +545,33 @@ class AxisRange(Node):
         return f"[{self.start}:{self.stop}]"
 
     def summary(self) -> str:
-        return summary(_part(self.tensor, self.start, self.stop))
+        return summary(_range_part(self.tensor, self.start, self.stop))
 
     def children(self) -> list[Child]:
         return axis_children(self.tensor, self.start, self.stop, base_suffix=self.suffix)
+
+
+# numpy kinds whose figures ``array_stats`` takes from a view as it takes them from the
+# tensor's own host view (no ml_dtypes, no strings)
+_VIEW_KINDS = frozenset("biufc")
+
+
+def _range_part(tensor: Any, start: int, stop: int) -> Any:
+    """Rows ``start:stop`` for a range row's summary. A CPU tensor's rows are a view of its
+    host buffer (``HostArray``): the same figures and text as the sliced tensor's, without
+    a TF slice per row (a 10^6 variable's expansion sliced it 100 times: ~40% of the
+    request, benchmarks/profile_stop.py)."""
+    if (
+        not isinstance(tensor, HostArray)
+        and not host_sliced(tensor)
+        and is_on_host(tensor)
+        and hasattr(tensor, "_numpy")
+    ):
+        dtype = host_array_dtype(tensor)
+        if dtype.kind in _VIEW_KINDS:
+            rows = host_view(tensor)[start:stop]
+            return HostArray(rows, _dtype_name(tensor), getattr(tensor, "device", ""))
+    return _part(tensor, start, stop)
 
 
 class HostCopy(Node):
