@@ -31,11 +31,51 @@ const KEYWORDS = new Set([
  * @returns {string[]}
  */
 function namesOnLine(line) {
+  return scanLine(line, null).names;
+}
+
+/**
+ * The names of each line of a document's lines, read in order: a triple-quoted string (a
+ * docstring) that spans lines, or a string continued by a backslash at the end of a line, is
+ * text on every line it covers, not names.
+ * @param {string[]} lines
+ * @returns {string[][]}
+ */
+function namesOnLines(lines) {
+  /** @type {string | null} */
+  let open = null;
+  return lines.map((line) => {
+    const found = scanLine(line, open);
+    open = found.open;
+    return found.names;
+  });
+}
+
+/**
+ * The string still open at the end of these lines (the state the next line starts in).
+ * @param {string[]} lines
+ * @returns {string | null}
+ */
+function openAfter(lines) {
+  /** @type {string | null} */
+  let open = null;
+  for (const line of lines) open = scanLine(line, open).open;
+  return open;
+}
+
+/**
+ * One line's names, and the string left open at its end (a triple quote, or any quote after
+ * a trailing backslash); `open`: the string open at its start.
+ * @param {string} line
+ * @param {string | null} open
+ * @returns {{ names: string[], open: string | null }}
+ */
+function scanLine(line, open) {
   /** @type {string[]} */
   const names = [];
   let code = '';
   /** @type {string | null} */
-  let quote = null;
+  let quote = open;
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
     if (quote) {
@@ -75,7 +115,8 @@ function namesOnLine(line) {
     }
     previous = t;
   }
-  return names;
+  const continued = quote !== null && (quote.length === 3 || line.endsWith('\\'));
+  return { names, open: continued ? quote : null };
 }
 
 /** `__import__('tf_debug_repr').inline_values('["x", "w"]')`. @param {string[]} names */
@@ -134,9 +175,16 @@ function createInlineValuesProvider(api) {
       const lines = [];
       /** @type {Set<string>} */
       const asked = new Set();
-      for (let line = Math.max(0, viewPort.start.line); line <= last; line++) {
+      const first = Math.max(0, viewPort.start.line);
+      /** @type {string[]} */
+      const before = [];
+      for (let line = 0; line < first; line++) before.push(document.lineAt(line).text);
+      let open = openAfter(before); // a docstring opened above the view
+      for (let line = first; line <= last; line++) {
         const text = document.lineAt(line).text;
-        const names = namesOnLine(text).filter((n) => asked.size < MAX_NAMES || asked.has(n));
+        const scanned = scanLine(text, open);
+        open = scanned.open;
+        const names = scanned.names.filter((n) => asked.size < MAX_NAMES || asked.has(n));
         names.forEach((n) => asked.add(n));
         if (names.length) lines.push({ line, length: text.length, names });
       }
@@ -158,4 +206,4 @@ function createInlineValuesProvider(api) {
   };
 }
 
-module.exports = { createInlineValuesProvider, namesOnLine, inlineValuesExpression, decodeInlineValues, SETTING, MAX_NAMES };
+module.exports = { createInlineValuesProvider, namesOnLine, namesOnLines, inlineValuesExpression, decodeInlineValues, SETTING, MAX_NAMES };

@@ -3,7 +3,7 @@
 /** TF-aware inline values: the names on the lines in view, one request, the answers placed. */
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
-const { createInlineValuesProvider, namesOnLine, inlineValuesExpression, decodeInlineValues, MAX_NAMES } = require('../../src/inline/inlineValues');
+const { createInlineValuesProvider, namesOnLine, namesOnLines, inlineValuesExpression, decodeInlineValues, MAX_NAMES } = require('../../src/inline/inlineValues');
 
 test('the plain names a line reads or assigns, nothing in strings, comments, attributes or keyword arguments', () => {
   assert.deepEqual(namesOnLine('    loss = loss_fn(y, model(x, training=True))  # not, these'), ['loss', 'loss_fn', 'y', 'model', 'x']);
@@ -75,6 +75,54 @@ function setup(answer, { type = 'debugpy', enabled = true } = {}) {
     );
   return { requests, ask };
 }
+
+const DOCSTRING = [
+  'def train_step(x, w):',
+  '    """Run one step of training on the batch',
+  '    and return the loss as a tensor.',
+  '',
+  "    model weights are updated in place, ' is no closing quote",
+  '    """',
+  '    loss = x * w  # loss, not these words',
+  "    note = 'a \\",
+  "    continued string' + w",
+  '    return loss',
+];
+
+test('a multi-line docstring and a continued string are text on every line they cover, not names', () => {
+  assert.deepEqual(namesOnLines(DOCSTRING), [
+    ['train_step', 'x', 'w'],
+    [],
+    [],
+    [],
+    [],
+    [],
+    ['loss', 'x', 'w'],
+    ['note'],
+    ['w'],
+    ['loss'],
+  ]);
+  // a line read alone cannot know it is inside a docstring: the provider reads lines in order
+  assert.deepEqual(namesOnLine(DOCSTRING[2]), ['the', 'loss', 'a', 'tensor']);
+});
+
+test('a docstring opened above the lines in view is still a docstring in view', async () => {
+  /** @type {any[]} */
+  const requests = [];
+  const session = {
+    type: 'debugpy',
+    customRequest: async (/** @type {string} */ command, /** @type {any} */ args) => {
+      requests.push({ command, args });
+      return ANSWER;
+    },
+  };
+  const provider = createInlineValuesProvider({ Range, InlineValueText, enabled: () => true, activeSession: () => session });
+  const document = { lineCount: DOCSTRING.length, lineAt: (/** @type {number} */ l) => ({ text: DOCSTRING[l] }) };
+  const at = (/** @type {number} */ line) => ({ line, character: 0 });
+  await provider.provideInlineValues(document, { start: at(2), end: at(9) }, { frameId: 1, stoppedLocation: { start: at(9), end: at(9) } });
+  assert.equal(requests.length, 1);
+  assert.equal(requests[0].args.expression, inlineValuesExpression(['loss', 'x', 'w', 'note']));
+});
 
 const ANSWER = { type: 'str', result: `'{"x": "float32[64, 10] x∈[1, 1] μ=1", "w": "float32[64, 10] Variable"}'` };
 

@@ -66,14 +66,16 @@ def _all_eager(values: list[Any]) -> bool:
     return bool(seen) and all(kind_of(v) is Kind.EAGER for v in seen.values())
 
 
-def _state_key(value: Any, kind: Kind | None) -> Any:
+def _state_key(value: Any, kind: Kind | None, kept: Any = None) -> Any:
     """What a row depends on, or None where it must be read again each time. An eager
     tensor never changes; a list, tuple or dict of eager tensors changes with its items
-    (the same objects, in order, under the same keys). Everything else is read again each
-    time (a variable's values change in place, an optimizer's iterations), except a Keras
-    model or layer: its row shows counts and its latest gradient's mark, so it changes
-    with its structure or the gradient records (``models.summary_key``; a compiled step's
-    records are synced first)."""
+    (the same objects, in order, under the same keys: where they are the ones ``kept``
+    holds, they were judged eager then and are not judged again). Everything else is read
+    again each time (a variable's values change in place, an optimizer's iterations),
+    except a Keras model or layer: its row shows counts and its latest gradient's mark, so
+    it changes with its structure or the gradient records (``models.summary_key``: a Keras
+    3 model's structure told without walking its weights; a compiled step's records are
+    synced first)."""
     if kind is Kind.EAGER:
         return ()
     if kind is Kind.KERAS_LAYER:  # counts and its gradient's mark, never weights' values
@@ -83,11 +85,27 @@ def _state_key(value: Any, kind: Kind | None) -> Any:
         return None if key is None else ("layer", key)
     if kind is None and type(value) in (list, tuple, dict):
         items = list(value.values()) if isinstance(value, dict) else list(value)
-        if not _all_eager(items):
-            return None
         keys = tuple(value) if isinstance(value, dict) else len(items)
-        return (keys, tuple(map(id, items)))
+        key = (keys, tuple(map(id, items)), _Held(items))
+        if kept is not None and key == kept:
+            return kept
+        return key if _all_eager(items) else None
     return None
+
+
+class _Held:
+    """The items a container's key was made from, held so that no id in the key is reused
+    by another object while the key is kept; equal to any other (only the ids compare)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: list[Any]) -> None:
+        self.items = items
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Held)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def _classic_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -152,7 +170,7 @@ def _wrap_list(ns: dict, original: Any, rules: Any) -> Any:
                 key, same = None, False
                 if kept_before is not None and kept_before[0] is value:
                     # kept last time: if its state is the same, it is still ours
-                    key = _state_key(value, kind)
+                    key = _state_key(value, kind, kept_before[1])
                     same = key is not None and key == kept_before[1]
                 mine = same or rules.is_ours(value)
                 if mine and key is None:
