@@ -180,6 +180,37 @@ def test_a_nan_in_compiled_fit_stops_on_the_users_line(where, mode):
         client.close()
 
 
+def test_where_fit_cannot_be_re_run_it_says_so_and_stops_at_fit():
+    """``steps_per_execution=2``: fit's function of the iterator calls the one-batch step in
+    a loop, so the batch that made the NaN is not kept. The console says so, once, and the
+    error comes at ``fit``, its first sentence naming the line that created the op."""
+    path = program_path(FIT)
+    client, event, _ = _launch(FIT, ["layer", "loop"], SWITCH)
+    try:
+        output = "".join(client.output)
+        assert event["event"] == "stopped", output[-3000:]
+        s = Stopped(client, event["body"])
+        assert client.top_frame(s.thread_id)["line"] == line_of(path, "FIT LINE")
+        text = client.request("exceptionInfo", {"threadId": s.thread_id}, timeout=30)["description"]
+        layer_line = f"{path}:{line_of(path, 'LAYER NAN')} in call:"
+        assert text.startswith("NaN/Inf produced by op RealDiv"), text[:400]
+        assert f"created at {layer_line}" in text.split("\n", 1)[0], text[:400]
+        said = [
+            line
+            for line in "".join(client.output).splitlines()
+            if line.startswith("tf-debug-repr: re-run:")
+        ]
+        assert said == [
+            "tf-debug-repr: re-run: the NaN was made in one_step_on_data, not re-run to stop "
+            "on its line because it is called in a loop (Keras: steps_per_execution > 1); the "
+            "error comes at the call"
+        ], said
+        _answers(client, s)
+        _ends(client, s)
+    finally:
+        client.close()
+
+
 @pytest.mark.parametrize("devices", ["1", "2"])
 def test_a_nan_in_a_replica_step_stops_on_the_users_line(devices):
     """``strategy.run``'s replica step inside a ``tf.function``, a MirroredStrategy of one or
@@ -208,6 +239,10 @@ def test_a_nan_in_a_replica_step_stops_on_the_users_line(devices):
         assert local["spread"].startswith("float32[2]"), local
         assert local["x"].startswith(f"float32[{rows}, 2]"), local
         assert _console(client, s, "float(spread[1])") == "0.0"
+        if devices == "2":  # which replica: either may be the first to meet it
+            assert re.search(r"\n  in replica [01] of 2 \(MirroredStrategy\)\n", text), text
+        else:
+            assert "in replica" not in text, text
         output = "".join(client.output)
         extra = set(TF_WARNING.findall(output)) - plain_warnings
         assert not extra, extra

@@ -1,6 +1,7 @@
 """A NaN made inside Keras's compiled ``model.fit`` step, in the shape keras-io's examples
 use: a layer of the user's own (``call``) or a loss function of the user's own, a model
-compiled and fitted on a tf.data dataset (argv: layer|loss graph|xla). The first batch is
+compiled and fitted on a tf.data dataset (argv: layer|loss graph|xla|loop; loop:
+``steps_per_execution=2``, both batches in one call). The first batch is
 fine; the second makes the NaN (a constant feature: its variance is 0; a negative target:
 the square root of it), so only a re-run of that batch can find it."""
 
@@ -43,6 +44,7 @@ model.compile(
     optimizer=keras.optimizers.SGD(0.01),
     loss=root_error if WHERE == "loss" else "mse",
     jit_compile=MODE == "xla",
+    steps_per_execution=2 if MODE == "loop" else 1,
 )
 history = model.fit(dataset, epochs=1, verbose=0)  # FIT LINE
 print("RESULT loss", history.history["loss"])

@@ -1134,7 +1134,7 @@ def _stash_arguments(function: Any, args: tuple, kwds: dict) -> None:
     add to the outer graph the ops that keep this call's arguments (``_Stash``)."""
     import tensorflow as tf
     from tensorflow.python.framework import ops
-    from tensorflow.python.ops import control_flow_util, resource_variable_ops
+    from tensorflow.python.ops import resource_variable_ops
 
     stash = _stashes.get(function)
     if stash is None:
@@ -1144,8 +1144,8 @@ def _stash_arguments(function: Any, args: tuple, kwds: dict) -> None:
     tensors = [leaf for leaf in leaves if isinstance(leaf, tf.Tensor)]
     graph = ops.get_default_graph()
     reason = ""
-    if control_flow_util.GraphOrParentsInXlaContext(graph):
-        reason = "its call is compiled with XLA"
+    if _xla_contexts(graph) > (1 if getattr(function, "_jit_compile", False) else 0):
+        reason = "the function that calls it is compiled with XLA"
     elif _in_loop(graph):
         reason = "it is called in a loop (Keras: steps_per_execution > 1)"
     elif any(t.dtype in (tf.resource, tf.variant) for t in tensors):
@@ -1178,6 +1178,19 @@ def _stash_arguments(function: Any, args: tuple, kwds: dict) -> None:
     with tf_compat.tape_recording().stop_recording(), tf.name_scope(_OWN_SCOPE):
         for variable, tensor in zip(kept, tensors):
             variable.assign(tensor, read_value=False)
+
+
+def _xla_contexts(graph: Any) -> int:
+    """How many XLA contexts are open on ``graph`` and the graphs it is traced in: a
+    ``tf.function(jit_compile=True)``'s call opens one, on the graph that calls it."""
+    count = 0
+    while graph is not None:
+        context = graph._get_control_flow_context()
+        while context is not None:
+            count += bool(context.IsXLAContext())
+            context = context.outer_context
+        graph = getattr(graph, "outer_graph", None)
+    return count
 
 
 def _in_loop(graph: Any) -> bool:
