@@ -276,7 +276,11 @@ def test_rebuilt_as_tf_errors_are_it_keeps_its_facts(checking):
     e = caught.value
     rebuilt = type(e)(e.node_def, e.op, f"In a layer:\n\n{e.message}\n\nArguments …", e.error_code)
     assert (rebuilt.op_type, rebuilt.nan, rebuilt.inputs[0]) == ("Sqrt", 1, x)
-    assert rebuilt.message.startswith("In a layer:")
+    # the check's sentence first (what the user needs), the re-raiser's words after it
+    assert rebuilt.message.startswith(e.message + "\n"), rebuilt.message
+    assert rebuilt.message.endswith("\n    In a layer:\n    Arguments …"), rebuilt.message
+    bold = type(e)(e.node_def, e.op, f"Layer said:\n\n\x1b[1m{e.message}\x1b[0m", e.error_code)
+    assert bold.message.startswith(e.message) and "\x1b" not in bold.message
     unrelated = type(e)(None, None, "something else", e.error_code)
     assert (unrelated.op_type, unrelated.output) == ("?", None)
 
