@@ -1133,15 +1133,28 @@ def _stash_arguments(function: Any, args: tuple, kwds: dict) -> None:
     """While an outer function is traced and calls ``function`` (another ``tf.function``):
     add to the outer graph the ops that keep this call's arguments (``_Stash``)."""
     import tensorflow as tf
-    from tensorflow.python.framework import ops
+    from tensorflow.python.framework import composite_tensor, ops
     from tensorflow.python.ops import resource_variable_ops
 
     stash = _stashes.get(function)
     if stash is None:
         stash = _stashes[function] = _Stash()
     structure = (list(args), dict(kwds))
-    leaves = tf.nest.flatten(structure, expand_composites=True)
-    tensors = [leaf for leaf in leaves if isinstance(leaf, tf.Tensor)]
+    tensors = [
+        leaf
+        for leaf in tf.nest.flatten(structure, expand_composites=True)
+        if isinstance(leaf, tf.Tensor)
+    ]
+    # the structure as type specs: no graph tensor kept (it would hold the outer graph)
+    specs = tf.nest.map_structure(
+        lambda leaf: (
+            tf.type_spec_from_value(leaf)
+            if isinstance(leaf, (tf.Tensor, composite_tensor.CompositeTensor))
+            else leaf
+        ),
+        structure,
+    )
+    leaves = tf.nest.flatten(specs, expand_composites=True)
     graph = ops.get_default_graph()
     reason = ""
     if _xla_contexts(graph) > (1 if getattr(function, "_jit_compile", False) else 0):
@@ -1151,8 +1164,11 @@ def _stash_arguments(function: Any, args: tuple, kwds: dict) -> None:
     elif any(t.dtype in (tf.resource, tf.variant) for t in tensors):
         reason = "it is given a variable, an iterator or a dataset"
     stash.reason = reason
-    stash.structure = structure
-    stash.leaves = [_TENSOR if isinstance(leaf, tf.Tensor) else leaf for leaf in leaves]
+    stash.structure = specs
+    stash.leaves = [_TENSOR if isinstance(leaf, tf.TypeSpec) else leaf for leaf in leaves]
+    if not reason and stash.leaves.count(_TENSOR) != len(tensors):
+        reason = "its arguments' structure could not be kept"
+    stash.reason = reason
     if reason:
         stash.variables = []
         return
