@@ -546,10 +546,14 @@ def _is_library(path: str) -> bool:
     return (
         source_utils.guess_is_tensorflow_py_library(path)
         or path.startswith(here)
+        or path.startswith(_STDLIB)  # threading.py: a strategy's replica threads
         or f"{os.sep}keras{os.sep}" in path
         or f"{os.sep}site-packages{os.sep}" in path
         or path.startswith("<")
     )
+
+
+_STDLIB = __import__("sysconfig").get_paths()["stdlib"] + __import__("os").sep
 
 
 def creation_site(traceback: Any) -> tuple[str, str]:
@@ -685,9 +689,8 @@ def _instrument(
             slot,
             [*message.split("\n"), mode_line(stop_on_inf)],
         )
-        inner = getattr(_local, "inner", None)
-        if inner:
-            _check_inner[number] = inner[-1]
+        if _inner:
+            _check_inner[number] = _inner[-1]
         divided = [t for t in inputs or [] if _checked(t)] if op_type in DIVISIONS else None
         _check_with_counts(output, number, stop_on_inf, divided)
 
@@ -697,6 +700,7 @@ _OWN_SCOPE = "tf_debug_repr/"  # gradient capture's ops in a traced step (compil
 _graph_checks: dict[int, tuple[str, str | None, int, list[str]]] = {}
 # check number -> (weakly) the tf.function traced into an outer one's graph that holds it
 _check_inner: dict[int, Any] = {}
+_inner: list[Any] = []  # (weakly) the tf.functions being traced into an outer one's graph
 _RANK_KEPT = 8  # dimensions of a failing output's shape written (to place its first index)
 # [check, NaN, +Inf, -Inf, size, first flat index, rank, shape…]: what a failing check writes
 _FLAG_SIZE = 7 + _RANK_KEPT
@@ -905,12 +909,12 @@ def _checked_call(original: Callable) -> Callable:
                 _stash_arguments(self, args, kwds)
             except Exception as exc:  # never in the way of the user's trace
                 _warn_once(f"re-run: the arguments of {_name(self)} are not kept: {exc!r}")
-            inner = getattr(_local, "inner", [])
-            _local.inner = [*inner, weakref.ref(self)]
+            # not per thread: a strategy's replica threads trace into this call's graph
+            _inner.append(weakref.ref(self))
             try:
                 return original(self, *args, **kwds)
             finally:
-                _local.inner = inner
+                _inner.pop()
         outer = getattr(_local, "before", None)
         before = _State(_handles.get(self, ()))
         _local.before = before
@@ -1229,6 +1233,10 @@ def _inner_call(error: Any) -> tuple[Any, tuple, dict] | None:
     ref = _check_inner.get(number) if number is not None else None
     function = ref() if ref is not None else None
     if function is None:
+        _warn_once(
+            "re-run: the NaN was made in a call that takes an iterator, not re-run to stop "
+            "on its line (a re-run would take the next batch); the error comes at the call"
+        )
         return None
     stash = _stashes.get(function)
     if stash is None or not stash.variables:
@@ -1240,6 +1248,11 @@ def _inner_call(error: Any) -> tuple[Any, tuple, dict] | None:
         return None
     args, kwds = stash.arguments()
     return function, args, kwds
+
+
+def _read_of_variable(number: int) -> bool:
+    known = _graph_checks.get(number)
+    return known is not None and known[0] == "ReadVariableOp"
 
 
 def _graph_failure() -> Any:
@@ -1257,6 +1270,9 @@ def _graph_failure() -> Any:
         return None
     if not found:
         return None
+    # several devices' checks fired (a strategy's replicas, the merge after them): a
+    # variable's read holds a NaN made elsewhere, not where it was made
+    found.sort(key=lambda item: _read_of_variable(int(item[1][0])))
     error = graph_error(*found[0])
     _remember(error)
     return error
