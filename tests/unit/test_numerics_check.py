@@ -276,7 +276,11 @@ def test_rebuilt_as_tf_errors_are_it_keeps_its_facts(checking):
     e = caught.value
     rebuilt = type(e)(e.node_def, e.op, f"In a layer:\n\n{e.message}\n\nArguments …", e.error_code)
     assert (rebuilt.op_type, rebuilt.nan, rebuilt.inputs[0]) == ("Sqrt", 1, x)
-    assert rebuilt.message.startswith("In a layer:")
+    # the check's sentence first (what the user needs), the re-raiser's words after it
+    assert rebuilt.message.startswith(e.message + "\n"), rebuilt.message
+    assert rebuilt.message.endswith("\n    In a layer:\n    Arguments …"), rebuilt.message
+    bold = type(e)(e.node_def, e.op, f"Layer said:\n\n\x1b[1m{e.message}\x1b[0m", e.error_code)
+    assert bold.message.startswith(e.message) and "\x1b" not in bold.message
     unrelated = type(e)(None, None, "something else", e.error_code)
     assert (unrelated.op_type, unrelated.output) == ("?", None)
 
@@ -328,3 +332,62 @@ def test_a_call_taking_an_iterator_is_not_rerun(checking):
     assert text.startswith("NaN/Inf produced by op Sqrt in tf.function graph step"), text
     assert "re-running" not in text
     assert float(next(batches)[0]) == 1.0  # the second batch: taken by no re-run
+
+
+def test_the_step_an_iterator_taking_call_makes_is_rerun_from_its_batch(checking, capsys):
+    # Keras's compiled fit: a tf.function of the iterator calls a tf.function of one batch.
+    # That one is re-run, from the batch it was given (kept when its call was traced), not
+    # the next one; the iterator is not advanced; the variables end as the compiled call.
+    count = tf.Variable(0)
+    w = tf.Variable([1.0, 1.0])
+    batches = iter(tf.data.Dataset.from_tensor_slices([[1.0], [-1.0], [5.0]]))
+
+    @tf.function
+    def one_batch(x):
+        count.assign_add(1)
+        roots = tf.sqrt(w * x)  # THE BATCH LINE
+        w.assign_add(roots)
+        return roots
+
+    @tf.function
+    def on_iterator(iterator):
+        return one_batch(next(iterator))
+
+    assert on_iterator(batches).numpy().tolist() == [1.0, 1.0]  # the first batch: clean
+    with pytest.raises(tf.errors.InvalidArgumentError) as caught:
+        on_iterator(batches)  # the second: sqrt(-2)
+    text = str(caught.value)
+    assert text.startswith("NaN/Inf first produced by op Sqrt"), text
+    assert "re-running this call of one_batch eagerly from the arguments it was given" in text
+    frames = [f for f in traceback.extract_tb(caught.value.__traceback__) if f.name == "one_batch"]
+    assert frames and frames[-1].line.endswith("# THE BATCH LINE"), frames
+    from tf_debug_repr.core.guards import harmless
+
+    with harmless():
+        assert int(count.numpy()) == 2  # once per compiled call, not once more
+        assert float(next(batches)[0]) == 5.0  # the third batch: none taken by the re-run
+    assert "tf-debug-repr:" not in capsys.readouterr().err
+
+
+def test_a_step_called_in_a_loop_is_not_rerun_and_says_so(checking, capsys):
+    # steps_per_execution > 1: the step is called in a loop, its batch not kept.
+    w = tf.Variable([1.0, -1.0])
+    batches = iter(tf.data.Dataset.from_tensor_slices([[1.0], [-1.0]]))
+
+    @tf.function
+    def one_batch(x):
+        return tf.sqrt(w * x)
+
+    @tf.function
+    def on_iterator(iterator):
+        total = tf.zeros([2])
+        for _ in tf.range(2):
+            total += one_batch(next(iterator))
+        return total
+
+    numerics_check._warned.discard("re-run")
+    with pytest.raises(tf.errors.InvalidArgumentError) as caught:
+        on_iterator(batches)
+    assert str(caught.value).startswith("NaN/Inf produced by op Sqrt"), str(caught.value)
+    err = capsys.readouterr().err
+    assert "not re-run to stop on its line because it is called in a loop" in err, err

@@ -108,11 +108,13 @@ def error_class() -> type:
                     message, facts = args
                     super().__init__(None, None, message)
                 else:
-                    super().__init__(*args[:3])
                     message = str(args[2]) if len(args) > 2 else ""
                     previous = last_error()
                     known = previous is not None and previous.message in message
                     facts = previous.facts if known else _NO_FACTS
+                    if known:  # the check's sentence first, the re-raiser's words after
+                        message = _check_first(previous.message, message)
+                    super().__init__(*args[:2], message)
                 self.facts = facts
                 self.op_type: str = facts["op_type"]
                 self.op_name: str | None = facts["op_name"]
@@ -136,6 +138,23 @@ def error_class() -> type:
         NumericsError.__qualname__ = "NumericsError"
         _error_class = NumericsError
     return _error_class
+
+
+def _check_first(check: str, message: str) -> str:
+    """A message that holds the check's (Keras's ``Exception encountered when calling
+    Standardize.call().`` before it, bold): the check's first, then what the re-raiser
+    added, each of its lines indented."""
+    import re
+
+    rest = message.replace(check, "")
+    rest = re.sub(r"\x1b\[[0-9;]*m", "", rest)
+    added = [line.strip() for line in rest.splitlines() if line.strip()]
+    if not added:
+        return check
+    return "\n".join(
+        [check, "  (re-raised by the code that called it, which added:)"]
+        + [f"    {line}" for line in added]
+    )
 
 
 def _bad_figures(output: Any) -> tuple[int, int, int, tuple[int, ...] | None]:
@@ -220,6 +239,9 @@ def report(
     site, source = running_site()
     if site:  # the stop may be higher up: where the exception leaves the user's code
         lines.append(f"  ran at {site}: {source}")
+    replica = replica_text()
+    if replica:
+        lines.append(f"  {replica}")
     lines.append(f"  inputs ({len(inputs)}):")
     for i, tensor in enumerate(inputs[:_INPUTS_SHOWN]):
         lines.append(f"    {i}: {_input_line(tensor)}")
@@ -240,6 +262,24 @@ def report(
         "output": output,
     }
     return "\n".join(lines), facts
+
+
+def replica_text() -> str:
+    """``in replica 1 of 2 (MirroredStrategy)`` while a strategy of several replicas runs
+    a replica's step on this thread; "" otherwise (or when it cannot tell)."""
+    try:
+        import tensorflow as tf
+
+        if not tf.distribute.has_strategy():
+            return ""
+        context = tf.distribute.get_replica_context()
+        if context is None or context.num_replicas_in_sync <= 1:
+            return ""
+        replica = int(context.replica_id_in_sync_group)
+        strategy = type(tf.distribute.get_strategy()).__name__
+        return f"in replica {replica} of {context.num_replicas_in_sync} ({strategy})"
+    except Exception:
+        return ""
 
 
 def tensors_lines() -> list[str]:
@@ -506,10 +546,14 @@ def _is_library(path: str) -> bool:
     return (
         source_utils.guess_is_tensorflow_py_library(path)
         or path.startswith(here)
+        or path.startswith(_STDLIB)  # threading.py: a strategy's replica threads
         or f"{os.sep}keras{os.sep}" in path
         or f"{os.sep}site-packages{os.sep}" in path
         or path.startswith("<")
     )
+
+
+_STDLIB = __import__("sysconfig").get_paths()["stdlib"] + __import__("os").sep
 
 
 def creation_site(traceback: Any) -> tuple[str, str]:
@@ -645,16 +689,18 @@ def _instrument(
             slot,
             [*message.split("\n"), mode_line(stop_on_inf)],
         )
+        if _inner:
+            _check_inner[number] = _inner[-1]
         divided = [t for t in inputs or [] if _checked(t)] if op_type in DIVISIONS else None
-        if _distributed():
-            _assert_check(output, slot, _graph_checks[number][3], stop_on_inf, divided)
-        else:
-            _check_with_counts(output, number, stop_on_inf, divided)
+        _check_with_counts(output, number, stop_on_inf, divided)
 
 
 _OWN_SCOPE = "tf_debug_repr/"  # gradient capture's ops in a traced step (compiled.py)
 # check number -> the lines of its message, made when the op was traced
 _graph_checks: dict[int, tuple[str, str | None, int, list[str]]] = {}
+# check number -> (weakly) the tf.function traced into an outer one's graph that holds it
+_check_inner: dict[int, Any] = {}
+_inner: list[Any] = []  # (weakly) the tf.functions being traced into an outer one's graph
 _RANK_KEPT = 8  # dimensions of a failing output's shape written (to place its first index)
 # [check, NaN, +Inf, -Inf, size, first flat index, rank, shape…]: what a failing check writes
 _FLAG_SIZE = 7 + _RANK_KEPT
@@ -663,7 +709,9 @@ _FLAG_SIZE = 7 + _RANK_KEPT
 class _Flags:
     """The variables failing checks write, one per device (a compiled step reads and
     writes variables on its own device): made eagerly, held here, never tracked by a
-    model or a checkpoint."""
+    model or a checkpoint. Made as plain ``ResourceVariable``s, past any variable creator:
+    under a ``tf.distribute`` strategy's scope ``tf.Variable`` makes a mirrored variable,
+    which a replica may not assign."""
 
     def __init__(self) -> None:
         self.by_device: dict[str, Any] = {}
@@ -671,12 +719,13 @@ class _Flags:
 
     def on(self, device: str) -> Any:
         import tensorflow as tf
+        from tensorflow.python.ops import resource_variable_ops
 
         with self.lock:
             flag = self.by_device.get(device)
             if flag is None:
                 with tf.init_scope(), tf.device(device or None):
-                    flag = tf.Variable(
+                    flag = resource_variable_ops.ResourceVariable(
                         tf.zeros([_FLAG_SIZE], tf.int64),
                         trainable=False,
                         name="tf_debug_repr_numerics",
@@ -764,68 +813,6 @@ def _check_with_counts(
         op._set_attr("_lower_using_switch_merge", attr_value_pb2.AttrValue(b=False))
 
 
-def _assert_check(
-    output: Any,
-    slot: int,
-    lines: list[str],
-    stop_on_inf: bool,
-    divided: list | None = None,
-) -> None:
-    """Under a tf.distribute strategy (a variable made there is a distributed one, which
-    replicas may not assign): the check fails an ``Assert``, as before the flags (TF logs
-    that it aborts on stderr). One reduction when all is finite; only a failing output
-    pays for the counts and the first index, in the branch that raises. ``Assert`` prints each string escaped
-    (quotes, newlines, non-ASCII): one plain-ASCII string per line of the message.
-    ``divided``: a division's inputs; ±Inf it makes from finite ones fails too."""
-    import tensorflow as tf
-
-    rank = output.shape.rank
-
-    def fail() -> Any:
-        bad = tf.logical_not(tf.math.is_finite(output))
-        inf = tf.math.is_inf(output)
-
-        def count(mask: Any) -> Any:
-            return tf.reduce_sum(tf.cast(mask, tf.int64))
-
-        where = "[]"
-        if rank != 0:
-            flat = tf.where(tf.reshape(bad, [-1]))[0, 0]
-            index = tf.unravel_index(flat, tf.shape(output, out_type=tf.int64))
-            where = tf.strings.join(
-                ["[", tf.strings.reduce_join(tf.strings.as_string(index), separator=", "), "]"]
-            )
-        figures = [
-            count(tf.math.is_nan(output)),
-            count(tf.logical_and(inf, output > 0)),
-            count(tf.logical_and(inf, output < 0)),
-            tf.size(output, out_type=tf.int64),
-        ]
-        text = [tf.strings.as_string(figure) for figure in figures]
-        facts = tf.strings.join(
-            [f"output {slot} holds NaN: ", text[0], ", +Inf: ", text[1], ", -Inf: ", text[2]]
-            + [" of ", text[3], " elements, first at ", where]
-        )
-        shown = (
-            [line.strip() for line in lines[:1]] + [facts] + [line.strip() for line in lines[1:]]
-        )
-        check = tf.debugging.Assert(False, shown, summarize=1)
-        with tf.control_dependencies([check]):
-            return tf.constant(False)
-
-    fine = _traced_fine(tf, output, divided, stop_on_inf)
-    tf.cond(fine, lambda: tf.constant(True), fail)
-
-
-def _distributed() -> bool:
-    import tensorflow as tf
-
-    try:
-        return bool(tf.distribute.has_strategy())
-    except Exception:
-        return False
-
-
 def graph_error(device: str, values: Any) -> Any:
     """The ``NumericsError`` of a failing graph check, from what it wrote."""
     import numpy as np
@@ -855,6 +842,7 @@ def graph_error(device: str, values: Any) -> Any:
     facts = dict(_NO_FACTS, op_type=op_type, op_name=op_name, slot=slot, nan=nan)
     facts.update(pos_inf=pos, neg_inf=neg, first_bad=index)
     facts["device"] = fmt.device_text(device) or "?"
+    facts["check"] = number
     return error_class()("\n".join(lines), facts)
 
 
@@ -914,8 +902,19 @@ def _checked_call(original: Callable) -> Callable:
     def _call(self: Any, *args: Any, **kwds: Any) -> Any:
         from tensorflow.python.eager import context
 
-        if getattr(_local, "replaying", False) or not context.executing_eagerly():
+        if getattr(_local, "replaying", False):
             return original(self, *args, **kwds)
+        if not context.executing_eagerly():  # traced into an outer function's graph
+            try:
+                _stash_arguments(self, args, kwds)
+            except Exception as exc:  # never in the way of the user's trace
+                _warn_once(f"re-run: the arguments of {_name(self)} are not kept: {exc!r}")
+            # not per thread: a strategy's replica threads trace into this call's graph
+            _inner.append(weakref.ref(self))
+            try:
+                return original(self, *args, **kwds)
+            finally:
+                _inner.pop()
         outer = getattr(_local, "before", None)
         before = _State(_handles.get(self, ()))
         _local.before = before
@@ -999,6 +998,7 @@ def _met_in_trace(op_name: str | None, inputs: Any, graph: Any) -> None:
     import tensorflow as tf
 
     own = {id(flag.handle) for flag in list(_flags.by_device.values())}
+    own |= _stash_handles
 
     for tensor in inputs or ():
         if getattr(tensor, "dtype", None) != tf.resource:
@@ -1027,15 +1027,31 @@ def _consumes(args: tuple, kwds: dict) -> bool:
 
 def _replay(function: Any, before: _State, args: tuple, kwds: dict, error: Any) -> None:
     """Re-run the call eagerly from ``before``; its NumericsError (at the line, with the
-    line's values) is raised once the variables are as the compiled call left them."""
-    if not before.values or _consumes(args, kwds):
+    line's values) is raised once the variables are as the compiled call left them. A call
+    that takes an iterator (Keras's compiled fit functions) is not re-run: where the check
+    that fired is in a ``tf.function`` it calls (fit's one step on one batch), that one is,
+    from the arguments it was given (kept when its call was traced, ``_stash_arguments``)."""
+    outer = function
+    if _consumes(args, kwds):
+        found = _inner_call(error)
+        if found is None:
+            return
+        function, args, kwds = found
+    if not before.values:
         return
+    import logging
+
     import tensorflow as tf
 
     after = _State([weakref.ref(handle) for handle, _ in before.values.values()])
     stop: Any = None
     _local.replaying = True
     eager_before = tf.config.functions_run_eagerly()
+    # TF's own warnings about what the re-run does (a strategy run eagerly is slow) are
+    # not the program's: the plain run never prints them
+    quiet = _Quiet()
+    tf_logger = logging.getLogger("tensorflow")
+    tf_logger.addFilter(quiet)
     try:
         before.restore()
         tf.config.run_functions_eagerly(True)
@@ -1047,6 +1063,7 @@ def _replay(function: Any, before: _State, args: tuple, kwds: dict, error: Any) 
         pass
     finally:
         tf.config.run_functions_eagerly(eager_before)
+        tf_logger.removeFilter(quiet)
         _local.replaying = False
         try:
             after.restore()
@@ -1054,10 +1071,16 @@ def _replay(function: Any, before: _State, args: tuple, kwds: dict, error: Any) 
             _warn_once(f"re-run: variables not put back: {exc!r}")
     if stop is None:
         return
+    if function is outer:
+        what = "from its variables' values before it"
+    else:
+        what = (
+            f"from the arguments it was given in the call of {_name(outer)} (which takes an "
+            "iterator: not re-run) and the variables' values before that call"
+        )
     note = (
-        f"  (stopped here by re-running this call of {getattr(function, '__name__', '?')} "
-        "eagerly from its variables' values before it; the variables are back as the "
-        "compiled call left them. The compiled call said: "
+        f"  (stopped here by re-running this call of {_name(function)} eagerly {what}; the "
+        "variables are back as the compiled call left them. The compiled call said: "
         f"{str(error.message).split(chr(10), 1)[0]})"
     )
     try:
@@ -1066,6 +1089,170 @@ def _replay(function: Any, before: _State, args: tuple, kwds: dict, error: Any) 
         pass
     _remember(stop)
     raise stop
+
+
+def _name(function: Any) -> str:
+    return str(getattr(function, "__name__", None) or getattr(function, "name", "?"))
+
+
+class _Quiet:
+    """A logging filter that drops every record (TF's logger, while a call is re-run)."""
+
+    def filter(self, record: Any) -> bool:
+        return False
+
+
+# tf.function (traced into an outer function) -> its _Stash: the arguments of its latest call
+_stashes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_stash_handles: set[int] = set()  # ids of the stashes' variables' handles (never restored)
+
+
+class _Stash:
+    """Where a ``tf.function`` traced into another's graph (Keras's one step on one batch,
+    inside fit's function of the iterator) keeps the arguments of its latest call: a
+    variable per tensor, assigned in the outer graph before the call (one copy of the
+    batch per call); the rest of the arguments as they were at the trace. ``reason``:
+    why they are not kept (a call in a loop, an XLA-compiled outer function, a resource or
+    variant argument), said when a re-run would have needed them."""
+
+    def __init__(self) -> None:
+        self.structure: Any = None
+        self.leaves: list[Any] = []  # the arguments' leaves, _TENSOR where one is kept
+        self.variables: list[Any] = []
+        self.reason = ""
+
+    def arguments(self) -> tuple[tuple, dict]:
+        import tensorflow as tf
+
+        values = iter([variable.read_value() for variable in self.variables])
+        leaves = [next(values) if leaf is _TENSOR else leaf for leaf in self.leaves]
+        args, kwds = tf.nest.pack_sequence_as(self.structure, leaves, expand_composites=True)
+        return tuple(args), dict(kwds)
+
+
+_TENSOR = object()  # a stashed argument's place among the leaves
+
+
+def _stash_arguments(function: Any, args: tuple, kwds: dict) -> None:
+    """While an outer function is traced and calls ``function`` (another ``tf.function``):
+    add to the outer graph the ops that keep this call's arguments (``_Stash``)."""
+    import tensorflow as tf
+    from tensorflow.python.framework import composite_tensor, ops
+    from tensorflow.python.ops import resource_variable_ops
+
+    stash = _stashes.get(function)
+    if stash is None:
+        stash = _stashes[function] = _Stash()
+    structure = (list(args), dict(kwds))
+    tensors = [
+        leaf
+        for leaf in tf.nest.flatten(structure, expand_composites=True)
+        if isinstance(leaf, tf.Tensor)
+    ]
+    # the structure as type specs: no graph tensor kept (it would hold the outer graph)
+    specs = tf.nest.map_structure(
+        lambda leaf: (
+            tf.type_spec_from_value(leaf)
+            if isinstance(leaf, (tf.Tensor, composite_tensor.CompositeTensor))
+            else leaf
+        ),
+        structure,
+    )
+    leaves = tf.nest.flatten(specs, expand_composites=True)
+    graph = ops.get_default_graph()
+    reason = ""
+    if _xla_contexts(graph) > (1 if getattr(function, "_jit_compile", False) else 0):
+        reason = "the function that calls it is compiled with XLA"
+    elif _in_loop(graph):
+        reason = "it is called in a loop (Keras: steps_per_execution > 1)"
+    elif any(t.dtype in (tf.resource, tf.variant) for t in tensors):
+        reason = "it is given a variable, an iterator or a dataset"
+    stash.reason = reason
+    stash.structure = specs
+    stash.leaves = [_TENSOR if isinstance(leaf, tf.TypeSpec) else leaf for leaf in leaves]
+    if not reason and stash.leaves.count(_TENSOR) != len(tensors):
+        reason = "its arguments' structure could not be kept"
+    stash.reason = reason
+    if reason:
+        stash.variables = []
+        return
+    kept = [v for v in stash.variables if v is not None]
+    if len(kept) != len(tensors) or any(v.dtype != t.dtype for v, t in zip(kept, tensors)):
+        for old in kept:
+            _stash_handles.discard(id(old.handle))
+        kept = []
+        with tf.init_scope():
+            for tensor in tensors:
+                with tf.device(tensor.device or None):
+                    variable = resource_variable_ops.ResourceVariable(
+                        tf.zeros([0], tensor.dtype),
+                        shape=tf.TensorShape(None),
+                        trainable=False,
+                        name="tf_debug_repr_arguments",
+                    )
+                kept.append(variable)
+                _stash_handles.add(id(variable.handle))
+        stash.variables = kept
+    from ..core import tf_compat
+
+    with tf_compat.tape_recording().stop_recording(), tf.name_scope(_OWN_SCOPE):
+        for variable, tensor in zip(kept, tensors):
+            variable.assign(tensor, read_value=False)
+
+
+def _xla_contexts(graph: Any) -> int:
+    """How many XLA contexts are open on ``graph`` and the graphs it is traced in: a
+    ``tf.function(jit_compile=True)``'s call opens one, on the graph that calls it."""
+    count = 0
+    while graph is not None:
+        context = graph._get_control_flow_context()
+        while context is not None:
+            count += bool(context.IsXLAContext())
+            context = context.outer_context
+        graph = getattr(graph, "outer_graph", None)
+    return count
+
+
+def _in_loop(graph: Any) -> bool:
+    """Is ``graph`` a loop's body or condition, or a branch inside one?"""
+    from tensorflow.python.ops import control_flow_util_v2
+
+    while graph is not None:
+        if control_flow_util_v2.in_while_loop_defun(graph):
+            return True
+        if not getattr(graph, "is_control_flow_graph", False):
+            return False
+        graph = getattr(graph, "outer_graph", None)
+    return False
+
+
+def _inner_call(error: Any) -> tuple[Any, tuple, dict] | None:
+    """The function traced into the outer one whose check fired, with the arguments of its
+    latest call, for a re-run; None (said once on stderr) where they are not kept."""
+    number = getattr(error, "facts", {}).get("check")
+    ref = _check_inner.get(number) if number is not None else None
+    function = ref() if ref is not None else None
+    if function is None:
+        _warn_once(
+            "re-run: the NaN was made in a call that takes an iterator, not re-run to stop "
+            "on its line (a re-run would take the next batch); the error comes at the call"
+        )
+        return None
+    stash = _stashes.get(function)
+    if stash is None or not stash.variables:
+        why = stash.reason if stash is not None else "its arguments were not kept"
+        _warn_once(
+            f"re-run: the NaN was made in {_name(function)}, not re-run to stop on its "
+            f"line because {why}; the error comes at the call"
+        )
+        return None
+    args, kwds = stash.arguments()
+    return function, args, kwds
+
+
+def _read_of_variable(number: int) -> bool:
+    known = _graph_checks.get(number)
+    return known is not None and known[0] == "ReadVariableOp"
 
 
 def _graph_failure() -> Any:
@@ -1083,6 +1270,9 @@ def _graph_failure() -> Any:
         return None
     if not found:
         return None
+    # several devices' checks fired (a strategy's replicas, the merge after them): a
+    # variable's read holds a NaN made elsewhere, not where it was made
+    found.sort(key=lambda item: _read_of_variable(int(item[1][0])))
     error = graph_error(*found[0])
     _remember(error)
     return error
