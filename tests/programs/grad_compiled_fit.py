@@ -15,6 +15,8 @@ MIRRORED = os.environ.get("TFDR_MIRRORED") == "1"
 WIDE = os.environ.get("TFDR_WIDE") == "1"
 FEATURES, UNITS = (512, 512) if WIDE else (5, 8)
 strategy = tf.distribute.get_strategy()
+if os.environ.get("TFDR_MIRRORED") == "one":  # the common one-GPU shape: one replica
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0"])
 if MIRRORED:  # two replicas on two logical CPUs: each computes half of every batch
     cpu = tf.config.list_physical_devices("CPU")[0]
     tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)

@@ -232,9 +232,13 @@ class _Site:
         # Under several replicas each writes its own copy; the first one's is read.
         shared = _per_replica(tf, "ONLY_FIRST_REPLICA") if replicated else {}
         self.replicated = replicated
-        self.counter = tf.Variable(0, dtype=tf.int64, trainable=False, name="tfdr_steps", **shared)
+        self.counter = _variable(
+            tf, replicated, 0, dtype=tf.int64, trainable=False, name="tfdr_steps", **shared
+        )
         # The ring of iterations; per-replica variables have no scatter: there, the last.
-        self.iterations = tf.Variable(
+        self.iterations = _variable(
+            tf,
+            replicated,
             tf.constant(-1, tf.int64)
             if replicated
             else tf.fill([HISTORY], tf.constant(-1, tf.int64)),
@@ -242,14 +246,30 @@ class _Site:
             name="tfdr_iterations",
             **shared,
         )
-        self.squares = tf.Variable(
-            tf.zeros([HISTORY, len(variables)], tf.float32), trainable=False, name="tfdr_norms"
+        self.squares = _variable(
+            tf,
+            replicated,
+            tf.zeros([HISTORY, len(variables)], tf.float32),
+            trainable=False,
+            name="tfdr_norms",
         )
         # The last step's sample of each gradient whose values are not kept (made at the
         # trace, see _keep_samples), from which a stop computes its figures.
         self.samples: Any = None  # [rows, SAMPLE] float32
         self.sample_counts: Any = None  # [rows] int64: how much of each row is the sample
         self.sample_rows: dict[int, int] = {}  # weight's index -> its row
+
+
+def _variable(tf: Any, replicated: bool, initial: Any, **kwargs: Any) -> Any:
+    """One of the capture's variables. With one replica it is made past any variable
+    creator: under a ``tf.distribute`` strategy's scope (a MirroredStrategy of one device is
+    common) ``tf.Variable`` makes a mirrored variable, which the step's replica may not
+    assign (``NotImplementedError``). Several replicas: the strategy's own, per replica."""
+    if replicated:
+        return tf.Variable(initial, **kwargs)
+    from tensorflow.python.ops import resource_variable_ops
+
+    return resource_variable_ops.ResourceVariable(initial, **kwargs)
 
 
 def _per_replica(tf: Any, aggregation: str) -> dict:
@@ -281,13 +301,17 @@ def _shadow_for(
         nbytes = int(math.prod(int(d or 0) for d in variable.shape)) * dtype.size
         fits = nbytes <= budget - _shadow_bytes
         # Rows differ from step to step: shapes left open.
-        values = tf.Variable(
+        values = _variable(
+            tf,
+            replicated,
             tf.zeros([0] + list(grad.values.shape[1:]), dtype),
             shape=tf.TensorShape(None),
             trainable=False,
             name="tfdr_gradient_values",
         )
-        indices = tf.Variable(
+        indices = _variable(
+            tf,
+            replicated,
             tf.zeros([0], grad.indices.dtype),
             shape=tf.TensorShape(None),
             trainable=False,
@@ -305,8 +329,13 @@ def _shadow_for(
             # Shapes left open: the batch (the factors' inner dimension) may change, and
             # the values are written only by a trace that has no such factors.
             values, a, b = (
-                tf.Variable(
-                    tf.zeros([0], dtype), shape=tf.TensorShape(None), trainable=False, name=name
+                _variable(
+                    tf,
+                    replicated,
+                    tf.zeros([0], dtype),
+                    shape=tf.TensorShape(None),
+                    trainable=False,
+                    name=name,
                 )
                 for name in ("tfdr_gradient", "tfdr_gradient_a", "tfdr_gradient_b")
             )
@@ -314,7 +343,14 @@ def _shadow_for(
             shadow.transposes = (found[2], found[3])
         else:
             values = (
-                tf.Variable(tf.zeros(shape, dtype), trainable=False, name="tfdr_gradient", **summed)
+                _variable(
+                    tf,
+                    replicated,
+                    tf.zeros(shape, dtype),
+                    trainable=False,
+                    name="tfdr_gradient",
+                    **summed,
+                )
                 if fits
                 else None
             )
@@ -539,11 +575,19 @@ def _keep_samples(tf: Any, site: _Site, rows: list[int], samples: list) -> None:
     where = {i: k for k, i in enumerate(rows)}
     if site.samples is None or site.sample_rows != where:
         with tf.init_scope():
-            site.samples = tf.Variable(
-                tf.zeros([len(rows), SAMPLE], tf.float32), trainable=False, name="tfdr_samples"
+            site.samples = _variable(
+                tf,
+                site.replicated,
+                tf.zeros([len(rows), SAMPLE], tf.float32),
+                trainable=False,
+                name="tfdr_samples",
             )
-            site.sample_counts = tf.Variable(
-                tf.zeros([len(rows)], tf.int64), trainable=False, name="tfdr_sample_counts"
+            site.sample_counts = _variable(
+                tf,
+                site.replicated,
+                tf.zeros([len(rows)], tf.int64),
+                trainable=False,
+                name="tfdr_sample_counts",
             )
         site.sample_rows = where
     # ``IndexedSlices`` values of more than SAMPLE elements: their first SAMPLE
