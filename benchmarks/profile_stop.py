@@ -96,7 +96,7 @@ def main() -> int:
         thread = stop["threadId"]
         for index in range(args.stops):
             one_stop(client, thread, "first stop" if index == 0 else "later stops", kinds)
-            client.request("continue", {"threadId": thread})
+            client.resume(thread)
             if index + 1 < args.stops:
                 thread = client.wait_event("stopped", 300)["threadId"]
     finally:

@@ -46,8 +46,11 @@ def _session(mode: str, kind: str, env: dict) -> tuple[DapClient, dict, float]:
         raise
 
 
-def _answers_quickly(client: DapClient, s: Stopped) -> dict[str, str]:
-    """Locals, Globals and an evaluate, each within ANSWER_WITHIN_S: the locals' values."""
+def answers_quickly(
+    client: DapClient, s: Stopped, expression: str = "int(steps.numpy())", result: str = "1"
+) -> dict[str, str]:
+    """Locals, Globals and an evaluate of ``expression`` (which must give ``result``), each
+    within ANSWER_WITHIN_S: the locals' values."""
     scopes = client.request("scopes", {"frameId": s.frame_id}, timeout=ANSWER_WITHIN_S)["scopes"]
     seen: dict[str, str] = {}
     for scope in scopes:
@@ -62,10 +65,10 @@ def _answers_quickly(client: DapClient, s: Stopped) -> dict[str, str]:
             seen = {v["name"]: v["value"] for v in body["variables"]}
     reply = client.request(
         "evaluate",
-        {"expression": "int(steps.numpy())", "frameId": s.frame_id, "context": "repl"},
+        {"expression": expression, "frameId": s.frame_id, "context": "repl"},
         timeout=ANSWER_WITHIN_S,
     )
-    assert reply["result"] == "1", reply
+    assert reply["result"] == result, reply
     return seen
 
 
@@ -107,7 +110,7 @@ def test_a_nan_stops_on_its_line_bounded_and_the_session_answers(mode, kind, eag
             assert f"ran at {made}" in text, text
         compiled = mode != "eager" and eager_switch != "1"
         assert ("by re-running this call of step eagerly" in text) is compiled, text
-        local = _answers_quickly(client, s)
+        local = answers_quickly(client, s)
         assert local["x"].startswith("float32[2, 2]"), local
         assert local["d"].startswith("float32[2, 2] x∈[0, 0]"), local  # the line's values
         kernel = s.evaluate(

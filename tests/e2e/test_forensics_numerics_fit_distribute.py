@@ -20,11 +20,11 @@ import pytest
 from tf_debug_repr.hosts.demo.dap_client import DapClient, launch_config, line_of
 
 from ..conftest import Stopped, program_path
+from .test_forensics_numerics_compiled import ANSWER_WITHIN_S, answers_quickly
 
 pytestmark = pytest.mark.e2e
 
 STOP_WITHIN_S = 150  # the first stop: TF's import and a trace on a loaded machine
-ANSWER_WITHIN_S = 20  # Locals, Globals, an evaluate at the stop
 END_WITHIN_S = 120  # continued after the stop, the program ends
 SWITCH = {"TF_DEBUG_REPR_CHECK_NUMERICS": "1"}
 STOCK = {"TF_DEBUG_REPR_DISABLE": "1"}
@@ -74,24 +74,7 @@ def _plain(program: str, args: list[str]) -> tuple[list[str], set[str]]:
 
 
 def _answers(client: DapClient, s: Stopped) -> dict[str, str]:
-    """Locals, Globals and an evaluate, each within ANSWER_WITHIN_S: the locals' values."""
-    scopes = client.request("scopes", {"frameId": s.frame_id}, timeout=ANSWER_WITHIN_S)["scopes"]
-    seen: dict[str, str] = {}
-    for scope in scopes:
-        body = client.request(
-            "variables",
-            {"variablesReference": scope["variablesReference"]},
-            timeout=ANSWER_WITHIN_S,
-        )
-        if scope["name"].lower().startswith("locals"):
-            seen = {v["name"]: v["value"] for v in body["variables"]}
-    reply = client.request(
-        "evaluate",
-        {"expression": "1 + 1", "frameId": s.frame_id, "context": "repl"},
-        timeout=ANSWER_WITHIN_S,
-    )
-    assert reply["result"] == "2", reply
-    return seen
+    return answers_quickly(client, s, "1 + 1", "2")
 
 
 def _console(client: DapClient, s: Stopped, expression: str) -> str:
@@ -105,15 +88,25 @@ def _console(client: DapClient, s: Stopped, expression: str) -> str:
 def _ends(client: DapClient, s: Stopped) -> None:
     """Continued, the program ends (the uncaught error ends it, as it would without the
     debugger's stop), within END_WITHIN_S."""
-    client.request("continue", {"threadId": s.thread_id})
+    client.resume(s.thread_id)
     deadline = time.monotonic() + END_WITHIN_S
     while time.monotonic() < deadline:
         event = client.events.get(timeout=END_WITHIN_S)
         if event.get("event") in ("exited", "terminated", "_closed"):
             return
         if event.get("event") == "stopped":  # the same error, higher up: go on
-            client.request("continue", {"threadId": event["body"]["threadId"]})
+            client.resume(event["body"]["threadId"])
     raise AssertionError("the program did not end after the stop")
+
+
+def _quiet_then_ends(client: DapClient, s: Stopped, plain_warnings: set[str]) -> None:
+    """No TF warning line that the plain run lacks and none of the check's own complaints in
+    the output so far; then, continued, the program ends."""
+    output = "".join(client.output)
+    extra = set(TF_WARNING.findall(output)) - plain_warnings
+    assert not extra, extra
+    assert not [c for c in NUMERICS_COMPLAINTS if c in output], output[-3000:]
+    _ends(client, s)
 
 
 def _stock(program: str, args: list[str]) -> tuple[int | None, list[str]]:
@@ -171,11 +164,7 @@ def test_a_nan_in_compiled_fit_stops_on_the_users_line(where, mode):
         # the second batch made it; the variables are as the compiled call left them
         iterations = _console(client, s, "int(model.optimizer.iterations.numpy())")
         assert iterations == "2", iterations
-        output = "".join(client.output)
-        extra = set(TF_WARNING.findall(output)) - plain_warnings
-        assert not extra, extra
-        assert not [c for c in NUMERICS_COMPLAINTS if c in output], output[-3000:]
-        _ends(client, s)
+        _quiet_then_ends(client, s, plain_warnings)
     finally:
         client.close()
 
@@ -243,11 +232,7 @@ def test_a_nan_in_a_replica_step_stops_on_the_users_line(devices):
             assert re.search(r"\n  in replica [01] of 2 \(MirroredStrategy\)\n", text), text
         else:
             assert "in replica" not in text, text
-        output = "".join(client.output)
-        extra = set(TF_WARNING.findall(output)) - plain_warnings
-        assert not extra, extra
-        assert not [c for c in NUMERICS_COMPLAINTS if c in output], output[-3000:]
-        _ends(client, s)
+        _quiet_then_ends(client, s, plain_warnings)
     finally:
         client.close()
 

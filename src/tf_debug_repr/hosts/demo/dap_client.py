@@ -179,13 +179,17 @@ class DapClient:
         return q
 
     def wait_response(self, q: queue.Queue, command: str, timeout: float = DEFAULT_TIMEOUT) -> dict:
+        return self._response(q, command, timeout).get("body") or {}
+
+    def _response(self, q: queue.Queue, command: str, timeout: float) -> dict:
+        """The whole successful response message (its ``_arrival`` included)."""
         try:
             response = q.get(timeout=timeout)
         except queue.Empty:
             raise DapError(f"no response to {command} within {timeout}s") from None
         if not response.get("success"):
             raise DapError(f"{command} failed: {response.get('message')} {response.get('body')}")
-        return response.get("body") or {}
+        return response
 
     def request(
         self, command: str, arguments: dict | None = None, timeout: float = DEFAULT_TIMEOUT
@@ -199,13 +203,7 @@ class DapClient:
         a new stop, such a ``stopped`` event has a client continue a running thread, whose answer
         then waits for the next resume."""
         q = self.send_request("continue", {"threadId": thread_id})
-        try:
-            response = q.get(timeout=timeout)
-        except queue.Empty:
-            raise DapError(f"no response to continue within {timeout}s") from None
-        if not response.get("success"):
-            raise DapError(f"continue failed: {response.get('message')} {response.get('body')}")
-        answered = response.get("_arrival", 0)
+        answered = self._response(q, "continue", timeout).get("_arrival", 0)
         stale = {"stopped", "continued"}
         with self.events.mutex:
             kept = [
