@@ -252,29 +252,33 @@ envs_ready # built beside the unit tests
 # Keras 2 (issue 15): the core, gradient and Keras tests again, on each Keras 2 (a full run
 # only: no pytest arguments). Both runs start with the end-to-end tests, in the
 # background (one process each), beside them: a debug session waits on its debuggee and its
-# adapter much of its time, and their long walks (test_keras_io_walk.py, minutes each) fill
-# the cores that the main run's last files leave idle. Each one's output is shown at the end.
+# adapter much of its time, and their walks fill the cores that the main run leaves idle.
+# They run niced (BACKGROUND, with their debuggees and adapters: children inherit it), so
+# that on 2 cores they take what the main run's two workers leave, not half of it. Each
+# one's output is shown at the end.
+BACKGROUND=(nice -n 10)
 RUNS=()
 KERAS2_TESTS=(tests/e2e/test_keras_parity.py tests/e2e/test_tensors.py
   tests/e2e/test_gradients_loop.py tests/e2e/test_gradients_reasons.py
   tests/e2e/test_keras_io_walk.py)
 if [ -f "$KERAS2/.ready" ]; then
   echo "== pytest: Keras 2 (TF 2.15), in the background (.venv/logs/pytest-tf215.log)"
-  PATH="$PWD/$KERAS2/bin:$PATH" "$KERAS2/bin/python" -m pytest -p no:cacheprovider \
-    "${KERAS2_TESTS[@]}" >.venv/logs/pytest-tf215.log 2>&1 &
+  PATH="$PWD/$KERAS2/bin:$PATH" "${BACKGROUND[@]}" "$KERAS2/bin/python" -m pytest \
+    -p no:cacheprovider "${KERAS2_TESTS[@]}" >.venv/logs/pytest-tf215.log 2>&1 &
   RUNS+=("Keras 2 (TF 2.15):tf215:$!")
 fi
 if [ -f "$PY39_ENV/.ready" ]; then
   # the classic Notebook's Variable Inspector in a real Python 3.9 kernel (~30 s); the
   # debug session on Python 3.9 + TF 2.9 is scripts/support_matrix.py's tf2.9-keras2-py3.9 cell
   echo "== pytest: Python 3.9 + TF 2.9, in the background (.venv/logs/pytest-py39-tf29.log)"
-  PATH="$PWD/$PY39_ENV/bin:$PATH" "$PY39_ENV/bin/python" -m pytest -p no:cacheprovider \
-    tests/e2e/test_jupyter_classic_inspector.py >.venv/logs/pytest-py39-tf29.log 2>&1 &
+  PATH="$PWD/$PY39_ENV/bin:$PATH" "${BACKGROUND[@]}" "$PY39_ENV/bin/python" -m pytest \
+    -p no:cacheprovider tests/e2e/test_jupyter_classic_inspector.py \
+    >.venv/logs/pytest-py39-tf29.log 2>&1 &
   RUNS+=("Python 3.9 + TF 2.9:py39-tf29:$!")
 fi
 echo "== pytest: tf_keras $TF_MINOR (TF_USE_LEGACY_KERAS=1), in the background (.venv/logs/pytest-tf-keras.log)"
 TF_USE_LEGACY_KERAS=1 PYTHONPATH="$PWD/.venv/tf-keras" PATH="$PWD/.venv/bin:$PATH" \
-  .venv/bin/python -m pytest -p no:cacheprovider "${KERAS2_TESTS[@]}" \
+  "${BACKGROUND[@]}" .venv/bin/python -m pytest -p no:cacheprovider "${KERAS2_TESTS[@]}" \
   >.venv/logs/pytest-tf-keras.log 2>&1 &
 RUNS+=("tf_keras $TF_MINOR (TF_USE_LEGACY_KERAS=1):tf-keras:$!")
 
