@@ -46,11 +46,10 @@ from .test_keras_io_walk import (
     _presented,
     _stock_names,
 )
-from .walk_checks import GROUPS, same_count, same_value
+from .walk_checks import GROUPS, first_elements, same_count, same_value
 
 DEPTH = 3  # levels below each local
 THIRD_WIDTH = 8  # rows of the third level looked at (every row of the first two)
-ELEMENTS = 4  # element rows (``[i]``, ``[i, j]``) looked at per tensor, list or dict
 PAYLOADS = 60  # View Tensor payloads checked per stop (one of each type first)
 LOCAL_ROWS = 150  # rows looked at below one local: a walk past this is cut (and says so)
 RAISE_GROUP = "raise when read"
@@ -493,11 +492,7 @@ def _walk(
 ) -> None:
     """Record each row of a level, then open them, as a person reads a level before opening
     its rows (opening one may change another)."""
-    shown = [r for r in rows if r.name not in GROUPS]
-    elements = [r for r in shown if r.name.startswith("[")]
-    if len(elements) > ELEMENTS:  # a person reads a tensor's or a list's first few items
-        skipped = {id(r) for r in elements[ELEMENTS:]}
-        shown = [r for r in shown if id(r) not in skipped]
+    shown = first_elements([r for r in rows if r.name not in GROUPS])
     if level > 2:
         shown = shown[:THIRD_WIDTH]
     for row in shown:

@@ -3,7 +3,8 @@
 ``train_step``s with several optimizers, loss functions and metric trackers; adapted
 preprocessing layers; TF's intro-to-modules ``tf.Module``s and raw-variable Keras layer; a
 SavedModel round trip; a CheckpointManager), stopped in a real debugpy session at five
-places. At each stop every local is walked three levels deep: no row shows ``<error``, every
+places. At each stop every local is walked three levels deep (of a tensor's, a list's or a
+dict's element rows, the first four at each level): no row shows ``<error``, every
 row's expression evaluates in the frame to what the row shows, and every attribute stock
 debugpy shows for a local and for each object a local holds (``self.d_optimizer``, …) is
 reachable: a row of that name, or a row whose expression is that attribute.
@@ -21,7 +22,7 @@ import pytest
 from tf_debug_repr.hosts.demo.dap_client import DapError, Variable, line_of
 
 from ..conftest import Stopped, program_path, start_stopped
-from .walk_checks import GROUPS, same_count, same_value
+from .walk_checks import GROUPS, first_elements, same_count, same_value
 
 pytestmark = pytest.mark.e2e
 
@@ -107,7 +108,9 @@ def _walk(
 ) -> None:
     """Check each row of a level, then expand them, as a person reads a level before
     opening its rows (opening one may change another: a loaded SavedModel object gets an
-    attribute when one of its functions is looked into)."""
+    attribute when one of its functions is looked into). Of a tensor's, a list's or a
+    dict's element rows, the first ``ELEMENTS`` (``walk_checks``), as the real-program suite."""
+    rows = first_elements(rows)
     for row in rows:
         _check(s, row, path, state, ours)
     for row in rows:

@@ -15,6 +15,21 @@ NARROW_FLOATS = ("float32", "float16", "bfloat16")
 GROUPS = ("special variables", "function variables", "class variables", "protected variables")
 
 
+# Element rows (``[i]``, ``[i, j]``) read per tensor, list or dict at each level: a person
+# reads the first few items; the rest are the same rows at other indices (and each costs an
+# indexing op in the program: a 4-d batch's three levels are over a thousand evaluations).
+ELEMENTS = 4
+
+
+def first_elements(rows: list[Variable]) -> list[Variable]:
+    """``rows`` less the element rows past the first ``ELEMENTS``."""
+    elements = [r for r in rows if r.name.startswith("[")]
+    if len(elements) <= ELEMENTS:
+        return rows
+    skipped = {id(r) for r in elements[ELEMENTS:]}
+    return [r for r in rows if id(r) not in skipped]
+
+
 # A watched expression's tensor is compared with what it gave at the previous stop (the
 # Watch pane's ``Δ since last stop``): the Variables pane's row has no such mark.
 WATCH_CHANGE = re.compile(
