@@ -5,6 +5,8 @@ module stays import-light (no TensorFlow, no pydevd) so importing it costs nothi
 the functions below import what they need when called.
 """
 
+from typing import Any
+
 from .core import wiring as _wiring  # imports nothing
 
 __version__ = "0.1.0"
@@ -28,11 +30,11 @@ __all__ = [
 ]
 
 
-def _install_catalog() -> None:
+def _install_catalog() -> dict[Any, Any]:
     """The table of kinds, filled at the first question asked of the views."""
-    from .views import catalog
+    from . import catalog
 
-    catalog.install()
+    return catalog.install()
 
 
 _wiring.set_catalog_installer(_install_catalog)
