@@ -148,13 +148,15 @@ def numerics_stop():
     return None if numerics is None else numerics.last_error()
 
 
-def change_since_last_stop(value):
+def change_since_last_stop(value=None, watch=None):
     """How a variable you looked at at an earlier stop changed since then (norm of the
     difference, share of elements changed, the largest change and where, steps between
-    the stops if known); for a Keras model, each of its weights. None if not tracked."""
+    the stops if known); for a Keras model, each of its weights. None if not tracked.
+    ``watch=(file, function, expression)``: a Watch expression's tensors' change at this
+    stop, as a watched tensor's ``Δ since last stop`` row names it."""
     from .forensics import changes as change_views
 
-    return change_views.change_since_last_stop(value)
+    return change_views.change_since_last_stop(value, watch)
 
 
 def history(value=None, watch=None):
