@@ -594,14 +594,7 @@ def held_bytes() -> int:
 # --------------------------------------------------------------------------- install
 
 
-def install(keras: Any, allowed: Callable[[], bool]) -> bool:
-    """Wrap Keras 3's ``Layer.__call__`` and the TF trainer's step-function factory."""
-    global _allowed
-    _allowed = allowed
-    try:
-        from keras.src.layers import layer as layer_module
-    except ImportError:
-        return False
+def _wrap_layer_call(cls: type) -> None:
     from ..core.patching import patch_once
 
     def wrap_call(original: Callable[..., Any]) -> Callable[..., Any]:
@@ -616,7 +609,41 @@ def install(keras: Any, allowed: Callable[[], bool]) -> bool:
 
         return __call__
 
-    patch_once(layer_module.Layer, "__call__", wrap_call)
+    patch_once(cls, "__call__", wrap_call)
+
+
+def install_keras2(root: str, allowed: Callable[[], bool]) -> bool:
+    """Keras 2 (2.13-2.15's ``keras``, ``tf_keras``): wrap its ``Layer.__call__`` (a
+    functional or ``Sequential`` model calls each layer through it, in ``fit``'s compiled
+    ``train_function`` too). Layer outputs only: Keras 2's ``train_step(data)`` is reached
+    through ``make_train_function``'s closure, so its batch is not kept."""
+    import importlib
+
+    global _allowed
+    _allowed = allowed
+    for prefix in (f"{root}.src", root):  # <= 2.12: no src/
+        try:
+            module = importlib.import_module(f"{prefix}.engine.base_layer")
+        except ImportError:
+            continue
+        cls = getattr(module, "Layer", None)
+        if isinstance(cls, type):
+            _wrap_layer_call(cls)
+            return True
+    return False
+
+
+def install(keras: Any, allowed: Callable[[], bool]) -> bool:
+    """Wrap Keras 3's ``Layer.__call__`` and the TF trainer's step-function factory."""
+    global _allowed
+    _allowed = allowed
+    try:
+        from keras.src.layers import layer as layer_module
+    except ImportError:
+        return False
+    from ..core.patching import patch_once
+
+    _wrap_layer_call(layer_module.Layer)
     try:
         from keras.src.backend.tensorflow import trainer as tf_trainer
     except ImportError:
