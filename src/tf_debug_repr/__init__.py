@@ -23,6 +23,7 @@ __all__ = [
     "preview",
     "report",
     "save_npy",
+    "view_history_compare",
     "set_gradient_capture",
     "view_payload",
 ]
@@ -190,6 +191,15 @@ def view_payload(
     return viewer_payload.view_payload(
         value, axes=axes, index=index, region=region, part=part, budget=budget, bins=bins
     )
+
+
+def view_history_compare(value, a, b) -> str:
+    """What the tensor viewer's History tab draws to compare stops ``a`` and ``b`` of a
+    variable's history (the difference b − a as a grid, its norm, largest change and each
+    figure's change; docs/history.md); base64 of its JSON. Never raises."""
+    from .viewer import payload as viewer_payload
+
+    return viewer_payload.view_history_compare(value, a, b)
 
 
 def save_npy(value, path: str) -> str:
