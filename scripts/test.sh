@@ -268,11 +268,14 @@ if [ -f "$KERAS2/.ready" ]; then
   RUNS+=("Keras 2 (TF 2.15):tf215:$!")
 fi
 if [ -f "$PY39_ENV/.ready" ]; then
-  # the classic Notebook's Variable Inspector in a real Python 3.9 kernel (~30 s); the
-  # debug session on Python 3.9 + TF 2.9 is scripts/support_matrix.py's tf2.9-keras2-py3.9 cell
+  # TF's 2.9.0-jupyter image's stack: the classic Notebook's Variable Inspector in a real
+  # Python 3.9 kernel, and debug sessions (values, gradients from a tape and from a custom
+  # loop, a breakpoint in a tf.function stopping at every call), ~2 min
   echo "== pytest: Python 3.9 + TF 2.9, in the background (.venv/logs/pytest-py39-tf29.log)"
   PATH="$PWD/$PY39_ENV/bin:$PATH" "${BACKGROUND[@]}" "$PY39_ENV/bin/python" -m pytest \
-    -p no:cacheprovider tests/e2e/test_jupyter_classic_inspector.py \
+    -p no:cacheprovider tests/e2e/test_jupyter_classic_inspector.py tests/e2e/test_tensors.py \
+    tests/e2e/test_gradients_loop.py tests/e2e/test_gradients_reasons.py \
+    tests/e2e/test_compiled_breakpoints.py::test_breakpoint_in_tf_function_stops_with_values_on_every_call \
     >.venv/logs/pytest-py39-tf29.log 2>&1 &
   RUNS+=("Python 3.9 + TF 2.9:py39-tf29:$!")
 fi

@@ -5,6 +5,8 @@ module stays import-light (no TensorFlow, no pydevd) so importing it costs nothi
 the functions below import what they need when called.
 """
 
+from typing import Any
+
 from .core import wiring as _wiring  # imports nothing
 
 __version__ = "0.1.0"
@@ -23,16 +25,17 @@ __all__ = [
     "preview",
     "report",
     "save_npy",
+    "view_history_compare",
     "set_gradient_capture",
     "view_payload",
 ]
 
 
-def _install_catalog() -> None:
+def _install_catalog() -> dict[Any, Any]:
     """The table of kinds, filled at the first question asked of the views."""
-    from .views import catalog
+    from . import catalog
 
-    catalog.install()
+    return catalog.install()
 
 
 _wiring.set_catalog_installer(_install_catalog)
@@ -148,13 +151,15 @@ def numerics_stop():
     return None if numerics is None else numerics.last_error()
 
 
-def change_since_last_stop(value):
+def change_since_last_stop(value=None, watch=None):
     """How a variable you looked at at an earlier stop changed since then (norm of the
     difference, share of elements changed, the largest change and where, steps between
-    the stops if known); for a Keras model, each of its weights. None if not tracked."""
+    the stops if known); for a Keras model, each of its weights. None if not tracked.
+    ``watch=(file, function, expression)``: a Watch expression's tensors' change at this
+    stop, as a watched tensor's ``Δ since last stop`` row names it."""
     from .forensics import changes as change_views
 
-    return change_views.change_since_last_stop(value)
+    return change_views.change_since_last_stop(value, watch)
 
 
 def history(value=None, watch=None):
@@ -188,6 +193,15 @@ def view_payload(
     return viewer_payload.view_payload(
         value, axes=axes, index=index, region=region, part=part, budget=budget, bins=bins
     )
+
+
+def view_history_compare(value, a, b) -> str:
+    """What the tensor viewer's History tab draws to compare stops ``a`` and ``b`` of a
+    variable's history (the difference b − a as a grid, its norm, largest change and each
+    figure's change; docs/history.md); base64 of its JSON. Never raises."""
+    from .viewer import payload as viewer_payload
+
+    return viewer_payload.view_history_compare(value, a, b)
 
 
 def save_npy(value, path: str) -> str:

@@ -36,6 +36,29 @@ def _child(s, var, name):
     return next(c for c in s.children(var) if c.name == name)
 
 
+TRIPLED = "w * 4.0"  # exact in float32, as `scaled`
+
+
+def _watched_delta(s, expression: str, truth: float) -> None:
+    """The ``Δ since last stop`` row under a Watch expression's tensor: its own expression
+    names the watch expression's change by its key (file, function, expression as quoted
+    literals), so it gives that row's value wherever it is evaluated, without evaluating
+    the watch expression again (which would give another tensor)."""
+    watched = s.evaluate(expression, "watch")
+    delta = next(c for c in s.client.variables(watched["variablesReference"]) if c.name == NAME)
+    file = program_path("forensics_change.py")
+    assert delta.evaluate_name == (
+        "__import__('tf_debug_repr').change_since_last_stop("
+        f"watch=({file!r}, '<module>', {expression!r}))"
+    ), delta.evaluate_name
+    for context in ("watch", "repl", "hover"):
+        assert s.evaluate(delta.evaluate_name, context)["result"] == delta.value, context
+    norm = next(c for c in s.children(delta) if c.name == "‖Δ‖")
+    assert float(norm.value) == pytest.approx(truth, rel=1e-12)
+    assert norm.evaluate_name == delta.evaluate_name + ".change.norm"
+    assert float(s.evaluate(norm.evaluate_name, "repl")["result"]) == float(norm.value)
+
+
 def test_change_since_last_stop_across_four_stops(s):
     # stop 1: expand w and the model, hover over `still`: all tracked from now on.
     first = s.locals()
@@ -46,6 +69,7 @@ def test_change_since_last_stop_across_four_stops(s):
     assert s.evaluate("__import__('tf_debug_repr').change_since_last_stop(w)")["result"] == "None"
     assert "Variable" in s.evaluate("still", "hover")["result"]
     assert "Δ" not in s.evaluate("scaled", "watch")["result"]  # watched: tracked by expression
+    assert "Δ" not in s.evaluate(TRIPLED, "watch")["result"]  # a new tensor at each evaluation
 
     # stop 2: w moved by the program's noise; the model trained 3 steps.
     s.resume_to_next_stop()
@@ -77,6 +101,7 @@ def test_change_since_last_stop_across_four_stops(s):
     norm = next(c for c in s.children(scaled_delta) if c.name == "‖Δ‖")
     assert float(norm.value) == pytest.approx(2 * truth, rel=1e-12)
     assert s.evaluate(scaled_delta.evaluate_name)["result"] == scaled_delta.value
+    _watched_delta(s, TRIPLED, 4 * truth)
     weights = s.child_map(_child(s, now["model"], NAME))
     head = weights["sequential/head/kernel"]
     assert "3 gradient steps between" in head.value, head.value
@@ -92,6 +117,8 @@ def test_change_since_last_stop_across_four_stops(s):
     figures = s.child_map(_child(s, last["w"], NAME))
     assert float(figures["‖Δ‖"].value) == pytest.approx(truth, rel=1e-12)
     assert "‼Δ frozen 3 stops" in last["still"].value, last["still"].value
+    # the Watch `w * 4.0` was not evaluated at stop 3: its change is since stop 2
+    _watched_delta(s, TRIPLED, 4 * truth)
     model_delta = _child(s, last["model"], NAME)
     assert model_delta.value.startswith(
         "‼ 2 frozen (sequential/fixed/kernel, sequential/fixed/bias)"

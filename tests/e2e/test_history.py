@@ -191,6 +191,8 @@ def test_custom_loop_history_by_optimizer_iterations(debug_session):
                     f"{expression!r}))"
                 ), row.evaluate_name
                 assert s.evaluate(row.evaluate_name)["result"] == row.value
+        if stop == 1:  # the kernel as this stop saw it: the truth of the Compare below
+            s.evaluate("__tfdr_first = kernel.numpy().astype('float64')", "repl")
         losses.append(float(s.evaluate("float(loss)", "repl")["result"]))
         truths.append(_truth(s, "kernel"))
         grads.append(
@@ -228,3 +230,32 @@ def test_custom_loop_history_by_optimizer_iterations(debug_session):
     assert series["norm"] == [r["norm"] for r in rows]
     assert series["grad_norm"] == [r["grad_norm"] for r in rows]
     assert found["grad_step"] == list(range(1, 9))  # every step's gradient, on the same axis
+    # the History tab's Compare: the first stop against the last, by default (the kernel is
+    # small: kept whole, in its own shape), and any two stops the page asks for, as VS Code
+    # evaluates them
+    from .test_viewer_payload import decode
+
+    compare = found["compare"]
+    stops = [r["stop"] for r in rows]
+    assert (compare["a"], compare["b"]) == (stops[0], stops[-1])
+    assert (compare["rows"], compare["cols"], compare["exact"]) == (5, 2, True)
+    truth = s.evaluate(
+        "__import__('json').dumps((kernel.numpy().astype('float64') - __tfdr_first).ravel()"
+        ".tolist())",
+        "repl",
+    )["result"]
+    assert compare["values"] == pytest.approx(json.loads(ast.literal_eval(truth)), abs=1e-7)
+    asked = decode(
+        s.evaluate(
+            f"__import__('tf_debug_repr').view_history_compare((kernel), {stops[1]}, {stops[2]})",
+            "clipboard",
+        )["result"]
+    )
+    assert asked["error"] is None and (asked["compare"]["a"], asked["compare"]["b"]) == (
+        stops[1],
+        stops[2],
+    )
+    norm = next(r["norm"] for r in rows if r["stop"] == stops[2])
+    assert asked["compare"]["changes"][asked["compare"]["figures"].index("norm")] == (
+        pytest.approx(norm - rows[1]["norm"])
+    )

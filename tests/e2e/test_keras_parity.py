@@ -90,3 +90,30 @@ def test_compiled_fit_gradients_read_alike(debug_session):
         assert re.search(
             r"∇‖g‖=[0-9.e-]+@SGD iteration 3, Sequential '[^']*'$", values["legacy"].value
         ), values["legacy"].value
+
+
+def test_compiled_fit_layer_outputs_read_alike(debug_session):
+    """Compiled ``fit``: each layer's ``→ output`` under Keras 2 (its ``Layer.__call__``)
+    as under Keras 3: the last step's output, equal to its batch through the weights from
+    before that step."""
+    s = debug_session("keras_parity_fit.py")
+    for index, shape in ((0, "[16, 3]"), (1, "[16, 1]")):
+        layer = s.evaluate(f"model.layers[{index}]")
+        assert layer["variablesReference"], layer
+        rows = [
+            c
+            for c in s.client.variables(layer["variablesReference"])
+            if c.name.startswith("→ output")
+        ]
+        assert len(rows) == 1, rows
+        assert rows[0].name.startswith("→ output (in compiled step '"), rows[0].name
+        assert f"float32{shape}" in rows[0].value, rows[0].value
+        assert s.evaluate(rows[0].evaluate_name)["result"] == rows[0].value
+        if index == 0:
+            same = (
+                f"__import__('numpy').allclose(({rows[0].evaluate_name}).numpy(), expected, "
+                "rtol=1e-6, atol=1e-6)"
+            )
+            assert s.evaluate(same, "repl")["result"] == "True"
+    output = "".join(s.client.output)
+    assert "activation capture" not in output, output[-2000:]

@@ -20,7 +20,7 @@ for step in range(4):
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean(tf.square(model(x) - y))
     grads = tape.gradient(loss, model.trainable_variables)
-    optimizer.apply_gradients(zip(grads, model.trainable_variables, strict=True))
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
     applied = step  # STOP_AFTER_GRADIENT
 
 digest = hashlib.sha256(b"".join(w.numpy().tobytes() for w in model.weights)).hexdigest()

@@ -285,3 +285,41 @@ def test_tf_activations_view_says_why_a_model_no_step_ran_has_nothing():
     assert "was traced since the extension was loaded" in repr(view), repr(view)
     capture.set_enabled(False)
     assert "activation capture is off" in repr(activations_view.ActivationsView(mlp()))
+
+
+def test_a_call_inside_a_cond_or_while_body_says_why_nothing_is_kept():
+    from tf_debug_repr.hosts.notebook import activations_view
+
+    keras.utils.set_random_seed(2)
+    outer = keras.layers.Dense(4, name="outer")
+    branch = keras.layers.Dense(4, name="branch")
+    looped = keras.layers.Dense(4, name="looped")
+
+    class Holder(keras.Model):  # its layers are listed under it (Keras tracks attributes)
+        def __init__(self) -> None:
+            super().__init__()
+            self.outer, self.branch, self.looped = outer, branch, looped
+
+    model = Holder()
+
+    @tf.function
+    def step(x):
+        h = outer(x)
+        h = tf.cond(tf.reduce_sum(h) > -1e9, lambda: branch(h), lambda: h)
+        return tf.while_loop(lambda i, v: i < 2, lambda i, v: (i + 1, looped(v)), (0, h))[1]
+
+    step(np.ones((3, 6), np.float32))
+    assert capture.outputs_of(outer)
+    for layer, body in ((branch, "tf.cond"), (looped, "tf.while_loop")):
+        assert capture.outputs_of(layer) is None
+        why = capture.skipped_reason(layer)
+        assert why is not None and why.startswith(f"not kept: called inside a {body} body"), why
+        found = views.activation(layer)
+        assert isinstance(found, Note) and found.text == why
+        rows = [c for c in views.output_children(layer, views.Kind.KERAS_LAYER)]
+        assert [(c.name, c.value) for c in rows] == [("→ output (not kept)", Note(why))]
+    text = repr(activations_view.ActivationsView(model))
+    assert "branch (not kept: called inside a tf.cond body" in text, text
+    # called again where the step keeps it: the reason goes
+    tf.function(lambda x: branch(x))(np.ones((3, 4), np.float32))
+    assert capture.skipped_reason(branch) is None and capture.outputs_of(branch)

@@ -346,3 +346,45 @@ def test_a_watch_expressions_history_row_names_its_record_by_the_watch_key():
     assert len(tf_debug_repr.history(watch=("/other.py", "<module>", key[3]))) == 0
     assert len(tf_debug_repr.history(watch="loss")) == 0
     assert hv.watch_expression(("watch", "/f.py", 3, "x")) is None
+
+
+def test_the_viewers_compare_of_two_stops_fits_the_contract():
+    import base64
+    import json
+
+    from tf_debug_repr.viewer import contract
+    from tf_debug_repr.viewer import payload as viewer_payload
+
+    def fits(obj: dict, typename: str) -> None:
+        fields = contract.fields(typename)
+        assert set(obj) == {f.rstrip("?") for f in fields}, (typename, set(obj))
+
+    start = np.arange(12, dtype=np.float32).reshape(3, 4)
+    w = tf.Variable(start)
+    for i in range(3):
+        snapshots.next_stop()
+        views.children(w)
+        w.assign_add(tf.fill(w.shape, float(i + 1)))
+    stops = [e.stop for e in tf_debug_repr.history(w).entries]
+    built = viewer_payload.build(w)["history"]
+    fits(built, "History")
+    first = built["compare"]  # the first stop against the last, by default
+    fits(first, "HistoryCompare")
+    assert (first["a"], first["b"]) == (stops[0], stops[-1])
+    assert (first["rows"], first["cols"], first["exact"]) == (3, 4, True)
+    assert first["values"] == [3.0] * 12  # +1 then +2: b − a, in the value's own shape
+    assert first["norm"] == pytest.approx(math.sqrt(12 * 9.0))
+    assert first["changes"][first["figures"].index("mean")] == pytest.approx(3.0)
+
+    def answer(a: object, b: object) -> dict:
+        found = json.loads(base64.b64decode(tf_debug_repr.view_history_compare(w, a, b)))
+        fits(found, "HistoryCompareAnswer")
+        return found
+
+    two = answer(stops[0], stops[1])
+    assert two["error"] is None and two["compare"]["values"] == [1.0] * 12
+    assert "no entry for stop 999" in answer(stops[0], 999)["error"]
+    assert "stop a" in answer("1", stops[0])["error"]  # a literal of the program's: refused
+    assert answer(stops[0], stops[1]) == two  # asked again: the same
+    missing = json.loads(base64.b64decode(tf_debug_repr.view_history_compare(tf.ones([2]), 1, 2)))
+    assert "history is kept for variables" in missing["error"]

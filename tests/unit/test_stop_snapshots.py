@@ -145,3 +145,29 @@ def test_the_host_compare_gives_the_exact_figures_whatever_the_blocks(changes):
         return
     assert norm == pytest.approx(float(np.sqrt(np.sum(diff * diff))), rel=1e-12)
     assert largest == float(magnitude.max()) and where == int(np.argmax(magnitude))
+
+
+def test_a_watch_expressions_change_by_its_key_never_evaluates_it():
+    import ast
+
+    import tf_debug_repr
+
+    # a watch expression's text is the program's: quotes, braces and pydevd's @ included
+    key = ("watch", "/w/it's @here.py", "<module>", "d['{a}'] @ w")
+    text = change_views.watch_change_expression(key)
+    head = "__import__('tf_debug_repr').change_since_last_stop(watch="
+    assert text is not None and text.startswith(head) and "@" not in text
+    assert ast.literal_eval(text[len(head) : -1]) == key[1:]
+    snapshots.next_stop()
+    snapshots.observe_watched(key, tf.constant([1.0, 2.0]), looked=True)
+    assert eval(text) is None  # noqa: S307  (the plugin's own call, literals only)
+    snapshots.next_stop()
+    assert eval(text) is None  # noqa: S307  (not yet seen at this stop: nothing to give)
+    snapshots.observe_watched(key, tf.constant([1.0, 5.0]), looked=False)
+    found = eval(text)  # noqa: S307
+    assert isinstance(found, change_views.ChangeNode)
+    assert found.change.norm == 3.0 and found.change.since_stop + 1 == found.change.at_stop
+    # another function's expression of the same text is another key; a bad key says so
+    assert tf_debug_repr.change_since_last_stop(watch=("/w/it's @here.py", "f", key[3])) is None
+    assert "watch key" in tf_debug_repr.change_since_last_stop(watch="loss").text
+    assert change_views.watch_change_expression(("watch", "/f.py", 3, "x")) is None

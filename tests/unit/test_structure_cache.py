@@ -39,6 +39,28 @@ def test_a_model_that_gains_a_layer_between_stops_shows_it():
     assert models._structures[model] is not kept
 
 
+class _Subclassed(keras.Model):
+    def __init__(self) -> None:
+        super().__init__()
+        self.dense = keras.layers.Dense(3)
+
+    def call(self, inputs):  # type: ignore[override]
+        return self.dense(inputs)
+
+
+def test_a_subclassed_models_output_shape_shows_after_its_first_symbolic_call():
+    net = _Subclassed()
+    net(np.zeros((2, 5), "float32"))  # built eagerly: no output shape known yet
+    assert "→" not in views.summary(net), views.summary(net)
+    kept = models._structures[net]
+    key = models.summary_key(net)
+    net(keras.Input((5,)))  # a symbolic call: weights and sublayers unchanged
+    assert "18 params → [None, 3]" in views.summary(net), views.summary(net)
+    assert models._structures[net] is kept  # the structure is kept, its shape read again
+    assert models.summary_key(net) != key  # a host keeping the line reads it again
+    assert models.summary_key(net) == models.summary_key(net)
+
+
 def test_a_layer_built_between_stops_shows_its_weights():
     layer = keras.layers.Dense(5, name="late")
     assert views.summary(layer).startswith("not built yet")

@@ -1,5 +1,5 @@
 """pydevd loads every ``pydevd_plugin*`` module under ``pydevd_plugins.extensions``
-when debugpy starts. This one only imports tf-debug-repr's adapter, guarded: pydevd
+when debugpy starts. This one only registers tf-debug-repr's providers and hooks, guarded: pydevd
 catches nothing but ImportError here, and any other error would stop the debugger
 from starting. TensorFlow is not imported here (see tf_debug_repr.activation.startup).
 """
@@ -16,9 +16,9 @@ try:
     ):
         __all__ = []
     else:
-        from tf_debug_repr.hosts.pydevd.adapter import providers as _providers
+        from tf_debug_repr.activation.startup import register as _register
 
-        _found = _providers()
+        _found = _register()
         globals().update(_found)
         __all__ = list(_found)
         _sys._tf_debug_repr_registered = True

@@ -173,6 +173,16 @@ def _install_compiled_breakpoints(keras: bool = False) -> None:
         )
 
 
+def register() -> dict[str, type]:
+    """What the plugin module runs when pydevd loads it: our providers registered with
+    pydevd's extension API (returned by name, for that module to expose), then the hooks."""
+    from ..hosts.pydevd.adapter import providers
+
+    found = providers()
+    activate()
+    return found
+
+
 def activate() -> None:
     """Install the post-import hooks once. Never imports TensorFlow itself."""
     global _activated

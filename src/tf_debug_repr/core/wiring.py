@@ -6,15 +6,17 @@ the catalog (which imports every view module, and they import the dispatch modul
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-_installer: Callable[[], object] | None = None
+_installer: Callable[[], Any] | None = None
 
 
-def set_catalog_installer(installer: Callable[[], object]) -> None:
+def set_catalog_installer(installer: Callable[[], Any]) -> None:
     global _installer
     _installer = installer
 
 
-def install_catalog() -> None:
-    if _installer is not None:
-        _installer()
+def install_catalog() -> Any:
+    """The catalog's table of rows, installed at the first call (None before the package's
+    top level has run, which importing any of its modules does first)."""
+    return _installer() if _installer is not None else None

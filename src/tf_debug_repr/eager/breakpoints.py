@@ -29,6 +29,7 @@ Nothing here runs without a client: ``install`` is called once one is looking.
 
 from __future__ import annotations
 
+import dis
 import os
 import re
 import sys
@@ -154,7 +155,8 @@ def _span_of(code: Any) -> tuple[str, int, int] | None:
     span = None
     filename = getattr(code, "co_filename", "")
     if filename and not filename.startswith("<") and not _LIBRARY.search(filename):
-        lines = [line for code_ in _nested(code) for *_, line in code_.co_lines() if line]
+        # dis.findlinestarts, not co_lines (Python 3.10+): the same lines on Python 3.9
+        lines = [line for code_ in _nested(code) for _, line in dis.findlinestarts(code_) if line]
         if lines:
             span = (debugger_client.canonical_path(filename), min(lines), max(lines))
     _spans[code] = span
@@ -164,7 +166,7 @@ def _span_of(code: Any) -> tuple[str, int, int] | None:
 def _nested(code: Any) -> list:
     found = [code]
     for const in code.co_consts:
-        if hasattr(const, "co_lines"):
+        if isinstance(const, types.CodeType):
             found.extend(_nested(const))
     return found
 
@@ -495,8 +497,9 @@ def install(tf: Any = None) -> bool:
     global _installed
     if _installed or mode() != "auto":
         return _installed
-    from tensorflow.python.eager.polymorphic_function import polymorphic_function
     from tensorflow.python.framework import func_graph
+
+    from ..core.tf_compat import function_class
 
     def wrap_call(original_call: Any) -> Any:
         def __call__(self, *args, **kwds):
@@ -556,7 +559,7 @@ def install(tf: Any = None) -> bool:
 
         return func_graph_from_py_func
 
-    cls = polymorphic_function.Function
+    cls = function_class()
     patch_once(cls, "__call__", wrap_call)
     if hasattr(cls, "_initialize") and hasattr(cls, "_initialize_uninitialized_variables"):
         patch_once(cls, "_initialize", wrap_initialize)

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.patching import patch_once
+from ..core.tf_compat import function_class
 from ..hosts.pydevd import client as debugger_client
 from . import breakpoints as bp
 
@@ -153,7 +154,6 @@ def as_python(wrapper: Any, name: str = "") -> None:
     tf.data's debug mode, with the same input and output structure."""
     from tensorflow.python.data.ops import structured_function
     from tensorflow.python.data.util import structure
-    from tensorflow.python.eager.polymorphic_function import polymorphic_function
     from tensorflow.python.framework import ops
     from tensorflow.python.ops import script_ops
     from tensorflow.python.util import variable_utils
@@ -192,7 +192,7 @@ def as_python(wrapper: Any, name: str = "") -> None:
     graph_name: Any = getattr(wrapper._function, "name", "dataset_function")
     if isinstance(graph_name, bytes):
         graph_name = graph_name.decode(errors="replace")
-    function = polymorphic_function.Function(
+    function = function_class()(
         python_function=run_element,
         name=f"{graph_name}_as_python",
         input_signature=structure.get_flat_tensor_specs(input_structure),

@@ -59,12 +59,11 @@ def _trace_inside_graphs() -> None:
     Called eagerly, it still runs eagerly: its breakpoints are hit."""
     try:
         from tensorflow.python.eager import context
-        from tensorflow.python.eager.polymorphic_function import (
-            eager_function_run,
-            polymorphic_function,
-        )
 
-        cls = polymorphic_function.Function
+        from ..core.tf_compat import function_class, functions_run_eagerly_module
+
+        eager_function_run = functions_run_eagerly_module()
+        cls = function_class()
         current = cls.__dict__.get("_run_functions_eagerly")
         if not isinstance(current, property) or is_patched(current.fget):
             return

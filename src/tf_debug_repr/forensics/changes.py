@@ -8,10 +8,12 @@ stops in a row) first. The figures come from ``stop_snapshots``.
 
 from __future__ import annotations
 
+import functools
 import math
 import weakref
 from typing import Any
 
+from ..core import expressions
 from ..core import formatting as fmt
 from ..core.tf_types import Kind, kind_of
 from ..core.view_model import Child, Node, Note, call
@@ -21,6 +23,10 @@ from ..views.dispatch import Changes
 from . import snapshots
 
 CHANGE = "__import__('tf_debug_repr').change_since_last_stop({})"
+# A watched tensor's row: the watch expression's change by its key (file, function,
+# expression), never the expression evaluated again (another tensor, and under pydevd's
+# evaluation another key: the row's own expression, not the watch's).
+WATCH_CHANGE = "__import__('tf_debug_repr').change_since_last_stop(watch=({}, {}, {}))"
 NAME = "Δ since last stop"
 _LISTED = 100
 
@@ -261,9 +267,40 @@ def tensor_change(obj: Any, key: tuple) -> ChangeNode | None:
     return None if change is None else ChangeNode(change)
 
 
-def change_since_last_stop(obj: Any) -> Any:
+def watch_change_expression(key: tuple) -> str | None:
+    """The public call that gives the change of the watch expression ``key``
+    (``("watch", file, function, expression)``) at this stop: its parts as quoted
+    literals; None where one is no plain string."""
+    if len(key) != 4 or key[0] != "watch":
+        return None
+    parts = [expressions.literal(expressions.plain_str(part)) for part in key[1:]]
+    if any(part is None for part in parts):
+        return None
+    return WATCH_CHANGE.format(*parts)
+
+
+def watched_change(watch: Any) -> Any:
+    """A watch expression's change at this stop by its key, ``(file, function,
+    expression)``, as its tensor's ``Δ since last stop`` row names it; None where there
+    is none (the expression not evaluated at this stop yet, or no earlier snapshot)."""
+    parts = tuple(watch) if isinstance(watch, (tuple, list)) else ()
+    plain = [expressions.plain_str(part) for part in parts]
+    if len(plain) != 3 or any(part is None for part in plain):
+        return Note("a watch key (change_since_last_stop(watch=(file, function, expression)))")
+    change = snapshots.watched_change(("watch", *plain))
+    return None if change is None else ChangeNode(change)
+
+
+def _fixed(text: str, _parent: str) -> str:
+    return text
+
+
+def change_since_last_stop(obj: Any, watch: Any = None) -> Any:
     """The public entry (``tf_debug_repr.change_since_last_stop``): a variable's change,
-    a model's weights' changes, or a watched expression's tensor's, at the current stop."""
+    a model's weights' changes, or a watched expression's tensor's, at the current stop;
+    ``watch=(file, function, expression)``: a Watch expression's, by its key."""
+    if watch is not None:
+        return watched_change(watch)
     tracked = _tracked(kind_of(obj))
     if tracked is Changes.VARIABLE:
         return variable_change(obj)
@@ -302,7 +339,11 @@ def change_children(obj: Any, kind: Kind | None) -> list[Child]:
     if tracked is Changes.WATCHED and snapshots.tracking():
         key = _watch_key(obj, remembered_first=True)
         value = None if key is None else tensor_change(obj, key)
-        return [] if value is None else [Child(NAME, value, call(CHANGE))]
+        text = None if key is None else watch_change_expression(key)
+        if value is None or text is None:
+            return []
+        # the key, not the parent's expression (the watch expression evaluated again)
+        return [Child(NAME, value, functools.partial(_fixed, text))]
     return []
 
 

@@ -1292,11 +1292,10 @@ def enable(stop_on_inf: bool = False) -> None:
     op_callbacks.add_op_callback(callback)
     _installed.append((thread, callback))
     try:
-        from tensorflow.python.eager.polymorphic_function import polymorphic_function
-
         from ..core.patching import patch_once
+        from ..core.tf_compat import function_class
 
-        patch_once(polymorphic_function.Function, "_call", _checked_call)
+        patch_once(function_class(), "_call", _checked_call)
     except Exception as exc:  # TF moved it: traced checks find, and say nothing
         _warn_once(f"graph checks: not read at calls: {exc!r}")
     try:

@@ -243,6 +243,18 @@ def observe_watched(key: tuple, tensor: Any, looked: bool) -> Change | None:
     return _observe(key, None, lambda: key[-1], lambda: tensor, lambda: (None, 0), looked)
 
 
+def watched_change(key: tuple) -> Change | None:
+    """A watch expression's change at the current stop, by its key alone: what its
+    tensor's ``Δ since last stop`` row showed (None before its tensor was seen at this
+    stop, or without a change). Never evaluates the expression again."""
+    stop = current_stop()
+    with _lock:
+        entry = _entries.get(key)
+        if entry is None or entry.stop != stop:
+            return None
+        return entry.change
+
+
 def watched_tracked(key: tuple) -> int | None:
     """The stop of the snapshot kept for a watch expression, if any."""
     with _lock:

@@ -16,8 +16,11 @@ each output is kept whole while the step's kept outputs so far fit (decided in t
 the batch size being unknown at the trace); an output that did not fit keeps only its
 shape, and its row says so. ``TF_DEBUG_REPR_ACTIVATIONS=0`` turns the capture off.
 Eager calls (``run_eagerly``, an eager loop) keep a reference to the output tensor, within
-the same budget. Not captured: calls inside a ``tf.cond``/``tf.while_loop`` body (an RNN's
-cell), steps under several replicas, XLA-compiled steps keep values as others do.
+the same budget. Not captured, and the layer's row says why (``skipped_reason``): calls
+inside a ``tf.cond``/``tf.while_loop`` body (an RNN's cell: the step's shadows are written
+by ops of the step's own graph, and a branch's or an iteration's value has no such op), steps
+under several replicas (one shadow a layer cannot hold each replica's output: the replicas
+would race to write it). XLA-compiled steps keep values as others do.
 """
 
 from __future__ import annotations
@@ -168,6 +171,9 @@ _records: dict[int, tuple[weakref.ref, dict[int, tuple[_Step, list[Kept]]]]] = {
 _eager_records: dict[int, tuple[weakref.ref, _Eager]] = {}
 _batches: dict[int, tuple[weakref.ref, dict[int, tuple[_Step, list[Kept]]]]] = {}
 _steps: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # graph -> _Step
+# id(layer) -> (weak ref, why its last traced call kept nothing): a call inside a control
+# flow body, a step under several replicas. Cleared for a layer when a call of it is kept.
+_skipped: dict[int, tuple[weakref.ref, str]] = {}
 
 
 def _clock(tf: Any) -> Any:
@@ -217,6 +223,65 @@ def _step_graph(tf: Any) -> Any:
     return graph
 
 
+def _enclosing_step(tf: Any) -> Any:
+    """The ``tf.function`` graph around the control-flow body being traced, if any."""
+    graph = tf.compat.v1.get_default_graph()
+    for _ in range(64):
+        names = [cls.__name__ for cls in type(graph).__mro__]
+        if "ControlFlowFuncGraph" not in names:
+            return graph if "FuncGraph" in names else None
+        graph = getattr(graph, "outer_graph", None)
+        if graph is None:
+            return None
+    return None
+
+
+def _skip(owner: Any, reason: str) -> None:
+    key = id(owner)
+    try:
+        ref = weakref.ref(owner, lambda r, key=key: _forget(_skipped, key, r))  # type: ignore[misc]
+    except TypeError:
+        return
+    with _lock:
+        _skipped[key] = (ref, reason)
+
+
+def _skip_reason(tf: Any) -> str | None:
+    """Why a layer call traced now keeps nothing, where the step would have kept it."""
+    if _replicated(tf):
+        graph = _step_graph(tf) or _enclosing_step(tf)
+        where = f"compiled step {str(getattr(graph, 'name', '?'))!r}" if graph else "a step"
+        strategy = type(tf.distribute.get_strategy()).__name__
+        replicas = int(tf.distribute.get_replica_context().num_replicas_in_sync)
+        return (
+            f"not kept: {where} runs under {strategy} with {replicas} replicas in sync; "
+            "one kept copy a layer cannot hold each replica's output (the replicas would "
+            "race to write it), so nothing is kept under several replicas"
+        )
+    graph = tf.compat.v1.get_default_graph()
+    names = [cls.__name__ for cls in type(graph).__mro__]
+    if "ControlFlowFuncGraph" in names:
+        step = _enclosing_step(tf)
+        if step is None or str(getattr(step, "name", "")).startswith(("Dataset_", "keras_graph")):
+            return None
+        kind = "tf.while_loop" if "While" in type(graph).__name__ else "tf.cond"
+        return (
+            f"not kept: called inside a {kind} body of compiled step "
+            f"{str(getattr(step, 'name', '?'))!r}; the step keeps what its own graph's ops "
+            "write, and a branch's or a loop iteration's value is not written out (not yet "
+            "supported): call the layer outside the body, or look at it in an eager call"
+        )
+    return None
+
+
+def skipped_reason(layer: Any) -> str | None:
+    """Why the layer's last traced call kept nothing (a control-flow body, several
+    replicas), when that is why it has no output; None otherwise."""
+    with _lock:
+        entry = _skipped.get(id(layer))
+    return entry[1] if entry is not None and entry[0]() is layer else None
+
+
 def _flat_tensors(tf: Any, structure: Any) -> list[tuple[str, Any]]:
     """(path, tensor) of the dense numeric tensors of a layer's output or a batch."""
     from tensorflow.python.util import nest
@@ -263,10 +328,16 @@ def capture(table: dict, owner: Any, structure: Any) -> None:
         return
     graph = _step_graph(tf)
     if graph is None or _replicated(tf):
+        reason = _skip_reason(tf) if table is _records else None
+        if reason is not None:
+            _skip(owner, reason)
         return
     tensors = _flat_tensors(tf, structure)
     if not tensors:
         return
+    if table is _records:
+        with _lock:
+            _skipped.pop(id(owner), None)
     with _lock:
         with tf.init_scope():
             step = _steps.get(graph)
@@ -523,14 +594,7 @@ def held_bytes() -> int:
 # --------------------------------------------------------------------------- install
 
 
-def install(keras: Any, allowed: Callable[[], bool]) -> bool:
-    """Wrap Keras 3's ``Layer.__call__`` and the TF trainer's step-function factory."""
-    global _allowed
-    _allowed = allowed
-    try:
-        from keras.src.layers import layer as layer_module
-    except ImportError:
-        return False
+def _wrap_layer_call(cls: type) -> None:
     from ..core.patching import patch_once
 
     def wrap_call(original: Callable[..., Any]) -> Callable[..., Any]:
@@ -545,7 +609,41 @@ def install(keras: Any, allowed: Callable[[], bool]) -> bool:
 
         return __call__
 
-    patch_once(layer_module.Layer, "__call__", wrap_call)
+    patch_once(cls, "__call__", wrap_call)
+
+
+def install_keras2(root: str, allowed: Callable[[], bool]) -> bool:
+    """Keras 2 (2.13-2.15's ``keras``, ``tf_keras``): wrap its ``Layer.__call__`` (a
+    functional or ``Sequential`` model calls each layer through it, in ``fit``'s compiled
+    ``train_function`` too). Layer outputs only: Keras 2's ``train_step(data)`` is reached
+    through ``make_train_function``'s closure, so its batch is not kept."""
+    import importlib
+
+    global _allowed
+    _allowed = allowed
+    for prefix in (f"{root}.src", root):  # <= 2.12: no src/
+        try:
+            module = importlib.import_module(f"{prefix}.engine.base_layer")
+        except ImportError:
+            continue
+        cls = getattr(module, "Layer", None)
+        if isinstance(cls, type):
+            _wrap_layer_call(cls)
+            return True
+    return False
+
+
+def install(keras: Any, allowed: Callable[[], bool]) -> bool:
+    """Wrap Keras 3's ``Layer.__call__`` and the TF trainer's step-function factory."""
+    global _allowed
+    _allowed = allowed
+    try:
+        from keras.src.layers import layer as layer_module
+    except ImportError:
+        return False
+    from ..core.patching import patch_once
+
+    _wrap_layer_call(layer_module.Layer)
     try:
         from keras.src.backend.tensorflow import trainer as tf_trainer
     except ImportError:

@@ -909,6 +909,12 @@ def _install_keras2_hooks(root: str) -> bool:
         if cls is not None:
             _wrap_apply_gradients(cls)
             installed = True
+    try:  # layer outputs from the same steps (gradients/activations.py)
+        from . import activations
+
+        activations.install_keras2(root, enabled)
+    except Exception as exc:
+        _report_failure("activations", exc)
     return installed
 
 

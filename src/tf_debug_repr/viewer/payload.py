@@ -251,9 +251,75 @@ def history_of(value: Any) -> dict | None:
             "series": [[_finite(v) for v in found.series(f)] for f in figures],
             "grad_step": [s for s, _ in found.gradient_series],
             "grad_norm": [_finite(n) for _, n in found.gradient_series],
+            "compare": (
+                compare_of(found, found.entries[0].stop, found.entries[-1].stop)
+                if len(found.entries) >= 2
+                else None
+            ),
         }
     except Exception:
         return None
+
+
+COMPARE_COLUMNS = 32  # a difference with no 2-D shape of its own is drawn this many cells wide
+
+
+def compare_of(found: Any, a: int, b: int) -> dict:
+    """The History tab's Compare of stops ``a`` and ``b`` (``history(value).compare(a,
+    b)``, docs/history.md): the difference b − a as a grid of at most ``COPY_ELEMENTS``
+    cells (the value's own rows and columns where it is 2-D and kept whole, else its
+    flattened cells, or block means, ``COMPARE_COLUMNS`` a row), its norm and largest
+    change, and each figure's change."""
+    from ..forensics import history_views
+
+    compare = found.compare(a, b)
+    difference = compare.difference
+    values: list | None = None
+    rows = cols = 0
+    if difference is not None:
+        flat = np.asarray(difference, dtype=np.float64)
+        if flat.ndim == 2:
+            rows, cols = int(flat.shape[0]), int(flat.shape[1])
+        else:
+            flat = flat.reshape(-1)
+            cols = min(COMPARE_COLUMNS, int(flat.size)) or 1
+            rows = -(-int(flat.size) // cols)
+        values = [_finite(float(v)) for v in flat.reshape(-1)]
+    return {
+        "a": int(compare.a.stop),
+        "b": int(compare.b.stop),
+        "rows": rows,
+        "cols": cols,
+        "values": values,
+        "exact": bool(compare.exact),
+        "block": int(compare.a.block or 1),
+        "norm": _finite(compare.norm),
+        "largest": _finite(compare.largest),
+        "figures": list(history_views.FIGURES),
+        "changes": [_finite(compare.change(f)) for f in history_views.FIGURES],
+        "note": compare.note,
+    }
+
+
+def view_history_compare(value: Any, a: Any, b: Any) -> str:
+    """``encode`` of ``{"version", "error", "compare"}``: the viewer's Compare of stops
+    ``a`` and ``b`` of a variable's history (recording this stop, as viewing does); the
+    error (a stop not kept, not a variable) where there is none. Never raises."""
+    answer: dict[str, Any] = {"version": VERSION, "error": None, "compare": None}
+    try:
+        from ..core.tf_types import Kind, kind_of
+        from ..forensics import history_views
+
+        first = _check_int(a, "stop a", 1)
+        second = _check_int(b, "stop b", 1)
+        if kind_of(value) not in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
+            raise PayloadError("history is kept for variables: no stops to compare")
+        answer["compare"] = compare_of(history_views.history_of(value), first, second)
+    except KeyError as exc:  # a stop not kept: the history says which are
+        answer["error"] = str(exc.args[0]) if exc.args else "no such stop"
+    except Exception as exc:
+        answer["error"] = _first_line(exc)
+    return encode(answer)
 
 
 def _describe(payload: dict, value: Any) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core import wiring as _wiring
 from ..core.mappings import presented
 from ..core.tf_types import Kind, kind_of
 from .dispatch import (
@@ -44,8 +45,7 @@ __all__ = [
 
 
 def build_table() -> dict[Any, Row]:
-    """The row of every kind, installed once. Imports the view modules, so it runs once TF
-    is imported (they may import TF's own modules freely then)."""
-    from . import catalog
-
-    return catalog.install()
+    """The row of every kind, installed once. The catalog imports the view modules, so it
+    runs once TF is imported (they may import TF's own modules freely then); it sits above
+    the views, so they reach it through the wiring the package's top level set up."""
+    return _wiring.install_catalog()

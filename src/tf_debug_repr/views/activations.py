@@ -165,7 +165,7 @@ def activation(layer: Any, index: int = 0) -> Any:
     line saying why there is none."""
     outputs = capture.outputs_of(layer)
     if not outputs:
-        return Note(none_text())
+        return Note(capture.skipped_reason(layer) or none_text())
     if not 0 <= index < len(outputs):
         return Note(f"the layer's last step gave {len(outputs)} outputs, not {index + 1}")
     output = outputs[index]
@@ -241,6 +241,12 @@ def output_children(obj: Any, kind: Kind) -> list[Child]:
                         output_value, output, name, output_title(obj, output)
                     ),
                 )
+            )
+    else:
+        reason = capture.skipped_reason(obj)
+        if reason is not None:  # a call the step could not keep: the row says why
+            rows.append(
+                Child("→ output (not kept)", Note(reason), call(f"{FACADE}.activation({{}})"))
             )
     batch = capture.batch_of(obj)
     if batch:

@@ -201,6 +201,21 @@ class _Structure:
     nested: frozenset[int]
     watch: _Watch | None = None
     weight_ids: frozenset[int] = frozenset()
+    nodes: tuple = ()  # _nodes when output_text was read: a symbolic call adds one
+
+
+def _nodes(layer: Any, subs: list) -> tuple:
+    """How many times the layer (and a Sequential model's last layer) was called
+    symbolically: Keras's inbound-node lists, which a symbolic call appends to (a
+    subclassed model's output shape first becomes known at such a call, with no change of
+    its weights or sublayers). Read as the lists' lengths, nothing computed."""
+    found = []
+    for candidate in [layer, *subs[-1:]]:
+        try:
+            found.append(len(candidate._inbound_nodes))
+        except Exception:  # no node list (not a Keras layer): nothing to tell
+            found.append(-1)
+    return tuple(found)
 
 
 _structures: weakref.WeakKeyDictionary[Any, _Structure] = weakref.WeakKeyDictionary()
@@ -397,13 +412,13 @@ def _structure(layer: Any) -> tuple[_Structure | None, Note | None]:
             kept = _structures.get(layer)
     except TypeError:  # not weakly referenceable, or unhashable: computed every time
         kept = None
-    if _watched(kept, layer):
-        return kept, None
+    if kept is not None and _watched(kept, layer):
+        return _outputs_current(kept, layer), None
     weights = _weights(layer)
     signature = _signature(layer, weights)
     if kept is not None and kept.signature == signature:
         kept.watch = _watch(layer)
-        return kept, None
+        return _outputs_current(kept, layer), None
     subs, attribute, hung = _sublayers_or_hang(layer)
     if hung is not None:
         return None, hung
@@ -415,6 +430,7 @@ def _structure(layer: Any) -> tuple[_Structure | None, Note | None]:
         params=sum(_size(w) for w in weights),
         params_text=_params_text(weights),
         output_text=_output_text(layer, subs),
+        nodes=_nodes(layer, subs),
         weights_text=" ".join(
             f"{variable_views.weight_name(w)}{fmt.shape_text(w.shape)}" for w in weights[:4]
         ),
@@ -428,6 +444,16 @@ def _structure(layer: Any) -> tuple[_Structure | None, Note | None]:
     except TypeError:
         pass
     return structure, None
+
+
+def _outputs_current(kept: _Structure, layer: Any) -> _Structure:
+    """A kept structure whose ``→ shape`` is read again after a symbolic call of the layer
+    (its structure unchanged, its output shape known from then on)."""
+    nodes = _nodes(layer, kept.subs)
+    if nodes != kept.nodes:
+        kept.output_text = _output_text(layer, kept.subs)
+        kept.nodes = nodes
+    return kept
 
 
 def forget_structures() -> None:
@@ -449,7 +475,12 @@ def summary_key(layer: Any) -> tuple | None:
     if structure is None:
         return None
     found = _untracked_variables(layer, structure.weights, structure.weight_ids)
-    return (structure.signature, tuple(id(v) for _, v in found), capture.generation())
+    return (
+        structure.signature,
+        structure.nodes,
+        tuple(id(v) for _, v in found),
+        capture.generation(),
+    )
 
 
 def layer_summary(layer: Any) -> str:

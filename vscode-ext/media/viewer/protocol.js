@@ -9,7 +9,9 @@
 /** @typedef {{ n: number, min: number | null, max: number | null, mean?: number | null, std?: number | null, nan: number, posinf: number, neginf: number, zeros?: number, sampled: boolean, moments_sampled?: boolean }} Stats */
 /** @typedef {{ edges: number[], counts: number[], sampled: boolean }} Histogram */
 /** @typedef {{ axes: (number | null)[], index: (number | null)[], rows: number, cols: number, region: number[][], height: number, width: number, step: number[], reduce: string, values: string, mask: string, min: number, max: number, signed: boolean }} Slice */
-/** @typedef {{ name: string, axis: string, x: number[], stop: number[], step: (number | null)[], epoch: (number | null)[], figures: string[], series: (number | null)[][], grad_step: number[], grad_norm: (number | null)[] }} History */
+/** @typedef {{ name: string, axis: string, x: number[], stop: number[], step: (number | null)[], epoch: (number | null)[], figures: string[], series: (number | null)[][], grad_step: number[], grad_norm: (number | null)[], compare?: HistoryCompare | null }} History */
+/** @typedef {{ a: number, b: number, rows: number, cols: number, values: (number | null)[] | null, exact: boolean, block: number, norm: number | null, largest: number | null, figures: string[], changes: (number | null)[], note: string }} HistoryCompare */
+/** @typedef {{ version: number, error: string | null, compare: HistoryCompare | null }} HistoryCompareAnswer */
 /** @typedef {{ layout: string, count: number, columns: number, tile: number[], channels: number, scale: string, rgba: string, step?: number[], values?: ImageValues }} Image */
 /** @typedef {{ tile: number[], step: number[], data: string }} ImageValues */
 /** @typedef {{ layout: string, tile: number[], in_channels: number, out_channels: number, in_shown: number, out_shown: number, values: string, mask: string, min: number, max: number, signed: boolean }} Filters */
@@ -20,13 +22,15 @@
 /** @typedef {{ type: 'error', expression: string, message: string }} ToPageError */
 /** @typedef {{ type: 'stale', reason: string }} ToPageStale */
 /** @typedef {{ type: 'waiting', expression: string, title: string, pinned: boolean, request?: Request, view?: SavedView, message: string }} ToPageWaiting */
-/** @typedef {ToPagePayload | ToPageLoading | ToPageError | ToPageStale | ToPageWaiting} ToPage */
+/** @typedef {{ type: 'historyCompare', expression: string, compare: HistoryCompare | null, error: string | null }} ToPageHistoryCompare */
+/** @typedef {ToPagePayload | ToPageLoading | ToPageError | ToPageStale | ToPageWaiting | ToPageHistoryCompare} ToPage */
 /** @typedef {{ type: 'ready' }} ToExtensionReady */
 /** @typedef {{ type: 'request', axes: (number | null)[] | null, index: (number | null)[] | null, region: number[][] | null, part: string | null }} ToExtensionRequest */
 /** @typedef {{ type: 'pin', pinned: boolean }} ToExtensionPin */
 /** @typedef {{ type: 'saveNpy' }} ToExtensionSaveNpy */
 /** @typedef {{ type: 'compare', request?: Request }} ToExtensionCompare */
 /** @typedef {{ type: 'copy', text: string, format: 'tsv' | 'csv' }} ToExtensionCopy */
-/** @typedef {ToExtensionReady | ToExtensionRequest | ToExtensionPin | ToExtensionSaveNpy | ToExtensionCompare | ToExtensionCopy} ToExtension */
+/** @typedef {{ type: 'historyCompare', a: number, b: number }} ToExtensionHistoryCompare */
+/** @typedef {ToExtensionReady | ToExtensionRequest | ToExtensionPin | ToExtensionSaveNpy | ToExtensionCompare | ToExtensionCopy | ToExtensionHistoryCompare} ToExtension */
 
 module.exports = {};

@@ -77,7 +77,8 @@
         "loading",
         "error",
         "stale",
-        "waiting"
+        "waiting",
+        "historyCompare"
       ],
       "toExtension": [
         "ready",
@@ -85,7 +86,8 @@
         "pin",
         "saveNpy",
         "compare",
-        "copy"
+        "copy",
+        "historyCompare"
       ]
     },
     "viewableTypes": [

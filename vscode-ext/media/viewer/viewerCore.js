@@ -341,6 +341,31 @@
     return { axis: history.axis, x0, x1, plots };
   }
 
+  /**
+   * The History tab's Compare (docs/history.md): the difference b − a of two stops as RGBA
+   * pixels, one a cell, `rows`×`cols`, on the diverging scale symmetric around 0 over its finite
+   * cells (a null cell, not finite, in the contract's NaN colour; the cells past the last of a
+   * flattened difference transparent). Null where the compare has no values (its note says why).
+   * @param {import('./protocol').HistoryCompare} compare
+   * @returns {{ rows: number, cols: number, scale: Scale, pixels: Uint8ClampedArray } | null}
+   */
+  function compareGrid(compare) {
+    const values = compare && compare.values;
+    if (!values || !values.length || !(compare.rows > 0) || !(compare.cols > 0)) return null;
+    const finite = /** @type {number[]} */ (values.filter((v) => v !== null && Number.isFinite(v)));
+    const lo = finite.length ? Math.min(...finite) : 0;
+    const hi = finite.length ? Math.max(...finite) : 0;
+    const scale = scaleFor({ min: lo, max: hi, signed: true });
+    const pixels = new Uint8ClampedArray(compare.rows * compare.cols * 4);
+    for (let i = 0; i < compare.rows * compare.cols; i++) {
+      if (i >= values.length) continue; // past a flattened difference's last cell
+      const v = values[i];
+      const c = v === null || !Number.isFinite(v) ? SPECIAL.nan : cellColour(scale, v);
+      pixels.set([c[0], c[1], c[2], 255], i * 4);
+    }
+    return { rows: compare.rows, cols: compare.cols, scale, pixels };
+  }
+
   return {
     VIRIDIS,
     DIVERGING,
@@ -362,6 +387,7 @@
     viewToRegion,
     isWholeRegion,
     historyPlots,
+    compareGrid,
     // viewerFormat.js's, here too: the page and the tests read them as core's
     ...format,
   };

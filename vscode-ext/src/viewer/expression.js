@@ -113,6 +113,15 @@ function viewPayloadExpression(expression, request, budget) {
 }
 
 /**
+ * `__import__('tf_debug_repr').view_history_compare((EXPR), A, B)`: the History tab's Compare of
+ * stops A and B (docs/history.md), the stops as integers only.
+ * @param {string} expression @param {number} a @param {number} b
+ */
+function historyCompareExpression(expression, a, b) {
+  return `${PACKAGE}.view_history_compare(${wrapExpression(expression)}, ${checkInt(a, 'a stop')}, ${checkInt(b, 'a stop')})`;
+}
+
+/**
  * `__import__('tf_debug_repr').save_npy((EXPR), 'PATH')`, the path as an escaped str literal
  * (a raw string could neither hold a quote nor end in a backslash).
  * @param {string} expression @param {string} path
@@ -292,6 +301,7 @@ module.exports = {
   checkRequest,
   isDefaultRequest,
   viewPayloadExpression,
+  historyCompareExpression,
   saveNpyExpression,
   gradientOfExpression,
   viewableExpression,

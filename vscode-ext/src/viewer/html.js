@@ -173,6 +173,11 @@ function viewerHtml({ scriptUri, styleUri, cspSource, nonce, coreUri }) {
   <section id="panel-history" class="panel" role="tabpanel" aria-labelledby="tab-history" hidden>
     <div class="view-tools"><span id="history-note" class="muted"></span></div>
     <div id="history-plots" class="history-plots"></div>
+    <div id="history-compare" class="history-compare">
+      <div class="view-tools"><span>Compare stop</span> <select id="compare-a" aria-label="Compare: the first stop"></select> <span>with</span> <select id="compare-b" aria-label="Compare: the second stop"></select> <span id="compare-note" class="muted"></span></div>
+      <canvas id="compare-heatmap" class="compare-heatmap" aria-label="Difference between the two stops, as a heatmap"></canvas>
+      <dl id="compare-figures" class="stats"></dl>
+    </div>
   </section>
   <div id="message" class="message" hidden></div>
   <div id="overlay" class="overlay"><span class="spinner"></span><span>Loading…</span></div>

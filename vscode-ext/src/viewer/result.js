@@ -80,7 +80,7 @@ function describeException(exc, expression) {
   if ((type === 'ModuleNotFoundError' || type === 'ImportError') && /tf_debug_repr/.test(message)) {
     return `tf-debug-repr is not importable in the debugged program (${message}). Install it where the program runs: ${PIP_HINT} (a launch session gets the extension's bundled copy unless "tfDebugRepr.bundledPlugin" is off; an attach session needs it installed).`;
   }
-  if (type === 'AttributeError' && /tf_debug_repr/.test(message) && /view_payload|save_npy|gradient_of/.test(message)) {
+  if (type === 'AttributeError' && /tf_debug_repr/.test(message) && /view_payload|view_history_compare|save_npy|gradient_of/.test(message)) {
     return `The tf-debug-repr in the debugged program is too old for the tensor viewer (${message}): pip install -U tf-debug-repr`;
   }
   if (type === 'NameError') {

@@ -11,7 +11,7 @@ const crypto = require('node:crypto');
 const vscode = require('vscode');
 const { PAGE_SCRIPT, PAGE_STYLE, viewerHtml } = require('./html');
 const { ViewerError, decodePayload, messageOf, reduced } = require('./result');
-const { FIRST_PICTURE_BUDGET, checkRequest, isDefaultRequest, titleFor, viewPayloadExpression } = require('./expression');
+const { FIRST_PICTURE_BUDGET, checkRequest, historyCompareExpression, isDefaultRequest, titleFor, viewPayloadExpression } = require('./expression');
 const { configurationName } = require('./adoption');
 const { savedView } = require('./savedState');
 const { compare, copy, saveNpy } = require('./pageActions');
@@ -161,6 +161,31 @@ class ViewerPanel {
       context: 'clipboard',
     });
     return decodePayload(body, this.expression);
+  }
+
+  /**
+   * The History tab's Compare of stops `a` and `b` (docs/history.md), evaluated in the frame the
+   * view shows, and sent to the page; a failure is the answer's `error` (the page says it there).
+   * @param {unknown} a @param {unknown} b
+   */
+  async compareStops(a, b) {
+    /** @type {import('../../media/viewer/protocol').ToPageHistoryCompare} */
+    const answer = { type: 'historyCompare', expression: this.expression, compare: null, error: null };
+    try {
+      const frame = this.frame ?? (await this.currentFrame());
+      const state = /** @type {SessionState} */ (this.state);
+      const body = await state.session.customRequest('evaluate', {
+        expression: historyCompareExpression(this.expression, /** @type {number} */ (a), /** @type {number} */ (b)),
+        frameId: frame.frameId,
+        context: 'clipboard',
+      });
+      const found = decodePayload(body, this.expression);
+      answer.compare = found.compare ?? null;
+      answer.error = typeof found.error === 'string' ? found.error : null;
+    } catch (e) {
+      answer.error = messageOf(e, this.state);
+    }
+    this.post(answer);
   }
 
   /**
@@ -314,6 +339,8 @@ class ViewerPanel {
         return compare(this, m.request);
       case 'copy':
         return copy(m.text);
+      case 'historyCompare':
+        return this.compareStops(m.a, m.b);
       default:
     }
   }

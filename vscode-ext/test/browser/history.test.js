@@ -68,3 +68,35 @@ test('the History tab draws one line per figure on one step axis, the name as te
   assert.deepEqual(v.pageErrors, []);
   assert.deepEqual(await v.cspViolations(), []);
 });
+
+test("the History tab's Compare: the difference heatmap of the payload's two stops, its figures, another pair asked and drawn", async () => {
+  const compare = fit('HistoryCompare', {
+    a: 1, b: 5, rows: 2, cols: 2, values: [-1, 0, 0.5, 1], exact: true, block: 1,
+    norm: 1.5, largest: 1, figures: ['min', 'mean'], changes: [-0.4, null], note: '',
+  });
+  const v = await openViewer(browser());
+  await v.send(payloadMessage(payloadOf([[1, 2], [3, 4]], { history: { ...HISTORY, compare } }), { expression: 'kernel' }));
+  await v.page.click('#tab-history');
+  assert.equal(await v.isHidden('#history-compare'), false);
+  const stops = await v.page.$$eval('#compare-a option, #compare-b option', (o) => o.map((e) => [/** @type {HTMLOptionElement} */ (e).value, /** @type {HTMLOptionElement} */ (e).selected]));
+  assert.equal(stops.length, 10);
+  assert.deepEqual(stops.filter((s) => s[1]).map((s) => s[0]), ['1', '5'], 'the first stop against the last');
+  // each cell the colour viewerCore gives it (the difference −1 at the top left: the scale's low end)
+  const grid = /** @type {any} */ (core.compareGrid(/** @type {any} */ (compare)));
+  assert.deepEqual(await v.pixel('compare-heatmap', 1, 1), [...grid.pixels.slice(0, 3)]);
+  assert.deepEqual(await v.pixel('compare-heatmap', 200, 200), [...grid.pixels.slice(12, 15)]);
+  const figures = await v.text('#compare-figures');
+  assert.ok(figures.includes('‖Δ‖') && figures.includes('Δmin') && figures.includes('—'), figures);
+  assert.match(await v.text('#compare-note'), /b − a \(2×2\)/);
+  // another pair: the page asks the extension, then draws its answer
+  await v.page.select('#compare-a', '2');
+  const asked = (await v.posted()).filter((m) => m.type === 'historyCompare');
+  assert.deepEqual(asked, [{ type: 'historyCompare', a: 2, b: 5 }]);
+  const other = { ...compare, a: 2, values: [1, 1, 1, 1], note: '' };
+  await v.send({ type: 'historyCompare', expression: 'kernel', compare: other, error: null });
+  assert.deepEqual(await v.page.$eval('#compare-a', (s) => /** @type {HTMLSelectElement} */ (s).value), '2');
+  await v.send({ type: 'historyCompare', expression: 'kernel', compare: null, error: 'no entry for stop 9 (stops kept: 1, 2)' });
+  assert.match(await v.text('#compare-note'), /no entry for stop 9/);
+  assert.deepEqual(v.pageErrors, []);
+  assert.deepEqual(await v.cspViolations(), []);
+});

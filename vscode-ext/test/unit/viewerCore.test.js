@@ -199,3 +199,19 @@ test('historyPlots: one plot per figure on one axis, the gradient ring on the st
   assert.equal(byStop.plots[2].count, 3);
   assert.deepEqual([byStop.x0, byStop.x1], [1, 3]);
 });
+
+test("compareGrid: the History tab's difference on the diverging scale symmetric around 0, NaN cells marked, past the end transparent", () => {
+  /** @type {import('../../media/viewer/protocol').HistoryCompare} */
+  const compare = { a: 1, b: 4, rows: 2, cols: 3, values: [-2, 0, 1, null, 2], exact: false, block: 4, norm: 3, largest: 2, figures: ['mean'], changes: [0.2], note: '' };
+  const grid = /** @type {NonNullable<ReturnType<typeof core.compareGrid>>} */ (core.compareGrid(compare));
+  assert.deepEqual([grid.rows, grid.cols, grid.scale], [2, 3, { kind: 'diverging', lo: -2, hi: 2 }]);
+  const px = (/** @type {number} */ i) => [...grid.pixels.slice(i * 4, i * 4 + 4)];
+  assert.deepEqual(px(0), [...core.DIVERGING[0], 255], '-2: the scale\'s low end');
+  assert.deepEqual(px(1), [...core.cellColour(grid.scale, 0), 255], '0: the middle');
+  assert.deepEqual(px(4), [...core.DIVERGING[core.DIVERGING.length - 1], 255], '2: the high end');
+  assert.deepEqual(px(3), [...core.SPECIAL.nan, 255], 'not finite: the NaN colour');
+  assert.deepEqual(px(5), [0, 0, 0, 0], 'past the flattened difference: transparent');
+  assert.equal(core.compareGrid({ ...compare, values: null, note: 'no copy kept' }), null);
+  const flat = /** @type {NonNullable<ReturnType<typeof core.compareGrid>>} */ (core.compareGrid({ ...compare, rows: 1, cols: 2, values: [0, 0] }));
+  assert.deepEqual([...flat.pixels.slice(0, 4)], [...core.cellColour(flat.scale, 0), 255], 'all zero: one colour, no division by zero');
+});

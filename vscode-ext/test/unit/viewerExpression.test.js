@@ -67,6 +67,11 @@ test('save_npy expression: any path as an escaped literal (quotes, backslashes, 
   assert.equal(x.saveNpyExpression('w', '/tmp/w.npy'), `${P}.save_npy((w), "/tmp/w.npy")`);
   assert.equal(x.saveNpyExpression('w', 'C:\\Users\\O\'Brien\\'), `${P}.save_npy((w), "C:\\\\Users\\\\O'Brien\\\\")`);
   assert.throws(() => x.saveNpyExpression('w', ''), TypeError);
+  assert.equal(x.historyCompareExpression('model.layers[0].kernel', 2, 7), `${P}.view_history_compare((model.layers[0].kernel), 2, 7)`);
+  for (const bad of ['1', 1.5, null, 1e300, '1); import os; (']) {
+    assert.throws(() => x.historyCompareExpression('w', /** @type {any} */ (bad), 3), TypeError);
+    assert.throws(() => x.historyCompareExpression('w', 3, /** @type {any} */ (bad)), TypeError);
+  }
   assert.ok(!x.saveNpyExpression('w', '/tmp/a@LINE@b.npy').includes('@LINE@'), 'pydevd turns @LINE@ into a line break');
 });
 

@@ -694,3 +694,29 @@ test("a view's first picture comes from a smaller payload; the full one follows 
   assert.equal(after.length, 1, 'only the answer to the page');
   assert.deepEqual(after[0].request.region, [[0, 10], [0, 10]]);
 });
+
+test("the History tab's Compare of two stops: evaluated in the view's frame, answered as historyCompare; a bad stop is its error", async () => {
+  const w = world();
+  w.stop(2);
+  await w.viewer.open({ expression: 'w', state: w.state });
+  const p = w.panels[0];
+  const compare = { a: 1, b: 3, rows: 1, cols: 2, values: [0.5, -1], exact: true, block: 1, norm: 1.118, largest: 1, figures: ['mean'], changes: [-0.25], note: '' };
+  const original = w.session.customRequest;
+  const asked = /** @type {any[]} */ ([]);
+  w.session.customRequest = async (/** @type {string} */ command, /** @type {any} */ args) => {
+    if (command !== 'evaluate' || !args.expression.includes('view_history_compare')) return original(command, args);
+    asked.push([args.expression, args.frameId, args.context]);
+    return answer({ version: 1, error: null, compare });
+  };
+  p.posted.length = 0;
+  await p.onMessage({ type: 'historyCompare', a: 1, b: 3 });
+  assert.deepEqual(asked, [["__import__('tf_debug_repr').view_history_compare((w), 1, 3)", 102, 'clipboard']]);
+  assert.deepEqual(p.posted, [{ type: 'historyCompare', expression: 'w', compare, error: null }]);
+  // a stop that is no integer is never put into an expression: the page is told why
+  p.posted.length = 0;
+  await p.onMessage(/** @type {any} */ ({ type: 'historyCompare', a: '1); import os; (', b: 3 }));
+  assert.equal(asked.length, 1, 'nothing evaluated');
+  assert.equal(p.posted.length, 1);
+  assert.equal(p.posted[0].compare, null);
+  assert.match(p.posted[0].error, /a stop must be an integer/);
+});

@@ -133,7 +133,12 @@ class ActivationsView:
         for layer, outputs in found:
             for output in outputs[: activation_views.LISTED]:
                 self.rows.append(LayerRow(layer, output, len(self.rows) < PICTURES))
-        self.missing = [_name(layer) for layer in missing]
+        from ...gradients import activations as capture
+
+        self.missing = [
+            _name(layer) + (f" ({why})" if (why := capture.skipped_reason(layer)) else "")
+            for layer in missing
+        ]
         self.why = "" if found else _none_text()
 
     def title(self) -> str:

@@ -3,7 +3,8 @@ turns every error into a short visible placeholder.
 
 pydevd disables a string provider for a whole session after its first exception, and
 shows one ``<error>`` child in place of an expansion that raised, so nothing here may
-raise. Imported only by the plugin module (never by library code: a pydev* module in
+raise. Imported only when the plugin module registers (``activation.startup.register``;
+never by library code: a pydev* module in
 ``sys.modules`` before debugpy starts breaks debugpy's own plugins).
 """
 
@@ -15,7 +16,6 @@ import os
 import sys
 from typing import Any
 
-from ...activation import startup as activation
 from ...core import budget, expressions
 from ...core.bounded import TimedOut
 from ...core.tf_types import kind_of
@@ -362,5 +362,4 @@ def providers() -> dict[str, type]:
 
     TypeResolveProvider.register(TensorResolveProvider)
     StrPresentationProvider.register(TensorStrProvider)
-    activation.activate()
     return {"TensorResolveProvider": TensorResolveProvider, "TensorStrProvider": TensorStrProvider}

@@ -63,6 +63,12 @@ const TfDom = (() => {
     filtersHover: $('filters-hover'),
     historyNote: $('history-note'),
     historyPlots: $('history-plots'),
+    historyCompare: $('history-compare'),
+    compareA: /** @type {HTMLSelectElement} */ ($('compare-a')),
+    compareB: /** @type {HTMLSelectElement} */ ($('compare-b')),
+    compareNote: $('compare-note'),
+    compareHeatmap: /** @type {HTMLCanvasElement} */ ($('compare-heatmap')),
+    compareFigures: $('compare-figures'),
     stats: $('stats'),
   };
   const tabs = /** @type {HTMLButtonElement[]} */ ([...document.querySelectorAll('[role=tab]')]);

@@ -33,6 +33,9 @@ const TfMessages = (() => {
       case 'waiting':
         showWaiting(msg);
         break;
+      case 'historyCompare':
+        TfHistory.showCompare(msg);
+        break;
     }
   });
 

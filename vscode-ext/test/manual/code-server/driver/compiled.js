@@ -73,8 +73,11 @@ runCheck(
     await page.keyboard.press('Enter');
     await page.locator('.debug-top-stack-frame-line').first().waitFor({ state: 'attached', timeout: 300000 });
     await page.locator('.debug-variables .monaco-list-row').nth(1).waitFor({ timeout: 60000 });
+    // From here on no key is pressed: Escape (which every palette command starts with) closes
+    // the exception widget VS Code opened at the stop. Toasts are closed by their own buttons.
+    await page.locator('.exception-widget').first().waitFor({ state: 'visible', timeout: 30000 }).catch(() => {});
     await sleep(4000);
-    await ui.command('Notifications: Clear All Notifications');
+    for (const close of await page.locator('.notifications-toasts .codicon-notifications-clear').all()) await close.click().catch(() => {});
     await ui.layoutDebugSidebar(['Watch', 'Breakpoints']);
     await sleep(2000);
     console.log(`NAN frames: ${JSON.stringify(await frames())}`);
@@ -84,7 +87,9 @@ runCheck(
     const lastLine = Math.max(
       ...(await page.locator('.part.editor .view-lines .view-line').evaluateAll((els) => els.filter((e) => e.innerText.trim()).map((e) => e.getBoundingClientRect().bottom))),
     );
-    await ui.shotSidebarAndEditor('nan-compiled-step', Math.max(lastLine + 8, await callStackBottom()));
+    const widget = await page.locator('.exception-widget').first().boundingBox().catch(() => null);
+    const widgetBottom = widget ? widget.y + widget.height + 8 : 0;
+    await ui.shotSidebarAndEditor('nan-compiled-step', Math.max(lastLine + 8, await callStackBottom(), widgetBottom));
     await ui.stopDebugging();
   },
   PICTURE_SCREEN,

@@ -1,7 +1,8 @@
 """The catalog: one row per kind of value, everything the plugin asks about that kind.
 
-The only module that imports every view module; only the wiring (``views``, the
-package's top level, ``activation``) imports it. Adding a kind is its view module and a
+The only module that imports every view module, and so a room above the views (and the
+viewer, whose payload sources it names): only the package's top level imports it, and
+``views.build_table`` and the dispatch reach it through ``core.wiring``. Adding a kind is its view module and a
 row here. ``install`` puts the rows into ``dispatch`` once, with the one addition every
 view has from the start (replica agreement on Keras variables); the gradient and
 forensics additions are registered by their own features (``activation``).
@@ -11,28 +12,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import additions
-from ..core.additions import Slot
-from ..core.guards import building_graph
-from ..core.tf_types import Kind
-from ..core.view_model import Child
-from ..viewer import payload as viewer_payload
-from . import checkpoints as checkpoint_views
-from . import composite as composite_views
-from . import dispatch
-from . import distribute as distribute_views
-from . import functions as function_views
-from . import metrics as metric_views
-from . import models as model_views
-from . import optimizers as optimizer_views
-from . import saved_objects as saved_views
-from . import shapes as shape_views
-from . import symbolic as symbolic_views
-from . import tapes as tape_views
-from . import tensor_arrays as tensor_array_views
-from . import tensors as tensor_views
-from . import variables as variable_views
-from .dispatch import Changes, Memory, Row
+from .core import additions
+from .core.additions import Slot
+from .core.guards import building_graph
+from .core.tf_types import Kind
+from .core.view_model import Child
+from .viewer import payload as viewer_payload
+from .views import checkpoints as checkpoint_views
+from .views import composite as composite_views
+from .views import dispatch
+from .views import distribute as distribute_views
+from .views import functions as function_views
+from .views import metrics as metric_views
+from .views import models as model_views
+from .views import optimizers as optimizer_views
+from .views import saved_objects as saved_views
+from .views import shapes as shape_views
+from .views import symbolic as symbolic_views
+from .views import tapes as tape_views
+from .views import tensor_arrays as tensor_array_views
+from .views import tensors as tensor_views
+from .views import variables as variable_views
+from .views.dispatch import Changes, Memory, Row
 
 
 def _unwrapped(obj: Any) -> Any:
