@@ -87,6 +87,10 @@ test("the History tab's Compare: the difference heatmap of the payload's two sto
   assert.deepEqual(await v.pixel('compare-heatmap', 200, 200), [...grid.pixels.slice(12, 15)]);
   const figures = await v.text('#compare-figures');
   assert.ok(figures.includes('‖Δ‖') && figures.includes('Δmin') && figures.includes('—'), figures);
+  // each figure's name and value in one cell of the grid (not names and values in turn)
+  const cells = await v.page.$$eval('#compare-figures > *', (c) => c.map((e) => [e.className, e.querySelector('dt')?.textContent, !!e.querySelector('dd')]));
+  assert.deepEqual(cells[0], ['stat', '‖Δ‖', true]);
+  assert.ok(cells.every(([cls, name, value]) => cls === 'stat' && name && value), JSON.stringify(cells));
   assert.match(await v.text('#compare-note'), /b − a \(2×2\)/);
   // another pair: the page asks the extension, then draws its answer
   await v.page.select('#compare-a', '2');

@@ -77,11 +77,15 @@ const TfHistory = (() => {
       ...compare.figures.map((f, i) => /** @type {[string, number | null]} */ ([`Δ${f}`, compare.changes[i] ?? null])),
     ];
     for (const [name, value] of rows) {
+      // one grid cell per figure, its name beside its value (as the histogram's figures)
+      const item = document.createElement('div');
+      item.className = 'stat';
       const dt = document.createElement('dt');
       dt.textContent = name;
       const dd = document.createElement('dd');
       dd.textContent = value === null ? '—' : core.formatNumber(value);
-      el.compareFigures.append(dt, dd);
+      item.append(dt, dd);
+      el.compareFigures.append(item);
     }
   }
 

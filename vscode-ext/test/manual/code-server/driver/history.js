@@ -2,7 +2,8 @@
 // stopped in its Python loop after each call of the compiled step (six stops).
 //  1. layer-output-row.png: at the last stop, the model's `hidden` layer expanded to its
 //     `→ output` child (the layer's output in the last compiled step), the README's 300 px sidebar;
-//  2. viewer-history.png: the tensor viewer's History tab for the `hidden` layer's kernel,
+//  2. viewer-history.png: the tensor viewer's History tab for the `hidden` layer's kernel
+//     (and viewer-history-compare.png: its Compare of stops 2 and 6),
 //     opened and pinned at the first stop, after the sixth;
 //  3. viewer-layer-output.png: View Tensor on that `→ output` row.
 // What the rows and the viewer said is printed.
@@ -62,6 +63,15 @@ runCheck(
     console.log(`VIEWER summary: ${(await viewer.locator('#summary').innerText()).trim()}`);
     console.log(`VIEWER history: ${(await viewer.locator('#history-note').innerText()).trim()}; plots: ${JSON.stringify(await viewer.locator('#history-plots figcaption').allInnerTexts())}`);
     await ui.shotEditor('viewer-history');
+    // 2b. Its Compare of two stops (first against last at first): the second stop chosen in
+    //     the first select, as a user would, then the section scrolled into view.
+    const compare = viewer.locator('#history-compare');
+    await compare.scrollIntoViewIfNeeded();
+    await viewer.locator('#compare-a').selectOption({ index: 1 });
+    await sleep(3000);
+    await compare.scrollIntoViewIfNeeded();
+    console.log(`COMPARE: ${(await viewer.locator('#compare-a').inputValue())} vs ${(await viewer.locator('#compare-b').inputValue())}; ${(await viewer.locator('#compare-note').innerText()).trim()}; figures: ${(await viewer.locator('#compare-figures').innerText()).replace(/\s+/g, ' ').trim()}`);
+    await ui.shotEditor('viewer-history-compare');
     await ui.closeViewers();
 
     // 3. The layer's output in the viewer: opened from the pane at the README's screen (its row
