@@ -78,10 +78,10 @@ class _Shadow:
             # not a matrix; a step whose batch made the product the smaller keeps it empty).
             a = _snapshot(self.factors[0])
             dims = _dims(a)
-            if len(dims) == 2 and math.prod(dims):
+            if len(dims) == 2 and 0 not in dims:
                 return _Kept(None, None, None, (a, _snapshot(self.factors[1])), self.transposes)
             values = _snapshot(self.values)
-            if len(dims) == 2 and not math.prod(_dims(values)):  # a batch of 0
+            if len(dims) == 2 and 0 in _dims(values):  # a batch of 0
                 return _Kept(values, None, None, (a, _snapshot(self.factors[1])), self.transposes)
             return _Kept(values, None, None, None, (False, False))
         values = _snapshot(self.values)  # this step's values: the next step writes anew
