@@ -34,7 +34,7 @@ from types import FrameType
 from typing import Any
 
 from ..core import debugger
-from ..core.guards import harmless
+from ..core.guards import harmless, host_view
 from ..core.settings import env_bytes
 from ..views import variables as variable_views
 
@@ -401,14 +401,22 @@ def _host_arrays(then: Any, now: Any) -> tuple[Any, Any] | None:
     if not (dtype.is_floating or dtype.is_integer or dtype.is_bool) or dtype.is_complex:
         return None
     try:
-        import numpy as np
-
-        a, b = np.asarray(now).reshape(-1), np.asarray(then).reshape(-1)
+        # the buffers themselves: ``np.asarray`` of an eager tensor calls its public
+        # ``numpy()``, a copy (4 MiB per 10^6 float32, both sides, at every stop)
+        a, b = _flat_view(now), _flat_view(then)
     except Exception:  # a dtype numpy does not hold (bfloat16 on old numpy): TF's way
         return None
     if a.dtype.kind not in "fiub" or a.dtype != b.dtype:
         return None
     return a, b
+
+
+def _flat_view(tensor: Any) -> Any:
+    import numpy as np
+
+    if hasattr(tensor, "_numpy"):
+        return host_view(tensor).reshape(-1)
+    return np.asarray(tensor).reshape(-1)
 
 
 def _host_figures(a: Any, b: Any) -> tuple[float, int, float, int | None]:
