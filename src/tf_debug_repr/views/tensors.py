@@ -651,21 +651,18 @@ def _ranges_figures(view: np.ndarray, width: int, origin: int) -> dict[int, Stat
             wide = blocks[first : first + group].astype(np.float64)
             mean = means[first : first + group] = wide.mean(axis=1)
             stds[first : first + group] = np.sqrt(np.square(wide - mean[:, None]).mean(axis=1))
-    common = {
-        "size": size,
-        "category": "float",
-        "moments_sample": None,
-        "moments_stride": 1,
-        "extremes_sampled": False,
-        "extremes_stride": 1,
-    }
     return {
         origin + i * width: Stats(
+            size=size,
+            category="float",
             min=float(lows[i].item()),
             max=float(highs[i].item()),
             mean=float(means[i]),
             std=float(stds[i]),
-            **common,
+            moments_sample=None,
+            moments_stride=1,
+            extremes_sampled=False,
+            extremes_stride=1,
         )
         for i in range(count)
         if clean[i]
