@@ -111,6 +111,12 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="sessions of each kind (3)")
     parser.add_argument("--stops", type=int, default=6, help="stops per session (6)")
     parser.add_argument("--no-snapshot-off", action="store_true", help="skip the =0 sessions")
+    parser.add_argument(
+        "--before",
+        metavar="SRC",
+        help="also run the package from SRC (a `git archive` of an earlier commit's src/, put "
+        "first on the debuggee's PYTHONPATH) in the same alternation: before/after in one run",
+    )
     args = parser.parse_args()
     variants = {
         "stock": {"TF_DEBUG_REPR_DISABLE": "1"},
@@ -119,6 +125,9 @@ def main() -> int:
     }
     if args.no_snapshot_off:
         del variants["snapshots off"]
+    if args.before:
+        path = os.pathsep.join([args.before, os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+        variants["before"] = {"PYTHONPATH": path}
     results: dict[str, Figures] = {name: defaultdict(list) for name in variants}
     names = list(variants)
     for round_ in range(args.rounds):
@@ -130,6 +139,9 @@ def main() -> int:
     if "snapshots off" in results:
         print("\nplugin with TF_DEBUG_REPR_SNAPSHOT_MB=0 against stock:\n")
         print(table(results, "snapshots off"))
+    if "before" in results:
+        print(f"\nthe package from {args.before} (before) against stock:\n")
+        print(table(results, "before"))
     return 0
 
 
