@@ -111,6 +111,17 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="sessions of each kind (3)")
     parser.add_argument("--stops", type=int, default=6, help="stops per session (6)")
     parser.add_argument("--no-snapshot-off", action="store_true", help="skip the =0 sessions")
+    parser.add_argument(
+        "--before",
+        metavar="SRC",
+        help="also run the package from SRC (a `git archive` of an earlier commit's src/, put "
+        "first on the debuggee's PYTHONPATH) in the same alternation: before/after in one run",
+    )
+    parser.add_argument(
+        "--stock-nodelay",
+        action="store_true",
+        help="also stock debugpy with TCP_NODELAY on its socket (benchmarks/stock_nodelay/)",
+    )
     args = parser.parse_args()
     variants = {
         "stock": {"TF_DEBUG_REPR_DISABLE": "1"},
@@ -119,6 +130,13 @@ def main() -> int:
     }
     if args.no_snapshot_off:
         del variants["snapshots off"]
+    if args.stock_nodelay:
+        here = str(Path(__file__).parent / "stock_nodelay")
+        path = os.pathsep.join([here, os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+        variants["stock, TCP_NODELAY"] = {"TF_DEBUG_REPR_DISABLE": "1", "PYTHONPATH": path}
+    if args.before:
+        path = os.pathsep.join([args.before, os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+        variants["before"] = {"PYTHONPATH": path}
     results: dict[str, Figures] = {name: defaultdict(list) for name in variants}
     names = list(variants)
     for round_ in range(args.rounds):
@@ -130,6 +148,16 @@ def main() -> int:
     if "snapshots off" in results:
         print("\nplugin with TF_DEBUG_REPR_SNAPSHOT_MB=0 against stock:\n")
         print(table(results, "snapshots off"))
+    if "stock, TCP_NODELAY" in results:
+        print("\nstock debugpy with TCP_NODELAY on its socket against stock:\n")
+        print(table(results, "stock, TCP_NODELAY"))
+        print("\ntf-debug-repr against stock debugpy with TCP_NODELAY:\n")
+        print(
+            table({"stock": results["stock, TCP_NODELAY"], "plugin": results["plugin"]}, "plugin")
+        )
+    if "before" in results:
+        print(f"\nthe package from {args.before} (before) against stock:\n")
+        print(table(results, "before"))
     return 0
 
 

@@ -59,6 +59,42 @@ def test_a_range_rows_summary_is_the_sliced_tensors_without_a_slice(values, monk
     assert [r.summary() for r in ranges] == want
 
 
+@pytest.mark.parametrize(
+    "values",
+    [
+        np.random.default_rng(5).standard_normal(1_000_000).astype(np.float32) * 3 + 1e4,
+        np.random.default_rng(6).standard_normal((3_000, 7)).astype(np.float64),
+        np.random.default_rng(7).standard_normal(20_000).astype(np.float16),
+    ],
+    ids=["float32 10^6", "float64 rows", "float16"],
+)
+def test_range_rows_figures_taken_together_are_each_ranges_own(values):
+    """A range row's figures come from one vectorised pass over every range of the tensor
+    (``_range_stats``): bit for bit what ``array_stats`` gives for that range alone, at
+    both levels of nested ranges; a range holding a NaN or an Inf, and the last shorter
+    one, take the range's own way (their counts)."""
+    from tf_debug_repr.core.stats import array_stats
+
+    values = values.copy()
+    values.reshape(-1)[values.size // 2] = np.nan
+    values.reshape(-1)[7] = np.inf
+    x = tf.constant(values)
+    ranges = [c.resolve() for c in views.children(x) if c.name.startswith("[")]
+    inner = [c.resolve() for c in views.children(ranges[1]) if c.name.startswith("[")]
+    together = 0
+    for node in ranges + [r for r in inner if isinstance(r, tensor_views.AxisRange)]:
+        part = tensor_views._range_part(node.tensor, node.start, node.stop)
+        alone = array_stats(part.array)
+        known = part.known()
+        if known is not None:
+            together += 1
+            assert known == alone
+        else:
+            assert alone.bad or node.stop - node.start < ranges[0].stop - ranges[0].start
+        assert tensor_views.stats_of(part) == alone
+    assert together >= len(ranges) - 2
+
+
 def test_range_nodes_nest_so_no_level_exceeds_a_hundred():
     x = tf.zeros([123_456])
     top = [c for c in views.children(x) if c.name.startswith("[")]

@@ -34,7 +34,7 @@ from types import FrameType
 from typing import Any
 
 from ..core import debugger
-from ..core.guards import harmless
+from ..core.guards import harmless, host_view
 from ..core.settings import env_bytes
 from ..views import variables as variable_views
 
@@ -413,9 +413,9 @@ def _host_arrays(then: Any, now: Any) -> tuple[Any, Any] | None:
     if not (dtype.is_floating or dtype.is_integer or dtype.is_bool) or dtype.is_complex:
         return None
     try:
-        import numpy as np
-
-        a, b = np.asarray(now).reshape(-1), np.asarray(then).reshape(-1)
+        # the buffers themselves: ``np.asarray`` of an eager tensor calls its public
+        # ``numpy()``, a copy (4 MiB per 10^6 float32, both sides, at every stop)
+        a, b = _flat_view(now), _flat_view(then)
     except Exception:  # a dtype numpy does not hold (bfloat16 on old numpy): TF's way
         return None
     if a.dtype.kind not in "fiub" or a.dtype != b.dtype:
@@ -423,20 +423,37 @@ def _host_arrays(then: Any, now: Any) -> tuple[Any, Any] | None:
     return a, b
 
 
+def _flat_view(tensor: Any) -> Any:
+    import numpy as np
+
+    if hasattr(tensor, "_numpy"):
+        return host_view(tensor).reshape(-1)
+    return np.asarray(tensor).reshape(-1)
+
+
 def _host_figures(a: Any, b: Any) -> tuple[float, int, float, int | None]:
     """``_figures`` in one pass over both buffers, block by block in cache: a block that
     did not change costs one compare (most weights between stops of an evaluation, all of
-    a frozen layer's); a changed one its float64 difference, its square sum, its largest
-    magnitude and its count of non-zeros, on the block still in cache. NaN in a block
-    (NaN where NaN was counts as unchanged) takes the exact element-wise way for it."""
+    a frozen layer's); a changed one its count of changed elements (a compare), its float64
+    difference, square sum, largest and smallest, on the block still in cache. Where the
+    largest change is, is found once at the end, in the one block that holds it. NaN in a
+    block (NaN where NaN was counts as unchanged) takes the exact element-wise way for it.
+
+    Each step is numpy's cheapest form of it (per 10^6 float32, in process): widening by
+    ``copyto`` (0.3 ms) where ``subtract(..., dtype=float64)`` of float32 operands costs
+    1.2 ms; counting a ``!=`` mask (0.05 ms) where ``count_nonzero`` of float64 costs 0.9;
+    ``max``/``min`` where ``abs`` and ``argmax`` wrote and read the block again."""
     import numpy as np
 
     squares = 0.0
     changed = 0
     largest = 0.0
-    where: int | None = None if not a.size else 0
-    buffer = np.empty(min(a.size, _CHANGED_BLOCK), np.float64)
-    start, block, size = 0, _BLOCK, int(a.size)
+    best: tuple[int, int] | None = None  # (start, length) of the block with the largest
+    size = int(a.size)
+    wide_a = np.empty(min(size, _CHANGED_BLOCK), np.float64)
+    wide_b = np.empty(min(size, _CHANGED_BLOCK), np.float64)
+    start, block = 0, _BLOCK
+    exact_where: int | None = None  # where the largest is, when an exact block found it
     while start < size:
         x, y = a[start : start + block], b[start : start + block]
         at, start = start, start + block
@@ -446,22 +463,38 @@ def _host_figures(a: Any, b: Any) -> tuple[float, int, float, int | None]:
         if np.array_equal(x, y):
             block = _BLOCK
             continue
-        diff = np.subtract(x, y, dtype=np.float64, out=buffer[: x.size])
-        block_squares = float(np.einsum("i,i->", diff, diff))  # not BLAS: no threads
-        magnitude = np.abs(diff, out=diff)
-        index = int(np.argmax(magnitude))  # the first NaN, if there is one
-        top = float(magnitude[index])
-        if math.isnan(top):  # a NaN, inf - inf, or NaN where NaN was: element by element
+        n = int(x.size)
+        count = int(np.count_nonzero(x != y))  # NaN != NaN: counted here, fixed below
+        diff, other = wide_a[:n], wide_b[:n]
+        np.copyto(diff, x, casting="unsafe")
+        np.copyto(other, y, casting="unsafe")
+        np.subtract(diff, other, out=diff)
+        hi, lo = float(diff.max()), float(diff.min())  # NaN if the block holds one
+        if math.isnan(hi) or math.isnan(lo):  # a NaN, inf - inf, or NaN where NaN was
             block_squares, count, top, index = _exact_block(x, y)
+            block_at: int | None = at + index
         else:
-            count = int(np.count_nonzero(magnitude))
+            block_squares = float(np.einsum("i,i->", diff, diff))  # not BLAS: no threads
+            top, block_at = max(hi, -lo), None
         block = _CHANGED_BLOCK if count else _BLOCK
         if not count:
             continue
         changed += count
         squares += block_squares
         if (top > largest or math.isnan(top)) and not math.isnan(largest):
-            largest, where = top, at + index
+            largest = top
+            best, exact_where = (at, n), block_at
+    where: int | None = None if not size else 0
+    if best is not None:
+        if exact_where is not None:
+            where = exact_where
+        else:
+            at, n = best
+            diff = wide_a[:n]
+            np.copyto(diff, a[at : at + n], casting="unsafe")
+            np.copyto(wide_b[:n], b[at : at + n], casting="unsafe")
+            np.subtract(diff, wide_b[:n], out=diff)
+            where = at + int(np.argmax(np.abs(diff, out=diff)))
     return math.sqrt(squares), changed, largest, where
 
 
