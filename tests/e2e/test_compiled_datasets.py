@@ -195,3 +195,58 @@ def test_a_map_function_stops_on_tf_data_threads_that_ran_before_the_client_atta
             debuggee.wait(timeout=30)
     results = [r for r in log.read_text().splitlines() if r.startswith("RESULT")]
     assert results == ["RESULT [0, 2, 4, 6, 8, 10, 12, 14]", "RESULT [0.0, 0.1, 0.2, 0.3]"]
+
+
+def test_a_parallel_interleave_with_the_default_cycle_length_stops_in_order(debug_session):
+    """`interleave(f, num_parallel_calls=...)` with no cycle_length: its cycle length follows
+    num_parallel_calls; the dataset is made sequential with that cycle length, so the calls
+    come one at a time, in order, and the elements are the plain run's."""
+    name = "dataset_interleave.py"
+    path = program_path(name)
+    plain = plain_output(name)
+    assert plain[0] != plain[1], plain  # the two cycle lengths give two orders
+    markers = ["INTERLEAVE_BREAKPOINT", "END"]
+    stock_code, stock_out, stock_stops = stock_run(name, markers)
+    assert (stock_code, stock_out, stock_stops) == (0, plain, 1)  # END only
+
+    s = debug_session(name, markers=markers)
+    for index in [0, 1, 2, 3, 0, 1, 2, 3]:  # each dataset opens its files in order
+        assert line(s) == line_of(path, "INTERLEAVE_BREAKPOINT"), index
+        assert py(s, "int(index)") == str(index)
+        assert py(s, "type(index).__name__") == "'EagerTensor'"
+        assert thread_name(s) != "MainThread"
+        assert py(s, "len(opened)") == "1", index  # no other call under way
+        assert next_event(s)["event"] == "stopped", index
+    assert line(s) == line_of(path, "END")
+    for dataset in ("autotuned", "two"):  # made sequential (a plain run's are parallel)
+        assert py(s, f"type({dataset}).__name__") == "'_InterleaveDataset'", dataset
+    assert run_to_end(s) == 0
+    assert printed(s) == plain
+    notes = told(s, AS_PYTHON)
+    assert len(notes) == 1, notes  # one function, told once
+    assert "Dataset.interleave(read_file)" in notes[0]
+    assert not told(s, "stay parallel"), s.client.output
+
+
+def test_a_dataset_whose_function_is_a_restored_graph_says_why_it_cannot_stop(debug_session):
+    """`Dataset.map(restored.scale)`, a function loaded from a SavedModel: no Python to run.
+    The console says which dataset and why, once; the program ends as the plain run."""
+    name = "dataset_restored.py"
+    path = program_path(name)
+    plain = plain_output(name)
+    markers = ["SOURCE_BREAKPOINT", "END"]
+    stock_code, stock_out, stock_stops = stock_run(name, markers)
+    assert stock_code == 0 and stock_out == plain
+
+    s = debug_session(name, markers=markers)
+    while line(s) == line_of(path, "SOURCE_BREAKPOINT"):  # the export's trace, if at all
+        assert next_event(s)["event"] == "stopped"
+    assert line(s) == line_of(path, "END")
+    assert run_to_end(s) == 0
+    assert printed(s) == plain
+    notes = told(s, "with no Python to run")
+    assert len(notes) == 1, notes
+    assert "Dataset.map(scale)" in notes[0], notes
+    assert "restored from a SavedModel" in notes[0], notes
+    assert f"made at {name}:{line_of(path, 'MADE')}" in notes[0], notes
+    assert not told(s, AS_PYTHON)
