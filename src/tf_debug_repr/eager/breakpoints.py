@@ -668,6 +668,10 @@ def _name_replica_threads() -> None:
     def wrap(original: Any) -> Any:
         def __init__(self, *args, **kwargs):
             original(self, *args, **kwargs)
+            # Made inside a trace whose stops are passed (the decision trace): the
+            # replica's trace, on this thread, is passed too (it has nothing to read).
+            stack = _passing().stack
+            self._tf_debug_repr_passing = bool(stack) and stack[-1]
             if getattr(_local, "eager", 0) > 0:
                 try:
                     device = str(self.devices[self.replica_id]).rpartition("device:")[2]
@@ -678,7 +682,22 @@ def _name_replica_threads() -> None:
 
         return __init__
 
+    def wrap_run(original: Any) -> Any:
+        def run(self):
+            if not getattr(self, "_tf_debug_repr_passing", False):
+                return original(self)
+            passing = _passing()
+            passing.push(True)
+            try:
+                return original(self)
+            finally:
+                passing.pop()
+
+        return run
+
     patch_once(cls, "__init__", wrap)
+    if "run" in cls.__dict__:
+        patch_once(cls, "run", wrap_run)
 
 
 def _run_user_lines_eagerly() -> None:
