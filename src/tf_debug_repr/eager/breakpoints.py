@@ -258,8 +258,20 @@ def _regions_of(function: Any) -> _Regions:
     return regions
 
 
+# TF's own functions that must be traced: pfor's (``tf.vectorized_map``). Not all of TF's
+# package: a tf.function's Python function is often TF's wrapper around the user's
+# (``do_not_convert``, a method's), which runs as Python as the user's does.
+_TF_OWN = re.compile(r"[/\\]tensorflow[/\\]python[/\\]ops[/\\]parallel_for[/\\]")
+
+
 def _restored(function: Any) -> bool:
-    return type(function).__name__ == "RestoredFunction"
+    """A function that stays compiled: restored from a SavedModel (no Python), or one TF
+    makes of its own code that needs a graph (``tf.vectorized_map``'s pfor asserts that it
+    is traced: run as Python it failed)."""
+    if type(function).__name__ == "RestoredFunction":
+        return True
+    code = getattr(getattr(function, "_python_function", None), "__code__", None)
+    return code is not None and bool(_TF_OWN.search(code.co_filename))
 
 
 def _initialized(function: Any) -> bool:
