@@ -399,3 +399,26 @@ def test_breakpoint_in_a_replica_step_stops_at_each_replica(debug_session):
     assert run_to_end(s) == 0
     assert printed(s) == plain
     assert len(notes(s)) == 2, notes(s)  # each strategy's distributed_train_step
+
+
+def test_breakpoint_in_a_vectorized_map_body(debug_session):
+    """`tf.vectorized_map`'s body inside a `@tf.function`: pfor never runs the body per
+    element, even eagerly: it traces it once into a graph of its own (a tf.function TF makes,
+    which must stay compiled: run as Python, pfor's graph-mode assertion killed the program).
+    The calling function runs as Python, so each call stops there once, while pfor traces
+    (no values); the program ends as the plain run. A known gap: no per-element values."""
+    name = "compiled_vectorized.py"
+    path = program_path(name)
+    plain = plain_output(name)
+    stock_code, stock_out, _ = stock_run(name, ["VECTORIZED_BODY"])
+    assert (stock_code, stock_out) == (0, plain)
+    s = debug_session(name, markers=["VECTORIZED_BODY", "END"])
+    rows = []
+    while line(s) == line_of(path, "VECTORIZED_BODY"):
+        rows.append((s.locals()["squared"].value, thread_name(s)))
+        assert next_event(s)["event"] == "stopped"
+    assert line(s) == line_of(path, "END")
+    assert len(rows) == 2, rows  # once per call, while pfor traces the body
+    assert all("no value while tracing" in value for value, _ in rows), rows
+    assert run_to_end(s) == 0
+    assert printed(s) == plain

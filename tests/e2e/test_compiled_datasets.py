@@ -6,12 +6,17 @@ prints what a plain run prints. Stock debugpy never stops there."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
+
 import numpy as np
 import pytest
 
 from tf_debug_repr.hosts.demo.dap_client import line_of
 
-from ..conftest import program_path
+from ..conftest import attach_stopped, free_port, is_listening, program_path
 from .test_compiled_breakpoints import (
     check_stop,
     line,
@@ -148,3 +153,100 @@ def test_the_program_ends_with_the_plain_output_with_the_switch_off_and_on(debug
         out[3] = plain[3]
     assert out == plain
     assert not told(s, AS_PYTHON)  # only the default mode decides per dataset
+
+
+def test_a_map_function_stops_on_tf_data_threads_that_ran_before_the_client_attached(tmp_path):
+    """The program listens itself, runs a py_function on tf.data's threads with no client,
+    then waits for one: a later dataset's map function with a breakpoint stops at each
+    element (those threads are traced once a client is there, not marked done before)."""
+    program = program_path("dataset_before_attach.py")
+    port = free_port()
+    log = tmp_path / "out.txt"
+    with open(log, "w") as out:
+        debuggee = subprocess.Popen(
+            [sys.executable, program],
+            env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", "DEBUG_PORT": str(port)},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 120
+        while "RESULT" not in log.read_text():  # the early dataset ran before any client
+            assert time.monotonic() < deadline and debuggee.poll() is None, log.read_text()
+            time.sleep(0.2)
+        assert is_listening(port)
+        s = attach_stopped(program, port)
+        try:
+            for i in range(4):
+                if i:
+                    assert next_event(s)["event"] == "stopped", i
+                check_stop(
+                    s, program, "BREAKPOINT", "scaled", float(np.float32(i) / np.float32(10))
+                )
+                assert thread_name(s) != "MainThread"
+            event = next_event(s)
+            assert event["event"] in ("exited", "terminated", "_closed"), event
+        finally:
+            s.client.close()
+        assert debuggee.wait(timeout=120) == 0
+    finally:
+        if debuggee.poll() is None:
+            debuggee.kill()
+            debuggee.wait(timeout=30)
+    results = [r for r in log.read_text().splitlines() if r.startswith("RESULT")]
+    assert results == ["RESULT [0, 2, 4, 6, 8, 10, 12, 14]", "RESULT [0.0, 0.1, 0.2, 0.3]"]
+
+
+def test_a_parallel_interleave_with_the_default_cycle_length_stops_in_order(debug_session):
+    """`interleave(f, num_parallel_calls=...)` with no cycle_length: its cycle length follows
+    num_parallel_calls; the dataset is made sequential with that cycle length, so the calls
+    come one at a time, in order, and the elements are the plain run's."""
+    name = "dataset_interleave.py"
+    path = program_path(name)
+    plain = plain_output(name)
+    assert plain[0] != plain[1], plain  # the two cycle lengths give two orders
+    markers = ["INTERLEAVE_BREAKPOINT", "END"]
+    stock_code, stock_out, stock_stops = stock_run(name, markers)
+    assert (stock_code, stock_out, stock_stops) == (0, plain, 1)  # END only
+
+    s = debug_session(name, markers=markers)
+    for index in [0, 1, 2, 3, 0, 1, 2, 3]:  # each dataset opens its files in order
+        assert line(s) == line_of(path, "INTERLEAVE_BREAKPOINT"), index
+        assert py(s, "int(index)") == str(index)
+        assert py(s, "type(index).__name__") == "'EagerTensor'"
+        assert thread_name(s) != "MainThread"
+        assert py(s, "len(opened)") == "1", index  # no other call under way
+        assert next_event(s)["event"] == "stopped", index
+    assert line(s) == line_of(path, "END")
+    for dataset in ("autotuned", "two"):  # made sequential (a plain run's are parallel)
+        assert py(s, f"type({dataset}).__name__") == "'_InterleaveDataset'", dataset
+    assert run_to_end(s) == 0
+    assert printed(s) == plain
+    notes = told(s, AS_PYTHON)
+    assert len(notes) == 1, notes  # one function, told once
+    assert "Dataset.interleave(read_file)" in notes[0]
+    assert not told(s, "stay parallel"), s.client.output
+
+
+def test_a_dataset_whose_function_is_a_restored_graph_says_why_it_cannot_stop(debug_session):
+    """`Dataset.map(restored.scale)`, a function loaded from a SavedModel: no Python to run.
+    The console says which dataset and why, once; the program ends as the plain run."""
+    name = "dataset_restored.py"
+    path = program_path(name)
+    plain = plain_output(name)
+    markers = ["SOURCE_BREAKPOINT", "END"]
+    stock_code, stock_out, stock_stops = stock_run(name, markers)
+    assert stock_code == 0 and stock_out == plain
+
+    s = debug_session(name, markers=markers)
+    while line(s) == line_of(path, "SOURCE_BREAKPOINT"):  # the export's trace, if at all
+        assert next_event(s)["event"] == "stopped"
+    assert line(s) == line_of(path, "END")
+    assert run_to_end(s) == 0
+    assert printed(s) == plain
+    notes = told(s, "with no Python to run")
+    assert len(notes) == 1, notes
+    assert "Dataset.map(scale)" in notes[0], notes
+    assert "restored from a SavedModel" in notes[0], notes
+    assert f"made at {name}:{line_of(path, 'MADE')}" in notes[0], notes
+    assert not told(s, AS_PYTHON)

@@ -114,9 +114,10 @@ def test_a_parallel_map_made_sequential_gives_the_parallel_maps_elements():
 
 @pytest.mark.parametrize(
     ("cycle_length", "made"),
-    [(2, "_InterleaveDataset"), (None, "_ParallelInterleaveDataset")],
+    [(2, "_InterleaveDataset"), (None, "_InterleaveDataset")],
 )
-def test_an_interleave_made_sequential_only_where_its_order_stays(cycle_length, made):
+def test_an_interleave_made_sequential_keeps_its_order(cycle_length, made):
+    # With the default cycle length the sequential one is given the parallel one's.
     from tensorflow.python.data.ops import interleave_op
 
     source = tf.data.Dataset.range(4)
@@ -172,3 +173,15 @@ def test_a_plan_knows_its_function_and_where_the_dataset_was_made():
     line = parse.__code__.co_firstlineno + 1
     assert plan.regions.breakpoint_in({path: {line: object()}}) == (path, line)
     assert plan.regions.breakpoint_in({path: {line + 5: object()}}) is None
+
+
+def test_a_cycle_length_not_known_here_is_said():
+    cpus = datasets._max_parallelism()
+    assert datasets._parallel_cycle_length(None, cpus + 1)[0] is None  # fails as plain
+    assert "more than the" in datasets._parallel_cycle_length(None, cpus + 1)[1]
+    with tf.Graph().as_default():
+        symbolic = tf.constant(2, tf.int64)
+        cycle, why = datasets._parallel_cycle_length(None, symbolic)
+        assert cycle is None and "num_parallel_calls is a tensor" in why
+        cycle, why = datasets._parallel_cycle_length(symbolic, 2)
+        assert cycle is None and "cycle_length is a tensor" in why

@@ -391,3 +391,73 @@ def test_a_step_called_in_a_loop_is_not_rerun_and_says_so(checking, capsys):
     assert str(caught.value).startswith("NaN/Inf produced by op Sqrt"), str(caught.value)
     err = capsys.readouterr().err
     assert "not re-run to stop on its line because it is called in a loop" in err, err
+
+
+def test_two_threads_tracing_at_once_tie_each_check_to_its_own_call(checking):
+    # The check installed on two threads of the program's (``enable`` is per thread, as TF's
+    # op callbacks are). Thread A traces `outer_a`, which calls the tf.function `inner_a`;
+    # while A is inside inner_a's trace, thread B traces `outer_b`, whose NaN op lies in
+    # outer_b itself. Once A is done, B's NaN comes: its check belongs to no inner call (the
+    # error comes at the call, nothing re-run); A's to inner_a (re-run from its batch,
+    # stopping on its line).
+    import threading
+
+    w = tf.Variable([1.0, -1.0])
+    a_inside, b_traced, a_done = threading.Event(), threading.Event(), threading.Event()
+
+    @tf.function
+    def inner_a(x):
+        a_inside.set()
+        b_traced.wait(timeout=60)  # B traces its whole function meanwhile
+        return tf.sqrt(w * x)  # THE A LINE
+
+    @tf.function
+    def outer_a(iterator):
+        return inner_a(next(iterator))
+
+    @tf.function
+    def outer_b(iterator):
+        a_inside.wait(timeout=60)
+        roots = tf.sqrt(tf.abs(w) * next(iterator))  # THE B LINE
+        b_traced.set()
+        return roots
+
+    errors: dict[str, BaseException] = {}
+
+    def batches(value: float):
+        return iter(tf.data.Dataset.from_tensor_slices([[value]]))
+
+    def run_a() -> None:
+        numerics_check.enable()  # op callbacks are per thread
+        try:
+            outer_a(batches(1.0))
+        except BaseException as exc:  # noqa: BLE001 (read below)
+            errors["a"] = exc
+        finally:
+            a_done.set()
+            numerics_check.disable()
+
+    def run_b() -> None:
+        numerics_check.enable()
+        try:
+            assert outer_b(batches(1.0)).numpy().tolist() == [1.0, 1.0]  # traced, clean
+            a_done.wait(timeout=60)
+            outer_b(batches(-1.0))  # the same graph: its NaN now
+        except BaseException as exc:  # noqa: BLE001 (read below)
+            errors["b"] = exc
+        finally:
+            numerics_check.disable()
+
+    threads = [threading.Thread(target=run_a), threading.Thread(target=run_b)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert a_inside.is_set() and b_traced.is_set()  # the traces did overlap
+    assert set(errors) == {"a", "b"}, errors
+    a, b = str(errors["a"]), str(errors["b"])
+    assert "re-running this call of inner_a eagerly" in a, a
+    frames = [f for f in traceback.extract_tb(errors["a"].__traceback__) if f.name == "inner_a"]
+    assert frames and frames[-1].line.endswith("# THE A LINE"), frames
+    assert b.startswith("NaN/Inf produced by op Sqrt in tf.function graph outer_b"), b
+    assert "inner_a" not in b and "re-running" not in b, b

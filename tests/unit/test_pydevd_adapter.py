@@ -164,3 +164,26 @@ def test_other_clients_get_leaves_as_they_are():
     assert type(rows["[1]"]).__name__ == "float32" and repr(rows["[1]"]) == "-inf"
     assert pydevd_adapter.for_pydevd(None) is None
     assert type(contents_by_name(tf.constant([2**62 + 1], tf.int64))["[0]"]) is int
+
+
+def test_a_thread_is_marked_traced_only_once_a_client_is_there(monkeypatch):
+    """A tf.data/py_function thread that ran before a client attached is not marked done:
+    its first call after the client came traces it (tests/e2e/test_compiled_datasets.py
+    drives the attach through a real debugpy session)."""
+    import threading
+
+    from tf_debug_repr.hosts.pydevd import client
+
+    monkeypatch.setattr(client, "_seen", False)  # as before a client attached
+    assert not client.connected()
+    marks = []
+
+    def worker() -> None:
+        client.trace_this_thread()
+        client.trace_this_thread()
+        marks.append(getattr(client._traced, "done", False))
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    thread.join()
+    assert marks == [False]

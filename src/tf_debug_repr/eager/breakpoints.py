@@ -260,8 +260,20 @@ def _regions_of(function: Any) -> _Regions:
     return regions
 
 
+# TF's own functions that must be traced: pfor's (``tf.vectorized_map``). Not all of TF's
+# package: a tf.function's Python function is often TF's wrapper around the user's
+# (``do_not_convert``, a method's), which runs as Python as the user's does.
+_TF_OWN = re.compile(r"[/\\]tensorflow[/\\]python[/\\]ops[/\\]parallel_for[/\\]")
+
+
 def _restored(function: Any) -> bool:
-    return type(function).__name__ == "RestoredFunction"
+    """A function that stays compiled: restored from a SavedModel (no Python), or one TF
+    makes of its own code that needs a graph (``tf.vectorized_map``'s pfor asserts that it
+    is traced: run as Python it failed)."""
+    if type(function).__name__ == "RestoredFunction":
+        return True
+    code = getattr(getattr(function, "_python_function", None), "__code__", None)
+    return code is not None and bool(_TF_OWN.search(code.co_filename))
 
 
 def _initialized(function: Any) -> bool:
@@ -671,6 +683,10 @@ def _name_replica_threads() -> None:
     def wrap(original: Any) -> Any:
         def __init__(self, *args, **kwargs):
             original(self, *args, **kwargs)
+            # Made inside a trace whose stops are passed (the decision trace): the
+            # replica's trace, on this thread, is passed too (it has nothing to read).
+            stack = _passing().stack
+            self._tf_debug_repr_passing = bool(stack) and stack[-1]
             if getattr(_local, "eager", 0) > 0:
                 try:
                     device = str(self.devices[self.replica_id]).rpartition("device:")[2]
@@ -681,7 +697,22 @@ def _name_replica_threads() -> None:
 
         return __init__
 
+    def wrap_run(original: Any) -> Any:
+        def run(self):
+            if not getattr(self, "_tf_debug_repr_passing", False):
+                return original(self)
+            passing = _passing()
+            passing.push(True)
+            try:
+                return original(self)
+            finally:
+                passing.pop()
+
+        return run
+
     patch_once(cls, "__init__", wrap)
+    if "run" in cls.__dict__:
+        patch_once(cls, "run", wrap_run)
 
 
 def _run_user_lines_eagerly() -> None:

@@ -43,8 +43,9 @@ TRANSFORMATIONS = (
 
 DATASET_DIFFERENCES = (
     "Its elements are made by Python on tf.data's threads (slower), the same elements in the "
-    "same order; a parallel map, or an interleave given a cycle_length, is made sequential "
-    "(num_parallel_calls set aside), so the calls come one element at a time, in order; the "
+    "same order; a parallel map or interleave is made sequential (num_parallel_calls set "
+    "aside; an interleave keeps the cycle length the parallel one had), so the calls come "
+    "one element at a time, in order; the "
     "dataset holds a tf.py_function then, so it cannot be saved, snapshotted or sent to the "
     "tf.data service."
 )
@@ -111,6 +112,16 @@ def _decide(plan: _Plan, wrapper: Any) -> None:
     table = debugger_client.line_breakpoints()
     where = plan.regions.breakpoint_in(table) if table else None
     if where is None:
+        graph_only = _graph_only(plan.func) if table else None
+        if graph_only is not None:
+            name, what = graph_only
+            _tell_once(
+                ("graph only", plan.transformation, name),
+                f"tf-debug-repr: the {plan.transformation}({name}) function"
+                f"{plan.where_made()} is {what}, with no Python to run: its elements are "
+                "made by that graph, so no breakpoint stops in it (a breakpoint in the code "
+                "it was made from stops where the dataset is given that Python function).\n",
+            )
         if plan.eager:
             _keep_compiled(plan, wrapper)
         return
@@ -132,6 +143,31 @@ def _decide(plan: _Plan, wrapper: Any) -> None:
         f"each element, because a breakpoint at {_at(where)} lies in code it runs; the other "
         f"datasets stay compiled. {DATASET_DIFFERENCES} {bp.EAGER_DIFFERENCES}\n",
     )
+
+
+def _graph_only(func: Any) -> tuple[str, str] | None:
+    """(its name, what it is) for a dataset function that is only a graph: a function
+    restored from a SavedModel, a concrete function (traced already); None otherwise."""
+    import re
+
+    kind = type(func)
+    names = {c.__name__ for c in kind.__mro__}
+    if "RestoredFunction" in names:
+        concrete = getattr(func, "concrete_functions", None) or []
+        raw: Any = getattr(concrete[0], "name", b"") if concrete else b""
+        if isinstance(raw, bytes):
+            raw = raw.decode(errors="replace")
+        match = re.match(r"__inference_(.+?)_\d+$", str(raw))
+        name = match.group(1) if match else "a restored function"
+        return name, "a function restored from a SavedModel (a graph)"
+    if "ConcreteFunction" in names:
+        raw = getattr(func, "name", b"")
+        if isinstance(raw, bytes):
+            raw = raw.decode(errors="replace")
+        match = re.match(r"__inference_(.+?)_\d+$", str(raw))
+        name = match.group(1) if match else str(raw) or "a concrete function"
+        return name, "a concrete function (a graph traced already)"
+    return None
 
 
 def _at(where: tuple[str, int]) -> str:
@@ -201,6 +237,7 @@ def as_python(wrapper: Any, name: str = "") -> None:
     )
     wrapper._function = function.get_concrete_function()
     wrapper._tf_debug_repr_as_python = True
+    wrapper._tf_debug_repr_name = name
 
 
 def _name_thread(name: str) -> None:
@@ -354,6 +391,41 @@ def _autotuned(cycle_length: Any) -> bool:
         return True
 
 
+def _max_parallelism() -> int:
+    """The CPUs this process may run on: TF's ``port::MaxParallelism()`` on Linux."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except Exception:
+        return os.cpu_count() or 1
+
+
+def _parallel_cycle_length(cycle_length: Any, num_parallel_calls: Any) -> tuple[Any, str]:
+    """The cycle length a parallel interleave with an autotuned (default) ``cycle_length``
+    uses (tf.data's ``ComputeCycleLength``): ``min(num_parallel_calls, CPUs)``, or with
+    ``num_parallel_calls=AUTOTUNE`` the CPUs divided by 3, rounded up. (None, why) where it
+    is not known here."""
+    if cycle_length is not None:
+        try:
+            int(cycle_length)  # tf.data.AUTOTUNE, as the default
+        except Exception:
+            return None, "its cycle_length is a tensor only known when the dataset runs"
+    try:
+        calls = int(num_parallel_calls)
+    except Exception:
+        return None, "its num_parallel_calls is a tensor only known when the dataset runs"
+    cpus = _max_parallelism()
+    if calls < 0:  # tf.data.AUTOTUNE
+        return -(-cpus // 3), ""
+    if calls > cpus:
+        # the parallel dataset fails when iterated (num_parallel_calls > its cycle
+        # length, the CPUs): kept as it is, so it fails as in a plain run
+        return None, (
+            f"its num_parallel_calls ({calls}) is more than the {cpus} CPUs its cycle length "
+            "follows (tf.data refuses it when the dataset runs, as in a plain run)"
+        )
+    return calls, ""
+
+
 def _sequential_when_as_python(original: Callable) -> Callable:
     signature = inspect.signature(original)
 
@@ -372,8 +444,22 @@ def _sequential_when_as_python(original: Callable) -> Callable:
             return dataset
         if "cycle_length" in bound.arguments and _autotuned(bound.arguments["cycle_length"]):
             # A parallel interleave's own cycle length follows num_parallel_calls (and
-            # differs from a sequential one's): kept parallel, so its order stays.
-            return dataset
+            # differs from a sequential one's): the sequential one is given the parallel
+            # one's, so its order stays; where it cannot be known, kept parallel and said.
+            cycle, why = _parallel_cycle_length(
+                bound.arguments["cycle_length"], bound.arguments["num_parallel_calls"]
+            )
+            if cycle is None:
+                name = getattr(decided, "_tf_debug_repr_name", "") or "Dataset.interleave"
+                _tell_once(
+                    ("parallel", name, why),
+                    f"tf-debug-repr: the {name} function runs as Python, but its calls stay "
+                    f"parallel (they may overlap, in any order) because {why}. Give "
+                    "interleave a cycle_length to have its calls come one at a time, in "
+                    "order.\n",
+                )
+                return dataset
+            bound.arguments["cycle_length"] = cycle
         # Made again, sequential, with the function decided above (no second trace): the
         # calls come one element at a time, in order; a deterministic parallel
         # transformation yields the same elements in the same order.

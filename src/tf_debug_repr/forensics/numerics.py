@@ -682,15 +682,17 @@ def _instrument(
         if not _checked(output) or (op_type.encode(), slot) in _IGNORED:
             continue
         message = graph_message(op_type, op_name, slot, outputs, list(inputs or []), graph)
-        number = len(_graph_checks) + 1
-        _graph_checks[number] = (
-            op_type,
-            op_name,
-            slot,
-            [*message.split("\n"), mode_line(stop_on_inf)],
-        )
-        if _inner:
-            _check_inner[number] = _inner[-1]
+        owner = _inner_owner(graph)
+        with _inner_lock:
+            number = len(_graph_checks) + 1
+            _graph_checks[number] = (
+                op_type,
+                op_name,
+                slot,
+                [*message.split("\n"), mode_line(stop_on_inf)],
+            )
+            if owner is not None:
+                _check_inner[number] = owner
         divided = [t for t in inputs or [] if _checked(t)] if op_type in DIVISIONS else None
         _check_with_counts(output, number, stop_on_inf, divided)
 
@@ -700,7 +702,38 @@ _OWN_SCOPE = "tf_debug_repr/"  # gradient capture's ops in a traced step (compil
 _graph_checks: dict[int, tuple[str, str | None, int, list[str]]] = {}
 # check number -> (weakly) the tf.function traced into an outer one's graph that holds it
 _check_inner: dict[int, Any] = {}
-_inner: list[Any] = []  # (weakly) the tf.functions being traced into an outer one's graph
+# The tf.functions being traced into an outer one's graph, now, on any thread: (weakly) the
+# function, the graph its call is traced into, the thread tracing it. Not a stack per thread:
+# a strategy's replica threads trace into the graph of a call made on another thread.
+_inner: list[tuple[Any, Any, int]] = []
+_inner_lock = threading.Lock()
+
+
+def _inner_owner(graph: Any) -> Any:
+    """(Weakly) the tf.function whose trace holds an op made in ``graph``: the innermost
+    call being traced into a graph that strictly encloses it (``graph``'s chain of outer
+    graphs), the calling thread's first where two are as deep; None when the op lies in
+    no such call (another thread's outer function, traced meanwhile, is not one)."""
+    with _inner_lock:
+        entries = list(_inner)
+    if not entries:
+        return None
+    chain: list[Any] = []
+    while graph is not None and len(chain) < 256:
+        chain.append(graph)
+        graph = getattr(graph, "outer_graph", None)
+    thread = threading.get_ident()
+    best: tuple[tuple[int, bool], Any] | None = None
+    for ref, outer, tracer in entries:
+        for depth in range(1, len(chain)):
+            if chain[depth] is outer:
+                key = (depth, tracer != thread)
+                if best is None or key < best[0]:
+                    best = (key, ref)
+                break
+    return best[1] if best is not None else None
+
+
 _RANK_KEPT = 8  # dimensions of a failing output's shape written (to place its first index)
 # [check, NaN, +Inf, -Inf, size, first flat index, rank, shape…]: what a failing check writes
 _FLAG_SIZE = 7 + _RANK_KEPT
@@ -909,12 +942,19 @@ def _checked_call(original: Callable) -> Callable:
                 _stash_arguments(self, args, kwds)
             except Exception as exc:  # never in the way of the user's trace
                 _warn_once(f"re-run: the arguments of {_name(self)} are not kept: {exc!r}")
-            # not per thread: a strategy's replica threads trace into this call's graph
-            _inner.append(weakref.ref(self))
+            from tensorflow.python.framework import ops
+
+            entry = (weakref.ref(self), ops.get_default_graph(), threading.get_ident())
+            with _inner_lock:
+                _inner.append(entry)
             try:
                 return original(self, *args, **kwds)
             finally:
-                _inner.pop()
+                with _inner_lock:
+                    for i in range(len(_inner) - 1, -1, -1):
+                        if _inner[i] is entry:
+                            del _inner[i]
+                            break
         outer = getattr(_local, "before", None)
         before = _State(_handles.get(self, ()))
         _local.before = before

@@ -241,23 +241,25 @@ def trace_this_thread() -> None:
     """Have the debugger stop on this thread, one that Python did not start (tf.data's, a
     ``py_function``'s), once per thread: debugpy's ``debug_this_thread()``, else pydevd's own
     ``settrace`` without a stop (PyCharm's and PyDev's pydevd; only once that pydevd is
-    connected, or it would try to connect)."""
+    connected, or it would try to connect). A thread is marked only once traced: one that
+    ran before a client attached is traced at its first call after."""
     if getattr(_traced, "done", False):
         return
-    _traced.done = True
     try:
         if not connected():
             return
         debugpy = sys.modules.get("debugpy")
         if debugpy is not None and hasattr(debugpy, "debug_this_thread"):
             debugpy.debug_this_thread()
+            _traced.done = True
             return
         pydevd = sys.modules.get("pydevd")
         settrace = getattr(pydevd, "settrace", None)
         if getattr(pydevd, "connected", False) is True and settrace is not None:
             settrace(suspend=False, patch_multiprocessing=False)
+            _traced.done = True
     except Exception:  # the thread runs on, untraced: a breakpoint there does not stop
-        pass
+        _traced.done = True  # tried once: not again at every call
 
 
 def _debugger() -> Any:
