@@ -403,22 +403,27 @@ def test_breakpoint_in_a_replica_step_stops_at_each_replica(debug_session):
 
 def test_breakpoint_in_a_vectorized_map_body(debug_session):
     """`tf.vectorized_map`'s body inside a `@tf.function`: pfor never runs the body per
-    element, even eagerly: it traces it once into a graph of its own (a tf.function TF makes,
-    which must stay compiled: run as Python, pfor's graph-mode assertion killed the program).
-    The calling function runs as Python, so each call stops there once, while pfor traces
-    (no values); the program ends as the plain run. A known gap: no per-element values."""
+    element (it traces it once into a graph of its own, a tf.function TF makes that must
+    stay compiled: run as Python, pfor's graph-mode assertion killed the program). While a
+    breakpoint lies in the body, the calling function runs as Python and the body runs once
+    per element, eagerly: it stops at each element of each call, the first included, with
+    that element's values, and the program ends with the plain run's results; the console
+    says so once."""
     name = "compiled_vectorized.py"
     path = program_path(name)
     plain = plain_output(name)
     stock_code, stock_out, _ = stock_run(name, ["VECTORIZED_BODY"])
     assert (stock_code, stock_out) == (0, plain)
     s = debug_session(name, markers=["VECTORIZED_BODY", "END"])
-    rows = []
+    seen = []
     while line(s) == line_of(path, "VECTORIZED_BODY"):
-        rows.append((s.locals()["squared"].value, thread_name(s)))
+        assert "float32" in s.locals()["squared"].value  # a value, not a trace's symbol
+        seen.append((py(s, "v.numpy().item()"), py(s, "squared.numpy().item()")))
         assert next_event(s)["event"] == "stopped"
     assert line(s) == line_of(path, "END")
-    assert len(rows) == 2, rows  # once per call, while pfor traces the body
-    assert all("no value while tracing" in value for value, _ in rows), rows
+    elements = [1.0, 2.0, 3.0, 2.0, 2.0, 3.0]  # [1 + i, 2, 3] for calls i = 0, 1
+    assert seen == [(repr(e), repr(e * e)) for e in elements], seen
+    told = [o for o in s.client.output if "tf.vectorized_map body runs once per element" in o]
+    assert len(told) == 1 and "compiled_vectorized.py:" in told[0], told
     assert run_to_end(s) == 0
     assert printed(s) == plain

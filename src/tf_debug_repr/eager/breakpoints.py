@@ -578,6 +578,7 @@ def install(tf: Any = None) -> bool:
         patch_once(cls, "_initialize_uninitialized_variables", wrap_initialize_variables)
     patch_once(func_graph, "func_graph_from_py_func", wrap_trace)
     _run_user_lines_eagerly()
+    _vectorized_bodies_per_element()
     _name_replica_threads()
     _installed = True
     install_keras()
@@ -738,3 +739,88 @@ def _run_user_lines_eagerly() -> None:
         return converted_call
 
     patch_once(api, "converted_call", wrap)
+
+
+VECTORIZED_DIFFERENCES = (
+    "the same results, stacked as pfor stacks them; floats may differ by rounding (pfor's "
+    "batched kernels against one element's), and it is slower"
+)
+_vectorized_told: set[Any] = set()
+
+
+def _vectorized_body(loop_fn: Any) -> tuple[str, int] | None:
+    """Where a breakpoint lies in what ``pfor`` runs per element: the loop function's own
+    code, and for ``tf.vectorized_map``'s loop function the ``fn`` it closes over."""
+    table = debugger_client.line_breakpoints()
+    if not table:
+        return None
+    regions = _Regions()
+    code = _code_of(loop_fn)
+    if code is None:
+        return None
+    regions.add(code)
+    cells = dict(zip(code.co_freevars, getattr(loop_fn, "__closure__", None) or ()))
+    if "fn" in cells:
+        try:
+            inner = _code_of(cells["fn"].cell_contents)
+        except ValueError:  # an empty cell
+            inner = None
+        if inner is not None:
+            regions.add(inner)
+    return regions.breakpoint_in(table)
+
+
+def _vectorized_bodies_per_element() -> None:
+    """An eager ``tf.vectorized_map`` (in a function run as Python, or in eager code) whose
+    body holds a breakpoint runs the body once per element, eagerly, and stacks the results:
+    pfor never runs the body per element (it traces it once into a graph of its own), so
+    its stops had no values. Elsewhere pfor runs as ever. Said once per body."""
+    try:
+        from tensorflow.python.eager import context
+        from tensorflow.python.ops import array_ops
+        from tensorflow.python.ops.parallel_for import control_flow_ops as pfor_ops
+        from tensorflow.python.util import nest
+    except Exception:
+        return
+    try:  # tf.stack's home: array_ops_stack (TF 2.13+), array_ops before
+        from tensorflow.python.ops.array_ops_stack import stack
+    except ImportError:
+        stack = array_ops.stack
+
+    def per_element(loop_fn: Any, count: int) -> Any:
+        outputs = [loop_fn(array_ops.constant(i)) for i in range(count)]
+        return nest.map_structure(lambda *parts: stack(parts), *outputs)
+
+    def wrap(original: Any) -> Any:
+        # vectorized_map calls the module's ``pfor`` by name, so its calls come here too
+        def pfor(loop_fn, iters, fallback_to_while_loop=True, parallel_iterations=None, warn=False):
+            where = None
+            try:
+                if context.executing_eagerly() and not getattr(_local, "in_pfor", False):
+                    count = int(iters)
+                    takes_config = pfor_ops._loop_fn_has_config(loop_fn)
+                    if count > 0 and not takes_config:
+                        where = _vectorized_body(loop_fn)
+            except Exception as exc:  # never in the way of the program: pfor as ever
+                _report(exc)
+                where = None
+            if where is None:
+                return original(loop_fn, iters, fallback_to_while_loop, parallel_iterations, warn)
+            key = (where, getattr(loop_fn, "__code__", None))
+            if key not in _vectorized_told:
+                _vectorized_told.add(key)
+                _console(
+                    f"tf-debug-repr: a tf.vectorized_map body runs once per element, eagerly, "
+                    f"because a breakpoint at {os.path.basename(where[0])}:{where[1]} lies in "
+                    f"it: {VECTORIZED_DIFFERENCES}. It is vectorized again once no breakpoint "
+                    f"lies in it; {ENV}=0 keeps it so.\n"
+                )
+            _local.in_pfor = True
+            try:
+                return per_element(loop_fn, count)
+            finally:
+                _local.in_pfor = False
+
+        return pfor
+
+    patch_once(pfor_ops, "pfor", wrap)
