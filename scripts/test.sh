@@ -276,6 +276,7 @@ if [ -f "$PY39_ENV/.ready" ]; then
     -p no:cacheprovider tests/e2e/test_jupyter_classic_inspector.py tests/e2e/test_tensors.py \
     tests/e2e/test_gradients_loop.py tests/e2e/test_gradients_reasons.py \
     tests/e2e/test_compiled_breakpoints.py::test_breakpoint_in_tf_function_stops_with_values_on_every_call \
+    tests/e2e/test_compiled_breakpoints.py::test_breakpoint_in_a_helper_stops_from_the_first_call_and_goes_when_removed \
     >.venv/logs/pytest-py39-tf29.log 2>&1 &
   RUNS+=("Python 3.9 + TF 2.9:py39-tf29:$!")
 fi

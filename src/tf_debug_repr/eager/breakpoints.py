@@ -278,9 +278,9 @@ def _restored(function: Any) -> bool:
 
 def _initialized(function: Any) -> bool:
     """Has the function made its first trace (TF 2.14+: ``_variable_creation_config``;
-    before: ``_variable_creation_fn``)? True on an unknown layout: nothing is decided
-    after a trace there, as before."""
-    for name in ("_variable_creation_config", "_variable_creation_fn"):
+    TF 2.10-2.13: ``_variable_creation_fn``; TF 2.9: ``_stateful_fn``)? True on an unknown
+    layout: nothing is decided after a trace there, as before."""
+    for name in ("_variable_creation_config", "_variable_creation_fn", "_stateful_fn"):
         if hasattr(function, name):
             return getattr(function, name) is not None
     return True
