@@ -370,13 +370,16 @@ def install() -> bool:
 
         return __init__
 
-    patch_once(structured_function.StructuredFunctionWrapper, "__init__", wrap_init)
-    for module_name, function_name, parallel in TRANSFORMATIONS:
-        module = sys.modules.get(f"tensorflow.python.data.ops.{module_name}")
-        if module is None:
-            import importlib
+    import importlib
 
-            module = importlib.import_module(f"tensorflow.python.data.ops.{module_name}")
+    # Every module first, so that a TF laid out otherwise (TF 2.9 keeps the transformations
+    # in dataset_ops) changes nothing: its datasets stay as under stock, and the caller says so.
+    modules = [
+        (importlib.import_module(f"tensorflow.python.data.ops.{module_name}"), name, parallel)
+        for module_name, name, parallel in TRANSFORMATIONS
+    ]
+    patch_once(structured_function.StructuredFunctionWrapper, "__init__", wrap_init)
+    for module, function_name, parallel in modules:
         if parallel and hasattr(module, function_name):
             patch_once(module, function_name, _sequential_when_as_python)
     return True
