@@ -269,12 +269,14 @@ if [ -f "$KERAS2/.ready" ]; then
 fi
 if [ -f "$PY39_ENV/.ready" ]; then
   # TF's 2.9.0-jupyter image's stack: the classic Notebook's Variable Inspector in a real
-  # Python 3.9 kernel, and debug sessions (values, gradients from a tape and from a custom
-  # loop, a breakpoint in a tf.function stopping at every call), ~2 min
+  # Python 3.9 kernel, and debug sessions (values, gradients from a tape, a custom loop and
+  # compiled fit, layer outputs, breakpoints in a tf.function and its helper), ~3 min
   echo "== pytest: Python 3.9 + TF 2.9, in the background (.venv/logs/pytest-py39-tf29.log)"
   PATH="$PWD/$PY39_ENV/bin:$PATH" "${BACKGROUND[@]}" "$PY39_ENV/bin/python" -m pytest \
     -p no:cacheprovider tests/e2e/test_jupyter_classic_inspector.py tests/e2e/test_tensors.py \
     tests/e2e/test_gradients_loop.py tests/e2e/test_gradients_reasons.py \
+    tests/e2e/test_keras_parity.py::test_compiled_fit_gradients_read_alike \
+    tests/e2e/test_keras_parity.py::test_compiled_fit_layer_outputs_read_alike \
     tests/e2e/test_compiled_breakpoints.py::test_breakpoint_in_tf_function_stops_with_values_on_every_call \
     tests/e2e/test_compiled_breakpoints.py::test_breakpoint_in_a_helper_stops_from_the_first_call_and_goes_when_removed \
     >.venv/logs/pytest-py39-tf29.log 2>&1 &

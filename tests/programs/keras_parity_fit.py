@@ -22,6 +22,8 @@ expected = x[48:] @ before[-1][0] + before[-1][1]
 legacy = None
 if KERAS_2:
     legacy = keras.Sequential([keras.Input((5,)), keras.layers.Dense(1)])
-    legacy.compile(optimizer=keras.optimizers.legacy.SGD(0.01), loss="mse")
+    # keras.optimizers.legacy from Keras 2.11; before (TF 2.9's Keras), SGD is that family
+    sgd = getattr(getattr(keras.optimizers, "legacy", None), "SGD", None) or keras.optimizers.SGD
+    legacy.compile(optimizer=sgd(0.01), loss="mse")
     legacy.fit(x, y, batch_size=16, epochs=1, verbose=0)
 stop_here = 1  # BREAKPOINT
