@@ -253,17 +253,16 @@ envs_ready # built beside the unit tests
 # only: no pytest arguments). Both runs start with the end-to-end tests, in the
 # background (one process each), beside them: a debug session waits on its debuggee and its
 # adapter much of its time, and their walks fill the cores that the main run leaves idle.
-# They run niced (BACKGROUND, with their debuggees and adapters: children inherit it), so
-# that on 2 cores they take what the main run's two workers leave, not half of it. Each
-# one's output is shown at the end.
-BACKGROUND=(nice -n 10)
+# Not niced: tried (nice -n 10), on CI's 2 cores beside the main run their debuggees then
+# took 60 s to import TF and missed the 90 s wait for a first stop. Each one's output is
+# shown at the end.
 RUNS=()
 KERAS2_TESTS=(tests/e2e/test_keras_parity.py tests/e2e/test_tensors.py
   tests/e2e/test_gradients_loop.py tests/e2e/test_gradients_reasons.py
   tests/e2e/test_keras_io_walk.py)
 if [ -f "$KERAS2/.ready" ]; then
   echo "== pytest: Keras 2 (TF 2.15), in the background (.venv/logs/pytest-tf215.log)"
-  PATH="$PWD/$KERAS2/bin:$PATH" "${BACKGROUND[@]}" "$KERAS2/bin/python" -m pytest \
+  PATH="$PWD/$KERAS2/bin:$PATH" "$KERAS2/bin/python" -m pytest \
     -p no:cacheprovider "${KERAS2_TESTS[@]}" >.venv/logs/pytest-tf215.log 2>&1 &
   RUNS+=("Keras 2 (TF 2.15):tf215:$!")
 fi
@@ -272,7 +271,7 @@ if [ -f "$PY39_ENV/.ready" ]; then
   # Python 3.9 kernel, and debug sessions (values, gradients from a tape, a custom loop and
   # compiled fit, layer outputs, breakpoints in a tf.function and its helper), ~3 min
   echo "== pytest: Python 3.9 + TF 2.9, in the background (.venv/logs/pytest-py39-tf29.log)"
-  PATH="$PWD/$PY39_ENV/bin:$PATH" "${BACKGROUND[@]}" "$PY39_ENV/bin/python" -m pytest \
+  PATH="$PWD/$PY39_ENV/bin:$PATH" "$PY39_ENV/bin/python" -m pytest \
     -p no:cacheprovider tests/e2e/test_jupyter_classic_inspector.py tests/e2e/test_tensors.py \
     tests/e2e/test_gradients_loop.py tests/e2e/test_gradients_reasons.py \
     tests/e2e/test_keras_parity.py::test_compiled_fit_gradients_read_alike \
@@ -284,7 +283,7 @@ if [ -f "$PY39_ENV/.ready" ]; then
 fi
 echo "== pytest: tf_keras $TF_MINOR (TF_USE_LEGACY_KERAS=1), in the background (.venv/logs/pytest-tf-keras.log)"
 TF_USE_LEGACY_KERAS=1 PYTHONPATH="$PWD/.venv/tf-keras" PATH="$PWD/.venv/bin:$PATH" \
-  "${BACKGROUND[@]}" .venv/bin/python -m pytest -p no:cacheprovider "${KERAS2_TESTS[@]}" \
+  .venv/bin/python -m pytest -p no:cacheprovider "${KERAS2_TESTS[@]}" \
   >.venv/logs/pytest-tf-keras.log 2>&1 &
 RUNS+=("tf_keras $TF_MINOR (TF_USE_LEGACY_KERAS=1):tf-keras:$!")
 
