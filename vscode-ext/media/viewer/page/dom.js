@@ -140,5 +140,22 @@ const TfDom = (() => {
     for (const p of Object.values(panels)) p.hidden = true;
   }
 
-  return { $, el, tabs, panels, theme, sizeCanvas, showTooltip, hideTooltip, setLoading, showMessage };
+  /**
+   * One figure of a `.stats` grid: its name beside its value, in one cell (the histogram's
+   * figures and the History tab's Compare); the value's `data-stat` is the name.
+   * @param {string} name @param {string} value @returns {HTMLDivElement}
+   */
+  function statCell(name, value) {
+    const item = document.createElement('div');
+    item.className = 'stat';
+    const dt = document.createElement('dt');
+    dt.textContent = name;
+    const dd = document.createElement('dd');
+    dd.textContent = value;
+    dd.dataset.stat = name;
+    item.append(dt, dd);
+    return item;
+  }
+
+  return { $, el, tabs, panels, theme, sizeCanvas, showTooltip, hideTooltip, setLoading, showMessage, statCell };
 })();

@@ -7,7 +7,7 @@
  */
 const TfHistogram = (() => {
   const core = /** @type {typeof import('../viewerCore')} */ (/** @type {any} */ (window).TfViewerCore);
-  const { el, theme, sizeCanvas, showTooltip, hideTooltip } = TfDom;
+  const { el, theme, sizeCanvas, showTooltip, hideTooltip, statCell } = TfDom;
   const { state, saveState, cur } = TfState;
 
   el.log.checked = state.log;
@@ -146,17 +146,7 @@ const TfHistogram = (() => {
       ['−Inf', core.formatInt(s.neginf ?? 0) + mark],
       ['zeros', core.formatInt(s.zeros ?? 0) + mark],
     ];
-    for (const [k, v] of rows) {
-      const item = document.createElement('div');
-      item.className = 'stat';
-      const dt = document.createElement('dt');
-      dt.textContent = k;
-      const dd = document.createElement('dd');
-      dd.textContent = v;
-      dd.dataset.stat = k;
-      item.append(dt, dd);
-      el.stats.append(item);
-    }
+    for (const [k, v] of rows) el.stats.append(statCell(k, v));
   }
 
   return { render: renderHistogram };

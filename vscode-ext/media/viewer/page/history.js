@@ -8,7 +8,7 @@
  */
 const TfHistory = (() => {
   const core = /** @type {typeof import('../viewerCore')} */ (/** @type {any} */ (window).TfViewerCore);
-  const { el } = TfDom;
+  const { el, statCell } = TfDom;
   const { cur, post } = TfState;
   const SVG = 'http://www.w3.org/2000/svg';
   const W = 260;
@@ -77,15 +77,7 @@ const TfHistory = (() => {
       ...compare.figures.map((f, i) => /** @type {[string, number | null]} */ ([`Δ${f}`, compare.changes[i] ?? null])),
     ];
     for (const [name, value] of rows) {
-      // one grid cell per figure, its name beside its value (as the histogram's figures)
-      const item = document.createElement('div');
-      item.className = 'stat';
-      const dt = document.createElement('dt');
-      dt.textContent = name;
-      const dd = document.createElement('dd');
-      dd.textContent = value === null ? '—' : core.formatNumber(value);
-      item.append(dt, dd);
-      el.compareFigures.append(item);
+      el.compareFigures.append(statCell(name, value === null ? '—' : core.formatNumber(value)));
     }
   }
 
