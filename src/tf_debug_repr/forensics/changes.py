@@ -267,27 +267,42 @@ def tensor_change(obj: Any, key: tuple) -> ChangeNode | None:
     return None if change is None else ChangeNode(change)
 
 
-def watch_change_expression(key: tuple) -> str | None:
-    """The public call that gives the change of the watch expression ``key``
-    (``("watch", file, function, expression)``) at this stop: its parts as quoted
-    literals; None where one is no plain string."""
+def watch_call(template: str, key: tuple) -> str | None:
+    """A public call taking a watch expression's key, ``template`` with ``key``'s parts
+    (``("watch", file, function, expression)``) as quoted literals; None where one is no
+    plain string. The ``Δ since last stop`` and ``history`` rows of a watched tensor."""
     if len(key) != 4 or key[0] != "watch":
         return None
     parts = [expressions.literal(expressions.plain_str(part)) for part in key[1:]]
     if any(part is None for part in parts):
         return None
-    return WATCH_CHANGE.format(*parts)
+    return template.format(*parts)
+
+
+def key_of_watch(watch: Any) -> tuple | None:
+    """The key ``("watch", file, function, expression)`` that a public call's ``watch``
+    argument, ``(file, function, expression)``, names; None where it is no such triple of
+    plain strings."""
+    parts = tuple(watch) if isinstance(watch, (tuple, list)) else ()
+    plain = [expressions.plain_str(part) for part in parts]
+    if len(plain) != 3 or any(part is None for part in plain):
+        return None
+    return ("watch", *plain)
+
+
+def watch_change_expression(key: tuple) -> str | None:
+    """The public call that gives the change of the watch expression ``key`` at this stop."""
+    return watch_call(WATCH_CHANGE, key)
 
 
 def watched_change(watch: Any) -> Any:
     """A watch expression's change at this stop by its key, ``(file, function,
     expression)``, as its tensor's ``Δ since last stop`` row names it; None where there
     is none (the expression not evaluated at this stop yet, or no earlier snapshot)."""
-    parts = tuple(watch) if isinstance(watch, (tuple, list)) else ()
-    plain = [expressions.plain_str(part) for part in parts]
-    if len(plain) != 3 or any(part is None for part in plain):
+    key = key_of_watch(watch)
+    if key is None:
         return Note("a watch key (change_since_last_stop(watch=(file, function, expression)))")
-    change = snapshots.watched_change(("watch", *plain))
+    change = snapshots.watched_change(key)
     return None if change is None else ChangeNode(change)
 
 

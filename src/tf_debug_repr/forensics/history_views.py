@@ -10,7 +10,6 @@ import functools
 import math
 from typing import Any
 
-from ..core import expressions
 from ..core import formatting as fmt
 from ..core.tf_types import Kind, kind_of
 from ..core.view_model import Child, Node, Note, call, lazy
@@ -320,27 +319,19 @@ def _watched_record(obj: Any, looked: bool, remembered_first: bool) -> history.R
 
 
 def watch_expression(key: tuple) -> str | None:
-    """The public call that gives the history of the watch expression ``key``
-    (``("watch", file, function, expression)``): its parts as quoted literals; None
-    where one is no plain string."""
-    if len(key) != 4 or key[0] != "watch":
-        return None
-    parts = [expressions.literal(expressions.plain_str(part)) for part in key[1:]]
-    if any(part is None for part in parts):
-        return None
-    return WATCH_EXPRESSION.format(*parts)
+    """The public call that gives the history of the watch expression ``key``."""
+    return changes.watch_call(WATCH_EXPRESSION, key)
 
 
 def watched_history(watch: Any) -> History:
     """The history of a watch expression's tensors by its key, ``(file, function,
     expression)``, as its ``history`` row names it."""
-    parts = tuple(watch) if isinstance(watch, (tuple, list)) else ()
-    plain = [expressions.plain_str(part) for part in parts]
-    if len(plain) != 3 or any(part is None for part in plain):
+    key = changes.key_of_watch(watch)
+    if key is None:
         return History("a watch key (history(watch=(file, function, expression)))", None)
-    record = history.watched_record(("watch", *plain))
+    record = history.watched_record(key)
     if record is None:
-        return History(f"the watch expression {plain[2]!r}", None)
+        return History(f"the watch expression {key[3]!r}", None)
     return History(record.name, record)
 
 
