@@ -774,7 +774,7 @@ def _vectorized_bodies_per_element() -> None:
     """An eager ``tf.vectorized_map`` (in a function run as Python, or in eager code) whose
     body holds a breakpoint runs the body once per element, eagerly, and stacks the results:
     pfor never runs the body per element (it traces it once into a graph of its own), so
-    its stops had no values. Elsewhere pfor runs as ever. Said once per body."""
+    its stops had no values. Elsewhere pfor runs as ever. Said once per breakpoint."""
     try:
         from tensorflow.python.eager import context
         from tensorflow.python.ops import array_ops
@@ -796,11 +796,13 @@ def _vectorized_bodies_per_element() -> None:
         def pfor(loop_fn, iters, fallback_to_while_loop=True, parallel_iterations=None, warn=False):
             where = None
             try:
+                # the breakpoint table first: without one, nothing else is asked of a call
                 if context.executing_eagerly() and not getattr(_local, "in_pfor", False):
+                    where = _vectorized_body(loop_fn)
+                if where is not None:
                     count = int(iters)
-                    takes_config = pfor_ops._loop_fn_has_config(loop_fn)
-                    if count > 0 and not takes_config:
-                        where = _vectorized_body(loop_fn)
+                    if count <= 0 or pfor_ops._loop_fn_has_config(loop_fn):
+                        where = None
             except Exception as exc:  # never in the way of the program: pfor as ever
                 _report(exc)
                 where = None
