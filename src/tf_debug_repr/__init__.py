@@ -247,3 +247,16 @@ def unload_ipython_extension(ipython) -> None:
     table_view.uninstall(ipython)
     history_view.uninstall(ipython)
     activations_view.uninstall(ipython)
+
+
+# A tf.function's AutoGraph converts every function its Python calls, recursively, unless the
+# function is marked as AutoGraph's own artifact (this attribute; TF 2.9-2.21 read it by name,
+# so no TensorFlow import). Converted, the plugin's code would be rewritten into graph control
+# flow (its ``if``s on tensors becoming ops of the user's graph) and the conversion of the
+# hundreds of functions behind one call takes seconds to minutes; called as written, a call
+# from a function being traced answers as it does in the Debug Console.
+for _name in __all__:
+    _public = globals()[_name]
+    if callable(_public):
+        _public.autograph_info__ = frozenset()
+del _name, _public
