@@ -17,3 +17,32 @@ def gradient_hooks():
     capture.set_enabled(True)
     yield
     capture.set_enabled(True)
+
+
+@pytest.fixture(scope="session")
+def two_cpus() -> dict:
+    """The answers of tests/unit/two_cpus_program.py: the checks that need TF in a fresh
+    process with two logical CPUs, run as one program (once per test worker)."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    pytest.importorskip("tensorflow")
+    program = Path(__file__).with_name("two_cpus_program.py")
+    done = subprocess.run(
+        [sys.executable, str(program)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"TF_CPP_MIN_LOG_LEVEL": "2", "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def answer(two_cpus: dict, check: str):
+    """One check's result; a check that raised in the program fails here with its traceback."""
+    result = two_cpus[check]
+    assert not (isinstance(result, dict) and "error" in result), result.get("error")
+    return result

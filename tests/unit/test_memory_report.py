@@ -60,28 +60,11 @@ def test_keras_variable_counts_its_tf_variable_once():
     ]
 
 
-def test_a_mirrored_variable_counts_each_replica_on_its_device():
-    import subprocess
-    import sys
+def test_a_mirrored_variable_counts_each_replica_on_its_device(two_cpus):
+    from .conftest import answer
 
-    # logical devices must be set before TF initialises: a fresh interpreter
-    program = (
-        "import tensorflow as tf\n"
-        "cpu = tf.config.list_physical_devices('CPU')[0]\n"
-        "tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)\n"
-        "import tf_debug_repr\n"
-        "with tf.distribute.MirroredStrategy(['/cpu:0', '/cpu:1']).scope():\n"
-        "    w = tf.Variable(tf.zeros([100, 10]))\n"
-        "print([(f.expression, f.nbytes, f.device) for f in tf_debug_repr.memory().found])\n"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", program],
-        capture_output=True,
-        text=True,
-        env={"TF_CPP_MIN_LOG_LEVEL": "2", "PATH": ""},
-        timeout=120,
-    ).stdout
-    assert "[('w.values[0]', 4000, 'CPU:0'), ('w.values[1]', 4000, 'CPU:1')]" in out, out
+    found = answer(two_cpus, "memory_of_a_mirrored_variable")
+    assert found == [["w.values[0]", 4000, "CPU:0"], ["w.values[1]", 4000, "CPU:1"]]
 
 
 def test_a_module_holding_a_keras_model_counts_its_weights():
@@ -105,27 +88,11 @@ def test_a_module_holding_a_keras_model_counts_its_weights():
         assert value.shape.num_elements() * 4 == found[expression], expression
 
 
-def test_memory_in_watch_before_any_tensor_leaves_tf_config_working():
+def test_memory_in_watch_before_any_tensor_leaves_tf_config_working(two_cpus):
     # A fresh process: TF imported, its runtime not started; memory() is evaluated (as
     # the Watch pane would), then the program configures its devices. That raised
     # ("cannot be modified after being initialized") when memory() listed logical devices.
-    import subprocess
-    import sys
+    from .conftest import answer
 
-    program = (
-        "import tensorflow as tf, tf_debug_repr\n"
-        "report = tf_debug_repr.memory()\n"
-        "assert 'host' in report.console_text(), report.console_text()\n"
-        "cpu = tf.config.list_physical_devices('CPU')[0]\n"
-        "tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)\n"
-        "print(len(tf.config.list_logical_devices('CPU')))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", program],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={"TF_CPP_MIN_LOG_LEVEL": "2", "PATH": "/usr/bin:/bin"},
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip().endswith("2")
+    found = answer(two_cpus, "memory_before_the_runtime_starts")
+    assert found == {"host_in_report": True, "logical_cpus": 2}

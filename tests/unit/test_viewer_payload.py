@@ -821,31 +821,12 @@ def test_a_big_numpy_array_is_not_copied_whole(tmp_path):
     assert share < 0.75, f"view_payload of a 512 MiB array took {share:.2f} of its size more"
 
 
-def test_a_sync_on_read_variable_in_a_replica_context_says_it_is_the_replicas_own():
+def test_a_sync_on_read_variable_in_a_replica_context_says_it_is_the_replicas_own(two_cpus):
     """Inside strategy.run a sync-on-read variable reads its own replica's value; the
-    summary said it showed the SUM of the replicas."""
-    import subprocess
-    import sys
+    summary said it showed the SUM of the replicas (tests/unit/two_cpus_program.py)."""
+    from .conftest import answer
 
-    script = (
-        "import tensorflow as tf, tf_debug_repr\n"
-        "from tf_debug_repr.viewer import payload as vp\n"
-        "cpu = tf.config.list_physical_devices('CPU')[0]\n"
-        "tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)\n"
-        "strategy = tf.distribute.MirroredStrategy(['/cpu:0', '/cpu:1'])\n"
-        "with strategy.scope():\n"
-        "    s = tf.Variable([1.0, 2.0], synchronization=tf.VariableSynchronization.ON_READ,\n"
-        "                    aggregation=tf.VariableAggregation.SUM)\n"
-        "inside = []\n"
-        "def step():\n"
-        "    inside.append(vp.build(s))\n"
-        "    return tf.constant(0.0)\n"
-        "strategy.run(tf.function(step))\n"
-        "outside = vp.build(s)\n"
-        "print(repr((inside[0]['summary'], inside[0]['stats']['max'], outside['summary'], outside['stats']['max'])))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    inside, inside_max, outside, outside_max = eval(out.stdout.strip().splitlines()[-1])
+    inside, inside_max, outside, outside_max = answer(two_cpus, "sync_on_read_in_a_replica_context")
     assert inside_max == 2.0 and "this replica's own value" in inside and "SUM of 2" in inside
     assert outside_max == 4.0 and outside.endswith("showing the SUM of 2 replicas")
 

@@ -207,59 +207,14 @@ def test_every_context_gives_text(context):
     assert isinstance(text, str) and "<error" not in text and "\x1b" not in text
 
 
-ON_TWO_CPUS = """
-import json
-import tensorflow as tf
-from tf_debug_repr import views
-from tf_debug_repr.views import tensors as tensor_views
-
-cpu = tf.config.list_physical_devices("CPU")[0]
-tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
-with tf.device("/cpu:1"):
-    far = tf.reshape(tf.range(3 * 250 * 2, dtype=tf.float32), [3, 250, 2])
-near = tf.reshape(tf.range(6, dtype=tf.float32), [3, 2])
-frame = {"far": far, "near": near}
-
-
-def code(child, parent):
-    e = child.expression
-    return e(parent) if callable(e) else parent + e
-
-
-def elements(value):
-    return [c for c in views.children(value) if c.name.startswith("[")]
-
-
-found = {"near": [code(c, "near") for c in elements(near)], "far": []}
-for child in elements(far)[:2]:  # [0], [1]: rows of 250 x 2, their rows in ranges
-    text = code(child, "far")
-    got, shown = eval(text, frame), child.resolve()
-    ranges = elements(shown)
-    inner = elements(ranges[1].resolve())[3]  # [103]: one row of 2, sliced on CPU:1
-    inner_text = code(inner, code(ranges[1], text))
-    deepest = elements(inner.resolve())[1]  # [103][1]: a float
-    found["far"].append(
-        [text, got.device, shown.device, inner_text, eval(inner_text, frame).device,
-         inner.resolve().device, float(eval(code(deepest, inner_text), frame)),
-         float(deepest.resolve())]
-    )
-print(json.dumps(found))
-"""
-
-
-def test_an_element_of_a_tensor_on_another_device_evaluates_there():
+def test_an_element_of_a_tensor_on_another_device_evaluates_there(two_cpus):
     """A tensor on the second CPU: ``far[0]`` would slice it on the default device (CPU:0),
     while its element rows are sliced on CPU:1 (and say so). Their expressions keep the
     device, nested and through range nodes; a tensor on the default device keeps plain
-    ``near[0]``."""
-    import json
-    import subprocess
-    import sys
+    ``near[0]`` (tests/unit/two_cpus_program.py)."""
+    from .conftest import answer
 
-    out = subprocess.run(
-        [sys.executable, "-c", ON_TWO_CPUS], capture_output=True, text=True, check=True
-    )
-    found = json.loads(out.stdout.strip().splitlines()[-1])
+    found = answer(two_cpus, "elements_on_another_device")
     assert found["near"] == ["near[0]", "near[1]", "near[2]"]
     for i, row in enumerate(found["far"]):
         text, got, shown, inner_text, inner_got, inner_shown, value, shown_value = row
