@@ -304,6 +304,19 @@ def test_nan_and_inf_cells_are_marked():
     assert p["histogram"]["counts"] == [1]  # finite values only
 
 
+@pytest.mark.parametrize("name", ["float32", "bfloat16", "float16", "float64"])
+def test_subnormal_values_are_drawn_as_they_are_not_flushed_to_zero(name):
+    # An underflowing gradient's 1e-40: TF's CPU kernels flush subnormals to zero, so a cast
+    # there drew it as 0 (found by the fuzz test: a bfloat16 9.18e-41 drawn as 0).
+    tiny = {"float32": 1e-40, "bfloat16": 9.18e-41, "float16": 3e-6, "float64": 1e-310}[name]
+    value = tf.constant(np.array([[tiny, -tiny, 1.0, np.nan]], np.float64), tf.as_dtype(name))
+    p = payload(value)
+    expected = value.numpy().astype(np.float64).astype(np.float32)
+    assert expected[0, 0] != 0 or name == "float64"  # float64's 1e-310 is 0 in float32
+    np.testing.assert_array_equal(cells(p)[0, :3], expected[0, :3])
+    assert marks(p).tolist() == [[0, 0, 0, 1]]
+
+
 def test_a_block_is_nan_if_any_element_is_then_inf_and_its_value_the_finite_mean():
     values = np.ones((100, 100), np.float32)
     values[:10, :10] = 3.0

@@ -145,15 +145,18 @@ def choose_step(rows: int, cols: int, max_cells: int) -> tuple[int, int]:
 
 
 def take(tensor: Any, spec: SliceSpec, compute_dtype: Any) -> Any:
-    """The region of the 2-D slice as a ``compute_dtype`` tensor [height, width], cut on
-    the tensor's device (call under ``guards.harmless``)."""
+    """The region of the 2-D slice as a ``compute_dtype`` tensor [height, width] (None: in
+    the tensor's own dtype), cut on the tensor's device (call under ``guards.harmless``)."""
     import tensorflow as tf
+
+    def cast(part: Any) -> Any:
+        return part if compute_dtype is None else tf.cast(part, compute_dtype)
 
     (r0, r1), (c0, c1) = spec.region
     row_axis, col_axis = spec.axes
     rank = len(spec.index)
     if rank == 0:
-        return tf.reshape(tf.cast(tensor, compute_dtype), [1, 1])
+        return tf.reshape(cast(tensor), [1, 1])
     index = list(spec.index)
     if rank > _STRIDED_SLICE_RANK and not isinstance(tensor, np.ndarray):
         assert row_axis is not None and col_axis is not None  # both shown from rank 2 on
@@ -167,7 +170,7 @@ def take(tensor: Any, spec: SliceSpec, compute_dtype: Any) -> Any:
             key.append(slice(c0, c1))
         else:
             key.append(index[axis])
-    part = tf.cast(tensor[tuple(key)], compute_dtype)
+    part = cast(tensor[tuple(key)])
     if rank == 1:
         return tf.reshape(part, [1, -1])
     assert row_axis is not None and col_axis is not None  # both shown from rank 2 on
@@ -225,6 +228,23 @@ def _block_sum(tf: Any, x: Any, step: tuple[int, int], size: tuple[int, int]) ->
     # The inner (contiguous) axis first, then the rows: twice as fast as both at once.
     blocks = tf.reshape(padded, [height, sr, width, sc])
     return tf.reduce_sum(tf.reduce_sum(blocks, axis=3), axis=1)
+
+
+def host_cells(part: Any) -> Cells:
+    """The cells of a region shown at full resolution (one element a cell), from its raw
+    values converted on the host: TF's CPU kernels run with subnormals flushed to zero (its
+    threads set FTZ/DAZ), so a ``tf.cast`` there showed a subnormal (an underflowing
+    gradient's 1e-40) as 0; numpy keeps it. Marks and the float32 clip as ``reduce_blocks``."""
+    values = np.asarray(part.numpy() if hasattr(part, "numpy") else part).astype(np.float64)
+    finite = np.isfinite(values)
+    mask = np.where(
+        np.isnan(values),
+        NAN,
+        np.where(values == np.inf, POSINF, np.where(values == -np.inf, NEGINF, FINITE)),
+    ).astype(np.uint8)
+    top = float(np.finfo(np.float32).max)
+    shown = np.clip(np.where(finite, values, 0.0), -top, top)
+    return Cells(shown.astype(np.float32), mask, finite)
 
 
 def reduce_blocks(x: Any, step: tuple[int, int], may_be_bad: bool) -> Cells:
