@@ -27,6 +27,7 @@ FLOATS = ["float16", "bfloat16", "float32", "float64", "float8_e4m3fn", "float8_
 HOST_FLOATS = ["float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e4m3b11fnuz", "float4_e2m1fn"]
 
 
+@tf.autograph.experimental.do_not_convert  # called from traced functions below, as written
 def payload(value, **request) -> dict:
     """The payload as the extension reads it: the repr of view_payload's string (what
     pydevd sends for ``context: "clipboard"``), unquoted, base64, UTF-8, JSON."""
@@ -572,8 +573,7 @@ def test_inside_a_trace_no_op_is_added_to_the_graph():
 
     converted = list(autograph_api._TRANSPILER._cache._cache.keys())  # code objects
     assert converted, "AutoGraph converted nothing: the check below would prove nothing"
-    plugin = [c.co_name for c in converted if "tf_debug_repr" in c.co_filename]
-    assert plugin == ["decode"]  # only what this test's payload() calls itself
+    assert not [c.co_name for c in converted if "tf_debug_repr" in c.co_filename]
     assert found["captured"]["error"] is None and found["variable"]["error"] is None
     assert found["numpy"]["image"]["layout"] == "HWC"
     assert "TF_DEBUG_REPR_EAGER=1" in found["symbolic"]["error"]
