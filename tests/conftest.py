@@ -22,6 +22,19 @@ from tf_debug_repr.hosts.demo.dap_client import (
 )
 
 PROGRAMS = Path(__file__).parent / "programs"
+# benchmarks/stock_nodelay/: stock debugpy (the plugin off) with TCP_NODELAY on the
+# debuggee's socket, as debugpy's own fix sets it. What stock shows and calls is its own; only
+# the ~40 ms that each request waits for a delayed ACK goes (docs/performance.md). The walks
+# that record what stock shows (names, probe reads) use it: a request per row.
+STOCK_NODELAY = Path(__file__).parent.parent / "benchmarks" / "stock_nodelay"
+
+
+def stock_env() -> dict[str, str]:
+    """A debuggee's environment for stock debugpy, with ``TCP_NODELAY`` on its socket; the
+    ``PYTHONPATH`` this process runs with (tf_keras's folder, say) is kept after it."""
+    path = os.pathsep.join([str(STOCK_NODELAY), os.environ.get("PYTHONPATH", "")])
+    return {"TF_DEBUG_REPR_DISABLE": "1", "PYTHONPATH": path.rstrip(os.pathsep)}
+
 
 # pytest-xdist hands out work units ("scopes": a file, or a class where a file has classes)
 # to its 2 workers as each one runs dry, in the order below (scripts/test.sh: --dist

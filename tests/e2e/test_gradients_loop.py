@@ -4,6 +4,7 @@ weights are bit-identical with capture on and off (and after inspecting everythi
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import re
 import subprocess
@@ -36,7 +37,31 @@ def _digest(s) -> str:
     return s.evaluate("digest", "watch")["result"].strip("'\"")
 
 
+def _plain_run() -> subprocess.CompletedProcess:
+    """The program run with no debugger at all."""
+    return subprocess.run(
+        [sys.executable, program_path(PROGRAM)],
+        capture_output=True,
+        text=True,
+        env={
+            "TF_CPP_MIN_LOG_LEVEL": "2",
+            "PATH": "/usr/bin:/bin",
+            # the same Keras as the session's (tf_keras comes by these two)
+            **{k: os.environ[k] for k in ("TF_USE_LEGACY_KERAS", "PYTHONPATH") if k in os.environ},
+        },
+        timeout=300,
+        check=True,
+    )
+
+
 def test_gradients_history_tape_model_and_identical_weights(debug_session):
+    # The plain run (its digest read at the end) runs beside the session: it waits on nothing.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        plain_run = pool.submit(_plain_run)
+        _history_tape_model_and_identical_weights(debug_session, plain_run)
+
+
+def _history_tape_model_and_identical_weights(debug_session, plain_run) -> None:
     s = debug_session(PROGRAM, markers=["STOP_AFTER_GRADIENT", "STOP_AT_END"])
     assert s.client.top_frame(s.thread_id)["line"] > 0
 
@@ -121,19 +146,7 @@ def test_gradients_history_tape_model_and_identical_weights(debug_session):
     assert _digest(off) == inspected_digest
 
     # And the program run with no debugger at all agrees.
-    plain = subprocess.run(
-        [sys.executable, program_path(PROGRAM)],
-        capture_output=True,
-        text=True,
-        env={
-            "TF_CPP_MIN_LOG_LEVEL": "2",
-            "PATH": "/usr/bin:/bin",
-            # the same Keras as the session's (tf_keras comes by these two)
-            **{k: os.environ[k] for k in ("TF_USE_LEGACY_KERAS", "PYTHONPATH") if k in os.environ},
-        },
-        timeout=120,
-        check=True,
-    )
+    plain = plain_run.result()
     assert plain.stdout.strip().splitlines()[-1] == inspected_digest
 
 

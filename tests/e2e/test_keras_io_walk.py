@@ -21,7 +21,7 @@ import pytest
 
 from tf_debug_repr.hosts.demo.dap_client import DapError, Variable, line_of
 
-from ..conftest import Stopped, program_path, start_stopped
+from ..conftest import Stopped, program_path, start_stopped, stock_env
 from .walk_checks import GROUPS, first_elements, same_count, same_value
 
 pytestmark = pytest.mark.e2e
@@ -259,7 +259,7 @@ class StockNames:
 
     def _record(self) -> None:
         try:
-            session = start_stopped(PROGRAM, markers=STOPS, env={"TF_DEBUG_REPR_DISABLE": "1"})
+            session = start_stopped(PROGRAM, markers=STOPS, env=stock_env())
             try:
 
                 def record(marker: str) -> None:

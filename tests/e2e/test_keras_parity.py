@@ -9,9 +9,20 @@ import re
 
 import pytest
 
+from ..conftest import start_stopped
+
 pytestmark = pytest.mark.e2e
 
 PROGRAM = "keras_parity.py"
+
+
+@pytest.fixture(scope="module")
+def fit_session():
+    """One session on keras_parity_fit.py, stopped at its breakpoint, read by both compiled
+    ``fit`` tests below (each only reads: evaluations and rows; one session each before)."""
+    session = start_stopped("keras_parity_fit.py")
+    yield session
+    session.client.close()
 
 
 def test_keras_objects_and_gradient_labels_read_alike(debug_session):
@@ -73,9 +84,9 @@ def test_keras_objects_and_gradient_labels_read_alike(debug_session):
     assert "capture hooks failed" not in output, output[-2000:]
 
 
-def test_compiled_fit_gradients_read_alike(debug_session):
+def test_compiled_fit_gradients_read_alike(fit_session):
     """Compiled ``fit``: Keras 2's ``apply_gradients`` captures as Keras 3's ``apply`` does."""
-    s = debug_session("keras_parity_fit.py")
+    s = fit_session
     keras_2 = s.evaluate("KERAS_2", "repl")["result"] == "True"
     values = s.locals()
     assert re.match(
@@ -92,11 +103,11 @@ def test_compiled_fit_gradients_read_alike(debug_session):
         ), values["legacy"].value
 
 
-def test_compiled_fit_layer_outputs_read_alike(debug_session):
+def test_compiled_fit_layer_outputs_read_alike(fit_session):
     """Compiled ``fit``: each layer's ``→ output`` under Keras 2 (its ``Layer.__call__``)
     as under Keras 3: the last step's output, equal to its batch through the weights from
     before that step."""
-    s = debug_session("keras_parity_fit.py")
+    s = fit_session
     for index, shape in ((0, "[16, 3]"), (1, "[16, 1]")):
         layer = s.evaluate(f"model.layers[{index}]")
         assert layer["variablesReference"], layer

@@ -1,8 +1,9 @@
 """TensorFlow's "Mixed precision" guide, transcribed: the `mixed_float16` global policy,
 Dense layers computing in float16 on float32 variables, a float32 softmax output, fit,
 then the custom training loop with a LossScaleOptimizer. Synthetic digits (float32 in
-[0, 1], 784 wide, uint8 labels) stand in for MNIST; 64 units instead of 4096, small
-batches, one epoch. Keras 3 renamed the loop's two calls: `get_scaled_loss` is
+[0, 1], 784 wide, uint8 labels) stand in for MNIST; 64 units instead of 4096, one batch
+of 128, one epoch (four batches before: the three after the stop only traced and ran the
+step, never looked at). Keras 3 renamed the loop's two calls: `get_scaled_loss` is
 `scale_loss`, and `apply_gradients` unscales the gradients itself (no
 `get_unscaled_gradients`)."""
 
@@ -36,10 +37,10 @@ model.compile(
 )
 
 rng = np.random.default_rng(0)
-x_train = rng.integers(0, 256, size=(512, 28, 28), dtype=np.uint8)
-y_train = rng.integers(0, 10, size=(512,), dtype=np.uint8)
+x_train = rng.integers(0, 256, size=(128, 28, 28), dtype=np.uint8)
+y_train = rng.integers(0, 10, size=(128,), dtype=np.uint8)
 x_test, y_test = x_train[:128], y_train[:128]
-x_train = x_train.reshape(512, 784).astype("float32") / 255
+x_train = x_train.reshape(128, 784).astype("float32") / 255
 x_test = x_test.reshape(128, 784).astype("float32") / 255
 
 initial_weights = model.get_weights()

@@ -5,7 +5,8 @@ PatchGAN discriminator on two inputs, the L1 + GAN generator loss, two tapes in 
 `with`, two Adam optimizers, tf.summary scalars (tf.summary.write: TensorBoard is not installed) and a Checkpoint. The facades download is
 replaced by synthetic side-by-side pictures (uint8, photo | label map) decoded from
 memory instead of JPEG files; 32x32 instead of 256x256 (so 5 down and 4 up blocks,
-narrower), 4 training pairs, one epoch; matplotlib's plots are left out."""
+narrower), 4 training pairs, one step (4 before: the three after the stops only ran the
+compiled step, which the suite's checks never look at); matplotlib's plots are left out."""
 
 import os
 import tempfile
@@ -353,4 +354,4 @@ def fit(train_ds, test_ds, steps):
             checkpoint.save(file_prefix=checkpoint_prefix)
 
 
-fit(train_dataset, test_dataset, steps=4)
+fit(train_dataset, test_dataset, steps=1)
