@@ -16,11 +16,14 @@ each output is kept whole while the step's kept outputs so far fit (decided in t
 the batch size being unknown at the trace); an output that did not fit keeps only its
 shape, and its row says so. ``TF_DEBUG_REPR_ACTIVATIONS=0`` turns the capture off.
 Eager calls (``run_eagerly``, an eager loop) keep a reference to the output tensor, within
-the same budget. Not captured, and the layer's row says why (``skipped_reason``): calls
-inside a ``tf.cond``/``tf.while_loop`` body (an RNN's cell: the step's shadows are written
-by ops of the step's own graph, and a branch's or an iteration's value has no such op), steps
-under several replicas (one shadow a layer cannot hold each replica's output: the replicas
-would race to write it). XLA-compiled steps keep values as others do.
+the same budget. A call inside a ``tf.cond`` branch or a ``tf.while_loop`` body of a step
+(an RNN's cell) writes its shadow from inside the body (control flow v2 runs a body's
+stateful ops with it): a branch that did not run leaves what an earlier run wrote, and each
+such shadow keeps the step's run that wrote it (``ran``) so that the row says so; a loop
+body's shadow holds the last iteration's output and counts the iterations of the last run.
+Not captured, and the layer's row says why (``skipped_reason``): steps under several
+replicas (one shadow a layer cannot hold each replica's output: the replicas would race to
+write it). XLA-compiled steps keep values as others do.
 """
 
 from __future__ import annotations
@@ -124,6 +127,7 @@ class _Step:
     def __init__(self, tf: Any, name: str) -> None:
         self.name = name
         self.stamp = _variable(tf, tf.constant(0, tf.int64), "tfdr_stamp")
+        self.runs = _variable(tf, tf.constant(0, tf.int64), "tfdr_runs")  # this step's own
         self.total: Any = None  # a graph tensor while the trace runs
         self.static_total = 0  # bytes of outputs of known shape kept whole
         self.stamped = False
@@ -134,9 +138,24 @@ class Kept:
     shape as the step saw it, how many calls of the layer wrote it in that step."""
 
     def __init__(
-        self, tf: Any, step: _Step, dtype: Any, path: str, static: list[int] | None = None
+        self,
+        tf: Any,
+        step: _Step,
+        dtype: Any,
+        path: str,
+        static: list[int] | None = None,
+        body: str | None = None,
     ) -> None:
         self.step = step
+        # "tf.cond" / "tf.while_loop": written by ops of a control-flow body in the step
+        # (a branch runs or not, a loop body once per iteration): the step's run that
+        # wrote it last and how many times the last run that ran the step wrote it
+        self.body = body
+        self.ran: Any = None
+        self.iterations: Any = None
+        if body is not None:
+            self.ran = _variable(tf, tf.constant(0, tf.int64), "tfdr_ran")
+            self.iterations = _variable(tf, tf.constant(0, tf.int64), "tfdr_iterations")
         self.path = path  # "" for a single output, "[0]", "['a']" within a structure
         self.dtype = dtype
         self.calls = 0
@@ -258,19 +277,6 @@ def _skip_reason(tf: Any) -> str | None:
             "one kept copy a layer cannot hold each replica's output (the replicas would "
             "race to write it), so nothing is kept under several replicas"
         )
-    graph = tf.compat.v1.get_default_graph()
-    names = [cls.__name__ for cls in type(graph).__mro__]
-    if "ControlFlowFuncGraph" in names:
-        step = _enclosing_step(tf)
-        if step is None or str(getattr(step, "name", "")).startswith(("Dataset_", "keras_graph")):
-            return None
-        kind = "tf.while_loop" if "While" in type(graph).__name__ else "tf.cond"
-        return (
-            f"not kept: called inside a {kind} body of compiled step "
-            f"{str(getattr(step, 'name', '?'))!r}; the step keeps what its own graph's ops "
-            "write, and a branch's or a loop iteration's value is not written out (not yet "
-            "supported): call the layer outside the body, or look at it in an eager call"
-        )
     return None
 
 
@@ -317,6 +323,44 @@ def _static_bytes(tensor: Any) -> int | None:
     return int(math.prod(int(d) for d in shape)) * tensor.dtype.size
 
 
+def _body(tf: Any) -> tuple[Any, str] | None:
+    """(the step's graph, "tf.cond" or "tf.while_loop") when a control-flow body of a
+    compiled step is being traced (a while loop anywhere around it: "tf.while_loop", its
+    last iteration is what stays); None elsewhere."""
+    graph = tf.compat.v1.get_default_graph()
+    names = [cls.__name__ for cls in type(graph).__mro__]
+    if "ControlFlowFuncGraph" not in names:
+        return None
+    kind = "tf.cond"
+    for _ in range(64):
+        names = [cls.__name__ for cls in type(graph).__mro__]
+        if "ControlFlowFuncGraph" not in names:
+            break
+        if type(graph).__name__.startswith("While"):
+            kind = "tf.while_loop"
+        graph = getattr(graph, "outer_graph", None)
+        if graph is None:
+            return None
+    names = [cls.__name__ for cls in type(graph).__mro__]
+    if "FuncGraph" not in names or "ControlFlowFuncGraph" in names:
+        return None
+    if str(getattr(graph, "name", "")).startswith(("Dataset_", "keras_graph")):
+        return None
+    return graph, kind
+
+
+@contextlib.contextmanager
+def _in_graph(tf: Any, graph: Any, body: str | None) -> Any:
+    """Ops made here go into the step's own graph: from a control-flow body's trace, ops
+    that must run with every run of the step (made before the body's control-flow op, so
+    the step's automatic control dependencies run them before it)."""
+    if body is None:
+        yield
+        return
+    with graph.as_default(), tf.control_dependencies(None):
+        yield
+
+
 def capture(table: dict, owner: Any, structure: Any) -> None:
     """After ``owner`` produced ``structure`` (a layer's output; a batch): keep it, in
     the step being traced (shadows written by the step) or, eagerly, by reference."""
@@ -327,7 +371,13 @@ def capture(table: dict, owner: Any, structure: Any) -> None:
             _keep_eager(tf, owner, structure)
         return
     graph = _step_graph(tf)
-    if graph is None or _replicated(tf):
+    body = None
+    if graph is None:
+        inside = _body(tf)
+        if inside is None:
+            return
+        graph, body = inside
+    if _replicated(tf):
         reason = _skip_reason(tf) if table is _records else None
         if reason is not None:
             _skip(owner, reason)
@@ -346,18 +396,29 @@ def capture(table: dict, owner: Any, structure: Any) -> None:
             clock = _clock(tf)
             traces = _entry(table, owner)
             trace = traces.get(id(graph))
-            if trace is None or trace[0] is not step:
-                trace = traces[id(graph)] = (step, [_kept_for(tf, step, p, t) for p, t in tensors])
+            fresh = trace is None or trace[0] is not step
+            if trace is None or fresh:
+                trace = (step, [_kept_for(tf, step, p, t, body) for p, t in tensors])
+                traces[id(graph)] = trace
             kept = trace[1]
         if len(kept) != len(tensors):  # the same owner returned another structure
             return
         with _own_ops(tf):
-            if not step.stamped:
-                step.stamped = True
-                step.stamp.assign(clock.assign_add(1))
+            with _in_graph(tf, graph, body):
+                if not step.stamped:
+                    step.stamped = True
+                    step.runs.assign_add(1)
+                    step.stamp.assign(clock.assign_add(1))
+                if fresh and body is not None:  # each run counts its own iterations
+                    for shadow in kept:
+                        if shadow.iterations is not None:
+                            shadow.iterations.assign(tf.constant(0, tf.int64))
             for shadow, (_, tensor) in zip(kept, tensors):
                 shadow.calls += 1
-                _keep(tf, step, shadow, tensor)
+                _keep(tf, step, shadow, tensor, body is not None)
+                if shadow.ran is not None and body is not None:
+                    shadow.ran.assign(step.runs.read_value())
+                    shadow.iterations.assign_add(tf.constant(1, tf.int64))
 
 
 def _in_xla(tf: Any) -> bool:
@@ -366,24 +427,27 @@ def _in_xla(tf: Any) -> bool:
     return bool(control_flow_util.GraphOrParentsInXlaContext(tf.compat.v1.get_default_graph()))
 
 
-def _kept_for(tf: Any, step: _Step, path: str, tensor: Any) -> Kept:
+def _kept_for(tf: Any, step: _Step, path: str, tensor: Any, body: str | None = None) -> Kept:
     """A shadow for ``tensor``. Under XLA (``jit_compile``) a variable cannot change shape
     in the step: only a shape known at the trace is kept, decided then."""
     if not _in_xla(tf):
-        return Kept(tf, step, tensor.dtype, path)
+        return Kept(tf, step, tensor.dtype, path, body=body)
     shape = tensor.shape
     if shape.rank is None or not shape.is_fully_defined():
-        kept = Kept(tf, step, tensor.dtype, path)
+        kept = Kept(tf, step, tensor.dtype, path, body=body)
         kept.static_fit = False
         kept.reason = "not kept: an XLA-compiled step, and this shape was not known at its trace"
         return kept
-    return Kept(tf, step, tensor.dtype, path, [int(d) for d in shape])
+    return Kept(tf, step, tensor.dtype, path, [int(d) for d in shape], body=body)
 
 
-def _keep(tf: Any, step: _Step, shadow: Kept, tensor: Any) -> None:
+def _keep(tf: Any, step: _Step, shadow: Kept, tensor: Any, in_body: bool = False) -> None:
     """Ops of the step: the tensor into its shadow if the step's kept bytes stay within
     the budget. A tensor of known shape is decided at the trace (one op); otherwise in the
-    step, by a running total, and a slice of no rows (shares nothing) is kept instead."""
+    step, by a running total, and a slice of no rows (shares nothing) is kept instead.
+    In a control-flow body (``in_body``) the running total is read, never advanced (a
+    body's tensors cannot leave it): such an output is kept when it fits beside what the
+    step's own graph kept before it."""
     if shadow.reason:
         return
     if _in_xla(tf):  # decided at the trace (_kept_for)
@@ -407,7 +471,8 @@ def _keep(tf: Any, step: _Step, shadow: Kept, tensor: Any) -> None:
     base = tf.constant(step.static_total, tf.int64) if step.total is None else step.total
     total = base + nbytes
     fits = total <= _budget
-    step.total = tf.where(fits, total, base)
+    if not in_body:
+        step.total = tf.where(fits, total, base)
     shadow.shape.assign(shape)
     if tensor.shape.rank == 0:
         shadow.values.assign(tensor)
@@ -461,6 +526,7 @@ class Output:
         where: str,
         calls: int,
         reason: str = "",
+        detail: str = "",
     ) -> None:
         self.reason = reason
         self.path = path
@@ -468,6 +534,9 @@ class Output:
         self.shape = shape
         self.where = where
         self.calls = calls
+        # a control-flow body's output: "tf.cond branch", "last of 3 tf.while_loop
+        # iterations", or which earlier run of the step it is from
+        self.detail = detail
 
 
 # (id(Kept), stamp) -> Output: the same step read twice gives the same tensor object
@@ -501,19 +570,48 @@ def _read(kept: list[Kept], step: _Step, stamp: int) -> list[Output]:
             if shadow.static_fit is True:
                 shape = [int(d) for d in values.shape]
             whole = shadow.static_fit is not False and list(values.shape) == shape
+            detail, reason = _body_detail(shadow, step)
             output = Output(
                 shadow.path,
-                values if whole else None,
+                values if whole and not reason else None,
                 shape,
                 f"compiled step {step.name!r}",
                 shadow.calls,
-                shadow.reason,
+                shadow.reason or reason,
+                detail,
             )
             _read_cache[key] = output
             found.append(output)
     if len(_read_cache) > 4096:
         _read_cache.clear()
     return found
+
+
+def _body_detail(shadow: Kept, step: _Step) -> tuple[str, str]:
+    """(what the row says of a control-flow body's output, why nothing is shown): which
+    run of the step wrote it, and whether that was the last run."""
+    if shadow.ran is None or shadow.iterations is None:
+        return "", ""
+    ran = int(shadow.ran.numpy())
+    last = int(step.runs.numpy())
+    what = "its tf.cond branch" if shadow.body == "tf.cond" else "its tf.while_loop body"
+    if ran <= 0:
+        return "", (
+            f"not kept: {what} has not run in any run of compiled step {step.name!r} "
+            "since it was traced with the debugger attached"
+        )
+    if ran < last:
+        return (
+            f"from its run {ran:,}: {what} did not run in the last run ({last:,})",
+            "",
+        )
+    if shadow.body == "tf.cond":
+        return "tf.cond branch", ""
+    count = int(shadow.iterations.numpy())
+    calls = max(1, shadow.calls)
+    # each iteration writes once per call of the layer traced in the body
+    iterations = count // calls if count % calls == 0 else count
+    return f"last of {iterations:,} tf.while_loop iterations", ""
 
 
 def _eagerly(read: Callable[[Any], list[Output] | None], owner: Any) -> list[Output] | None:

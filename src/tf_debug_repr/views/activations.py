@@ -76,7 +76,8 @@ def output_title(layer: Any, output: capture.Output) -> str:
         name = str(layer.name)
     except Exception:  # a layer whose name cannot be read: its class
         name = type(layer).__name__
-    return f"{name} → output{output.path} ({output.where})"
+    detail = f", {output.detail}" if output.detail else ""
+    return f"{name} → output{output.path} ({output.where}{detail})"
 
 
 def described(obj: Any) -> tuple[str, str] | None:
@@ -226,7 +227,8 @@ def output_children(obj: Any, kind: Kind) -> list[Child]:
         name = activation_name(obj)
         where = outputs[0].where
         calls = outputs[0].calls
-        suffix = f" (in {where}" + (f", last of {calls} calls)" if calls > 1 else ")")
+        detail = f", {outputs[0].detail}" if outputs[0].detail else ""
+        suffix = f" (in {where}{detail}" + (f", last of {calls} calls)" if calls > 1 else ")")
         for i, output in enumerate(outputs[:LISTED]):
             expression = call(
                 f"{FACADE}.activation({{}})"
