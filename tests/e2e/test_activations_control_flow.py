@@ -3,7 +3,7 @@ debugpy session: a ``tf.cond`` branch keeps the output of the run that ran it, a
 which run that was when the last run did not; a ``tf.while_loop`` body keeps its last
 iteration's output and says how many iterations ran; each equal, bit for bit, to the
 layer's output recomputed eagerly from the weights before that step. A step under a
-2-replica MirroredStrategy gets a ``→ output (not kept)`` row saying why."""
+2-replica MirroredStrategy keeps each replica's output, a child per replica."""
 
 from __future__ import annotations
 
@@ -59,8 +59,11 @@ def test_cond_branch_and_while_body_outputs_equal_a_recompute(debug_session):
     rows = [
         c for c in s.client.variables(found["variablesReference"]) if c.name.startswith("→ output")
     ]
-    assert [r.name for r in rows] == ["→ output (not kept)"], rows
-    assert rows[0].value.startswith(
-        "not kept: compiled step 'replicated_step' runs under MirroredStrategy with 2 replicas"
-    ), rows[0].value
-    assert s.evaluate(rows[0].evaluate_name)["result"] == rows[0].value
+    assert [r.name for r in rows] == [
+        "→ output (in compiled step 'replicated_step', 2 replicas)"
+    ], rows
+    replicas = s.children(rows[0])
+    assert [r.name for r in replicas] == ["[0] CPU:0", "[1] CPU:1"], replicas
+    for replica, row in enumerate(replicas):  # each replica's own output
+        assert "float32[8, 2]" in row.value, row.value
+        _equal(s, row, f"result.values[{replica}].numpy()")

@@ -21,9 +21,10 @@ the same budget. A call inside a ``tf.cond`` branch or a ``tf.while_loop`` body 
 stateful ops with it): a branch that did not run leaves what an earlier run wrote, and each
 such shadow keeps the step's run that wrote it (``ran``) so that the row says so; a loop
 body's shadow holds the last iteration's output and counts the iterations of the last run.
-Not captured, and the layer's row says why (``skipped_reason``): steps under several
-replicas (one shadow a layer cannot hold each replica's output: the replicas would race to
-write it). XLA-compiled steps keep values as others do.
+Under several replicas (MirroredStrategy) each replica's call is traced with a replica
+context holding its id as a Python int: each replica gets its own shadows, on its device
+(``Output.replicas``). Not captured, and the layer's row says why (``skipped_reason``):
+a replica whose id is not known at the trace (a tensor). XLA-compiled steps keep values as others do.
 """
 
 from __future__ import annotations
@@ -145,8 +146,12 @@ class Kept:
         path: str,
         static: list[int] | None = None,
         body: str | None = None,
+        replica: tuple[int, str] | None = None,
     ) -> None:
         self.step = step
+        # under several replicas: (the replica's id in its sync group, its device); the
+        # shadow lives on that device and only that replica's ops write it
+        self.replica = replica
         # "tf.cond" / "tf.while_loop": written by ops of a control-flow body in the step
         # (a branch runs or not, a loop body once per iteration): the step's run that
         # wrote it last and how many times the last run that ran the step wrote it
@@ -273,9 +278,9 @@ def _skip_reason(tf: Any) -> str | None:
         strategy = type(tf.distribute.get_strategy()).__name__
         replicas = int(tf.distribute.get_replica_context().num_replicas_in_sync)
         return (
-            f"not kept: {where} runs under {strategy} with {replicas} replicas in sync; "
-            "one kept copy a layer cannot hold each replica's output (the replicas would "
-            "race to write it), so nothing is kept under several replicas"
+            f"not kept: {where} runs under {strategy} with {replicas} replicas in sync, "
+            "and this replica's id is not known at the trace (a tensor), so no copy of its "
+            "own can be kept for each replica"
         )
     return None
 
@@ -307,6 +312,26 @@ def _flat_tensors(tf: Any, structure: Any) -> list[tuple[str, Any]]:
         text = "" if single else "".join(f"[{p!r}]" for p in path)
         found.append((text, value))
     return found
+
+
+def _replica(tf: Any) -> tuple[int, str] | None | bool:
+    """Under several replicas in sync: (this replica's id, its device), known at the
+    trace (MirroredStrategy traces each replica's call in a thread of its own, with a
+    replica context holding its id as a Python int); None under one replica or none;
+    False where the id is not known at the trace (a tensor: TPU)."""
+    if not _replicated(tf):
+        return None
+    context = tf.distribute.get_replica_context()
+    replica = getattr(context, "_replica_id_in_sync_group", None)
+    if not isinstance(replica, int) or isinstance(replica, bool):
+        return False
+    try:
+        devices = list(context.devices)  # MirroredStrategy: [[the replica's devices]]
+        while len(devices) == 1 and isinstance(devices[0], (list, tuple)):
+            devices = list(devices[0])
+    except Exception:
+        devices = []
+    return replica, str(devices[0]) if len(devices) == 1 else ""
 
 
 def _replicated(tf: Any) -> bool:
@@ -377,11 +402,13 @@ def capture(table: dict, owner: Any, structure: Any) -> None:
         if inside is None:
             return
         graph, body = inside
-    if _replicated(tf):
+    replica = _replica(tf)
+    if replica is False:
         reason = _skip_reason(tf) if table is _records else None
         if reason is not None:
             _skip(owner, reason)
         return
+    assert replica is not True
     tensors = _flat_tensors(tf, structure)
     if not tensors:
         return
@@ -395,11 +422,16 @@ def capture(table: dict, owner: Any, structure: Any) -> None:
                 step = _steps[graph] = _Step(tf, str(getattr(graph, "name", "a tf.function")))
             clock = _clock(tf)
             traces = _entry(table, owner)
-            trace = traces.get(id(graph))
+            key = (id(graph), replica[0] if replica else None)
+            trace = traces.get(key)
             fresh = trace is None or trace[0] is not step
             if trace is None or fresh:
-                trace = (step, [_kept_for(tf, step, p, t, body) for p, t in tensors])
-                traces[id(graph)] = trace
+                place = (
+                    tf.device(replica[1]) if replica and replica[1] else contextlib.nullcontext()
+                )
+                with place:
+                    made = [_kept_for(tf, step, p, t, body, replica) for p, t in tensors]
+                trace = traces[key] = (step, made)
             kept = trace[1]
         if len(kept) != len(tensors):  # the same owner returned another structure
             return
@@ -427,18 +459,25 @@ def _in_xla(tf: Any) -> bool:
     return bool(control_flow_util.GraphOrParentsInXlaContext(tf.compat.v1.get_default_graph()))
 
 
-def _kept_for(tf: Any, step: _Step, path: str, tensor: Any, body: str | None = None) -> Kept:
+def _kept_for(
+    tf: Any,
+    step: _Step,
+    path: str,
+    tensor: Any,
+    body: str | None = None,
+    replica: tuple[int, str] | None = None,
+) -> Kept:
     """A shadow for ``tensor``. Under XLA (``jit_compile``) a variable cannot change shape
     in the step: only a shape known at the trace is kept, decided then."""
     if not _in_xla(tf):
-        return Kept(tf, step, tensor.dtype, path, body=body)
+        return Kept(tf, step, tensor.dtype, path, body=body, replica=replica)
     shape = tensor.shape
     if shape.rank is None or not shape.is_fully_defined():
-        kept = Kept(tf, step, tensor.dtype, path, body=body)
+        kept = Kept(tf, step, tensor.dtype, path, body=body, replica=replica)
         kept.static_fit = False
         kept.reason = "not kept: an XLA-compiled step, and this shape was not known at its trace"
         return kept
-    return Kept(tf, step, tensor.dtype, path, [int(d) for d in shape], body=body)
+    return Kept(tf, step, tensor.dtype, path, [int(d) for d in shape], body, replica)
 
 
 def _keep(tf: Any, step: _Step, shadow: Kept, tensor: Any, in_body: bool = False) -> None:
@@ -537,6 +576,11 @@ class Output:
         # a control-flow body's output: "tf.cond branch", "last of 3 tf.while_loop
         # iterations", or which earlier run of the step it is from
         self.detail = detail
+        # under several replicas: one Output per replica (value None here), in replica
+        # order, each with its ``replica`` id and ``device``
+        self.replicas: list[Output] = []
+        self.replica: int | None = None
+        self.device = ""
 
 
 # (id(Kept), stamp) -> Output: the same step read twice gives the same tensor object
@@ -544,12 +588,48 @@ _read_cache: dict[tuple[int, int], Output] = {}
 
 
 def _last(traces: dict) -> tuple[_Step, list[Kept], int] | None:
+    """The last step that ran (the largest stamp) and its shadows: under several replicas,
+    each replica's, in replica order (``_grouped`` pairs them by path)."""
     best = None
-    for step, kept in list(traces.values()):
+    for key, (step, kept) in sorted(
+        traces.items(), key=lambda item: (item[0][1] is not None, item[0][1] or 0)
+    ):
         stamp = int(step.stamp.numpy())
-        if stamp > 0 and (best is None or stamp > best[2]):
-            best = (step, kept, stamp)
+        if stamp <= 0:
+            continue
+        if best is None or stamp > best[2]:
+            best = (step, list(kept), stamp)
+        elif stamp == best[2] and step is best[0] and key[1] is not None:
+            best[1].extend(kept)
     return best
+
+
+def _grouped(found: list[Output], kept: list[Kept]) -> list[Output]:
+    """Replicas' outputs by path: one Output per path, its ``replicas`` each replica's."""
+    if not kept or kept[0].replica is None:
+        return found
+    from ..core import formatting as fmt
+
+    by_path: dict[str, Output] = {}
+    for output, shadow in zip(found, kept):
+        if shadow.replica is None:
+            continue
+        replica_id, device = shadow.replica
+        output.replica = replica_id
+        output.device = fmt.device_text(device)
+        head = by_path.get(output.path)
+        if head is None:
+            head = by_path[output.path] = Output(
+                output.path,
+                None,
+                output.shape,
+                output.where,
+                output.calls,
+                output.reason,
+                output.detail,
+            )
+        head.replicas.append(output)
+    return list(by_path.values())
 
 
 def _read(kept: list[Kept], step: _Step, stamp: int) -> list[Output]:
@@ -565,7 +645,10 @@ def _read(kept: list[Kept], step: _Step, stamp: int) -> list[Output]:
             if cached is not None:
                 found.append(cached)
                 continue
-            values = tf.identity(shadow.values)  # this step's: the next one writes anew
+            # this step's (the next one writes anew), read where the shadow lives
+            place = tf.device(shadow.replica[1]) if shadow.replica and shadow.replica[1] else None
+            with place or contextlib.nullcontext():
+                values = tf.identity(shadow.values)
             shape = [int(d) for d in shadow.shape.numpy()]
             if shadow.static_fit is True:
                 shape = [int(d) for d in values.shape]
@@ -640,7 +723,7 @@ def _outputs_of(layer: Any) -> list[Output] | None:
         return [_eager_output(p, t) for p, t in eager.tensors]
     if last is None:
         return None
-    return _read(last[1], last[0], last[2])
+    return _grouped(_read(last[1], last[0], last[2]), last[1])
 
 
 def _eager_output(path: str, kept: Any) -> Output:
@@ -670,7 +753,7 @@ def _batch_of(model: Any) -> list[Output] | None:
     last = _last(traces) if traces else None
     if last is None:
         return None
-    return _read(last[1], last[0], last[2])
+    return _grouped(_read(last[1], last[0], last[2]), last[1])
 
 
 def held_bytes() -> int:
