@@ -386,9 +386,13 @@ def _in_graph(tf: Any, graph: Any, body: str | None) -> Any:
         yield
 
 
-def capture(table: dict, owner: Any, structure: Any) -> None:
+def capture(
+    table: dict, owner: Any, structure: Any, replica: tuple[int, str] | None = None
+) -> None:
     """After ``owner`` produced ``structure`` (a layer's output; a batch): keep it, in
-    the step being traced (shadows written by the step) or, eagerly, by reference."""
+    the step being traced (shadows written by the step) or, eagerly, by reference.
+    ``replica``: (id, device) of the replica whose part ``structure`` is, given from the
+    cross-replica context (else read from the replica context the call is traced in)."""
     import tensorflow as tf
 
     if tf.executing_eagerly():
@@ -402,7 +406,8 @@ def capture(table: dict, owner: Any, structure: Any) -> None:
         if inside is None:
             return
         graph, body = inside
-    replica = _replica(tf)
+    if replica is None:
+        replica = _replica(tf)  # type: ignore[assignment]
     if replica is False:
         reason = _skip_reason(tf) if table is _records else None
         if reason is not None:
@@ -793,11 +798,57 @@ def _wrap_layer_call(cls: type) -> None:
     patch_once(cls, "__call__", wrap_call)
 
 
+def _keras2_model(fn: Any) -> Any:
+    """The model whose Keras 2 train step ``fn`` is: ``run_step``, made by Keras 2's
+    ``Model.make_train_function`` (possibly in a ``tf.function`` for XLA), holds it in its
+    closure (read, never called); None for any other function."""
+    python = getattr(fn, "python_function", fn)
+    code = getattr(python, "__code__", None)
+    if code is None or code.co_name != "run_step":
+        return None
+    if "make_train_function" not in str(getattr(python, "__qualname__", "")):
+        return None
+    if not str(getattr(python, "__module__", "")).endswith("engine.training"):
+        return None
+    cells = dict(zip(code.co_freevars, getattr(python, "__closure__", None) or ()))
+    cell = cells.get("model")
+    try:
+        return None if cell is None else cell.cell_contents
+    except ValueError:  # an empty cell
+        return None
+
+
+def _keras2_batch(strategy: Any, fn: Any, rest: tuple, named: dict) -> None:
+    """Keras 2's train step is ``model.distribute_strategy.run(run_step, args=(data,))``
+    (``make_train_function``): ``data`` is the batch ``train_step(data)`` is given, after
+    the data adapter; under several replicas each replica's part is kept as its own."""
+    model = _keras2_model(fn)
+    if model is None:
+        return
+    args = rest[0] if rest else named.get("args", ())
+    if not isinstance(args, (tuple, list)) or len(args) != 1:
+        return
+    data = args[0]
+    count = int(getattr(strategy, "num_replicas_in_sync", 1) or 1)
+    if count <= 1:
+        capture(_batches, model, data)
+        return
+    from tensorflow.python.distribute import distribute_utils
+
+    devices = list(getattr(strategy.extended, "worker_devices", ()) or ())
+    for replica in range(count):
+        part = distribute_utils.select_replica(replica, data)
+        device = str(devices[replica]) if replica < len(devices) else ""
+        capture(_batches, model, part, (replica, device))
+
+
 def install_keras2(root: str, allowed: Callable[[], bool]) -> bool:
     """Keras 2 (2.13-2.15's ``keras``, ``tf_keras``): wrap its ``Layer.__call__`` (a
     functional or ``Sequential`` model calls each layer through it, in ``fit``'s compiled
-    ``train_function`` too). Layer outputs only: Keras 2's ``train_step(data)`` is reached
-    through ``make_train_function``'s closure, so its batch is not kept."""
+    ``train_function`` too). The batch: Keras 2's ``train_step(data)`` is reached through
+    ``make_train_function``'s closure (``run_step``, handed to the model's strategy's
+    ``run``); ``tf.distribute.Strategy.run`` is wrapped (TF's class, never a user's
+    object) to keep ``data`` when the function it is given is that ``run_step``."""
     import importlib
 
     global _allowed
@@ -810,8 +861,31 @@ def install_keras2(root: str, allowed: Callable[[], bool]) -> bool:
         cls = getattr(module, "Layer", None)
         if isinstance(cls, type):
             _wrap_layer_call(cls)
+            _wrap_strategy_run()
             return True
     return False
+
+
+def _wrap_strategy_run() -> None:
+    from ..core.patching import patch_once
+
+    try:
+        from tensorflow.python.distribute import distribute_lib
+    except ImportError:
+        return
+
+    def wrap_run(original: Callable[..., Any]) -> Callable[..., Any]:
+        def run(self, fn, *rest, **named):
+            if _on and _allowed():
+                try:
+                    _keras2_batch(self, fn, rest, named)
+                except Exception as exc:  # capture must never break training
+                    _report("batch", exc)
+            return original(self, fn, *rest, **named)
+
+        return run
+
+    patch_once(distribute_lib.StrategyBase, "run", wrap_run)
 
 
 def install(keras: Any, allowed: Callable[[], bool]) -> bool:
