@@ -334,3 +334,19 @@ def test_a_cond_branch_and_a_while_body_keep_what_their_last_run_wrote():
     step(x, tf.constant(0))  # no iteration: the body's output is from run 2
     assert capture.outputs_of(looped)[0].detail.startswith("from its run 2: its tf.while_loop")
     assert "branch" in repr(activations_view.ActivationsView(model))
+
+
+def test_an_rnn_cell_keeps_its_last_iterations_output():
+    """Keras's RNN calls its cell once before its tf.while_loop (to learn the output's
+    structure), then in the loop: the row is the loop's, its value the last iteration's."""
+    keras.utils.set_random_seed(3)
+    rnn = keras.layers.SimpleRNN(4)
+
+    @tf.function
+    def step(x):
+        return rnn(x)
+
+    out = step(np.random.default_rng(1).random((2, 5, 3), dtype=np.float32))
+    kept = capture.outputs_of(rnn.cell)
+    assert kept is not None and kept[0].detail == "last of 5 tf.while_loop iterations", kept
+    assert kept[0].value.numpy().tobytes() == out.numpy().tobytes()

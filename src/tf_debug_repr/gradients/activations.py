@@ -155,12 +155,12 @@ class Kept:
         # "tf.cond" / "tf.while_loop": written by ops of a control-flow body in the step
         # (a branch runs or not, a loop body once per iteration): the step's run that
         # wrote it last and how many times the last run that ran the step wrote it
-        self.body = body
+        self.body: str | None = None
         self.ran: Any = None
         self.iterations: Any = None
+        self.body_calls = 0  # calls traced in a body (each writes once per iteration)
         if body is not None:
-            self.ran = _variable(tf, tf.constant(0, tf.int64), "tfdr_ran")
-            self.iterations = _variable(tf, tf.constant(0, tf.int64), "tfdr_iterations")
+            self.in_body(tf, body)
         self.path = path  # "" for a single output, "[0]", "['a']" within a structure
         self.dtype = dtype
         self.calls = 0
@@ -177,6 +177,19 @@ class Kept:
                 values = tf.zeros(static, dtype)
         self.values = _variable(tf, values, "tfdr_activation", open_shape=True)
         self.shape = _variable(tf, shape, "tfdr_shape", open_shape=True)
+
+    def in_body(self, tf: Any, body: str) -> bool:
+        """A call in a control-flow body writes this shadow (made under ``init_scope``):
+        its run and iteration counters, made now if they were not; True when made now.
+        A while loop wins over a cond (an RNN's cell: called once before its loop, to
+        learn its output's structure, then in the loop)."""
+        if body == "tf.while_loop" or self.body is None:
+            self.body = body
+        if self.ran is not None:
+            return False
+        self.ran = _variable(tf, tf.constant(0, tf.int64), "tfdr_ran")
+        self.iterations = _variable(tf, tf.constant(0, tf.int64), "tfdr_iterations")
+        return True
 
 
 class _Eager:
@@ -429,32 +442,37 @@ def capture(
             traces = _entry(table, owner)
             key = (id(graph), replica[0] if replica else None)
             trace = traces.get(key)
-            fresh = trace is None or trace[0] is not step
-            if trace is None or fresh:
-                place = (
-                    tf.device(replica[1]) if replica and replica[1] else contextlib.nullcontext()
-                )
-                with place:
-                    made = [_kept_for(tf, step, p, t, body, replica) for p, t in tensors]
+            device = replica[1] if replica else ""
+
+            def place() -> Any:  # the replica's device, where its shadows live
+                return tf.device(device) if device else contextlib.nullcontext()
+
+            if trace is None or trace[0] is not step:
+                with place():
+                    made = [_kept_for(tf, step, p, t, None, replica) for p, t in tensors]
                 trace = traces[key] = (step, made)
             kept = trace[1]
-        if len(kept) != len(tensors):  # the same owner returned another structure
-            return
+            if len(kept) != len(tensors):  # the same owner returned another structure
+                return
+            counted = []  # shadows whose iterations each run counts from now
+            if body is not None:
+                with place():
+                    counted = [shadow for shadow in kept if shadow.in_body(tf, body)]
         with _own_ops(tf):
             with _in_graph(tf, graph, body):
                 if not step.stamped:
                     step.stamped = True
                     step.runs.assign_add(1)
                     step.stamp.assign(clock.assign_add(1))
-                if fresh and body is not None:  # each run counts its own iterations
-                    for shadow in kept:
-                        if shadow.iterations is not None:
-                            shadow.iterations.assign(tf.constant(0, tf.int64))
+                for shadow in counted:  # each run counts its own iterations
+                    shadow.iterations.assign(tf.constant(0, tf.int64))
             for shadow, (_, tensor) in zip(kept, tensors):
                 shadow.calls += 1
                 _keep(tf, step, shadow, tensor, body is not None)
-                if shadow.ran is not None and body is not None:
+                if shadow.ran is not None:  # written in this run (in a body or not)
                     shadow.ran.assign(step.runs.read_value())
+                if body is not None:
+                    shadow.body_calls += 1
                     shadow.iterations.assign_add(tf.constant(1, tf.int64))
 
 
@@ -696,7 +714,7 @@ def _body_detail(shadow: Kept, step: _Step) -> tuple[str, str]:
     if shadow.body == "tf.cond":
         return "tf.cond branch", ""
     count = int(shadow.iterations.numpy())
-    calls = max(1, shadow.calls)
+    calls = max(1, shadow.body_calls)
     # each iteration writes once per call of the layer traced in the body
     iterations = count // calls if count % calls == 0 else count
     return f"last of {iterations:,} tf.while_loop iterations", ""
