@@ -128,7 +128,7 @@ class _Step:
     def __init__(self, tf: Any, name: str) -> None:
         self.name = name
         self.stamp = _variable(tf, tf.constant(0, tf.int64), "tfdr_stamp")
-        self.runs = _variable(tf, tf.constant(0, tf.int64), "tfdr_runs")  # this step's own
+        self.runs = _variable(tf, tf.constant(0, tf.int64), "tfdr_runs")  # its own runs
         self.total: Any = None  # a graph tensor while the trace runs
         self.static_total = 0  # bytes of outputs of known shape kept whole
         self.stamped = False

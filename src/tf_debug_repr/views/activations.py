@@ -6,8 +6,10 @@ A Keras layer whose output a step kept (``gradients/activations.py``) gets a
 summary also counts what goes wrong in activations: exact zeros and units dead for the
 whole batch after a ReLU, saturated sigmoid/tanh outputs, exploding values. A model whose
 compiled train step kept its batch gets a ``last step`` group: the inputs, targets and
-sample weights the step was given, after Keras's data adapter. Each row's expression is a
-call of the public facade (``activation(layer)``, ``last_step(model)``).
+sample weights the step was given, after Keras's data adapter. Under several replicas
+each of them has a child per replica (``[0] CPU:0``: ``ReplicaOutputs``), each that
+replica's own tensor. Each row's expression is a call of the public facade
+(``activation(layer)``, ``last_step(model)``).
 """
 
 from __future__ import annotations
