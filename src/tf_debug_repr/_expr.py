@@ -111,11 +111,12 @@ def saved_variables(obj: Any) -> list:
     return saved_views.saved_variables(obj)
 
 
-def activation(layer: Any, index: int = 0) -> Any:
-    """A Keras layer's output in the last step that ran it (compiled or eager)."""
+def activation(layer: Any, index: int = 0, replica: int | None = None) -> Any:
+    """A Keras layer's output in the last step that ran it (compiled or eager); under
+    several replicas each replica's, or ``replica``'s."""
     from .views import activations as activation_views
 
-    return activation_views.activation(layer, index)
+    return activation_views.activation(layer, index, replica)
 
 
 def last_step(model: Any) -> Any:

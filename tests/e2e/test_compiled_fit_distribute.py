@@ -117,3 +117,78 @@ def test_a_nan_in_a_layers_call_under_distributed_fit_stops_on_its_line(monkeypa
         _quiet_then_ends(client, s, plain_warnings)
     finally:
         client.close()
+
+
+def _weights(out: str) -> list[np.ndarray]:
+    with np.load(out) as saved:
+        return [saved[k] for k in sorted(saved.files, key=lambda k: int(k.split("_")[1]))]
+
+
+def test_layer_outputs_and_the_batch_of_distributed_fit_per_replica(debug_session, tmp_path):
+    """Each layer's ``→ output`` under 2 replicas: a child per replica (``[0] CPU:0``), each
+    that replica's output bit for bit (its part of the batch through the layer from the
+    weights before the step); the ``last step`` group's rows per replica too; and the trained
+    weights equal a run without the debugger, bit for bit."""
+    import os
+    import subprocess
+    import sys
+
+    program = "activations_distribute.py"
+    plain_out = str(tmp_path / "plain.npz")
+    subprocess.run(
+        [sys.executable, program_path(program)],
+        env={**os.environ, "TFDR_OUT": plain_out, "TF_CPP_MIN_LOG_LEVEL": "2"},
+        check=True,
+        timeout=300,
+    )
+    out = str(tmp_path / "debugged.npz")
+    s = debug_session(program, "CALLBACK_BREAKPOINT", env={"TFDR_OUT": out})
+    s.evaluate("__tfdr_expected = [recompute(keep.before, r) for r in (0, 1)]", "repl")
+    found = s.evaluate("model")
+    model = {v.name: v for v in s.client.variables(found["variablesReference"])}
+    for index, (name, shape) in enumerate(
+        (("hidden (Dense)", "[8, 8]"), ("out (Dense)", "[8, 1]"))
+    ):
+        rows = [c for c in s.children(model[name]) if c.name.startswith("→ output")]
+        assert [r.name for r in rows] == [
+            "→ output (in compiled step 'one_step_on_data', 2 replicas)"
+        ], rows
+        assert rows[0].value.startswith("2 replicas (CPU:0, CPU:1)"), rows[0].value
+        assert s.evaluate(rows[0].evaluate_name)["result"] == rows[0].value
+        replicas = s.children(rows[0])
+        assert [r.name for r in replicas] == ["[0] CPU:0", "[1] CPU:1"], replicas
+        for replica, row in enumerate(replicas):
+            assert f"float32{shape}" in row.value, row.value
+            if index == 0:
+                assert "dead ReLU" in row.value, row.value
+            same = (
+                f"__import__('numpy').array_equal(({row.evaluate_name}).numpy(), "
+                f"__tfdr_expected[{replica}][{index}])"
+            )
+            assert s.evaluate(same, "repl")["result"] == "True", (name, row.name)
+    group = next(c for c in s.children(_model_row(s)) if c.name.startswith("last step"))
+    assert "each of its 2 replicas its part" in group.value, group.value
+    parts = s.child_map(group)
+    assert set(parts) == {"inputs", "targets"}, parts
+    for role, index in (("inputs", 0), ("targets", 1)):
+        replicas = s.children(parts[role])
+        assert [r.name for r in replicas] == ["[0] CPU:0", "[1] CPU:1"], replicas
+        for replica, row in enumerate(replicas):
+            same = (
+                f"__import__('numpy').array_equal(({row.evaluate_name}).numpy(), "
+                f"part({replica})[{index}])"
+            )
+            assert s.evaluate(same, "repl")["result"] == "True", (role, row.name)
+    s.client.resume(s.thread_id)
+    s.client.wait_event("terminated", timeout=120)
+    plain, debugged = _weights(plain_out), _weights(out)
+    assert len(plain) == len(debugged) == 4
+    for a, b in zip(plain, debugged, strict=True):
+        assert a.tobytes() == b.tobytes()
+
+
+def _model_row(s):
+    from tf_debug_repr.hosts.demo.dap_client import Variable
+
+    found = s.evaluate("model")
+    return Variable("model", found["result"], "", found["variablesReference"], "model", found)

@@ -128,3 +128,34 @@ def test_compiled_fit_layer_outputs_read_alike(fit_session):
             assert s.evaluate(same, "repl")["result"] == "True"
     output = "".join(s.client.output)
     assert "activation capture" not in output, output[-2000:]
+
+
+def test_compiled_fit_last_step_batch_reads_alike(debug_session):
+    """Compiled ``fit``'s ``last step`` group under Keras 2 (its ``train_step(data)`` is
+    reached through ``make_train_function``'s ``run_step``, handed to the strategy's
+    ``run``) as under Keras 3: the inputs and targets of the last step, after the data
+    adapter, equal to the program's last batch; nothing of the model's was changed."""
+    s = debug_session("keras_parity_fit.py")
+    found = s.evaluate("model")
+    rows = s.client.variables(found["variablesReference"])
+    groups = [c for c in rows if c.name.startswith("last step")]
+    assert [g.name for g in groups] == ["last step (the batch it was given)"], [
+        c.name for c in rows
+    ]
+    assert groups[0].value.startswith("inputs[16, 5], targets[16, 1] (the batch compiled step"), (
+        groups[0].value
+    )
+    assert s.evaluate(groups[0].evaluate_name)["result"] == groups[0].value
+    parts = {c.name: c for c in s.client.variables(groups[0].reference)}
+    assert set(parts) == {"inputs", "targets"}, parts
+    for role, data in (("inputs", "x"), ("targets", "y")):
+        same = (
+            f"__import__('numpy').array_equal(({parts[role].evaluate_name}).numpy(), {data}[48:])"
+        )
+        assert s.evaluate(same, "repl")["result"] == "True", role
+    # no attribute of the plugin's on the model (stock shows every instance attribute)
+    assert (
+        s.evaluate("[k for k in vars(model) if 'tfdr' in k or 'debug_repr' in k]")["result"] == "[]"
+    )
+    output = "".join(s.client.output)
+    assert "activation capture" not in output, output[-2000:]

@@ -287,39 +287,66 @@ def test_tf_activations_view_says_why_a_model_no_step_ran_has_nothing():
     assert "activation capture is off" in repr(activations_view.ActivationsView(mlp()))
 
 
-def test_a_call_inside_a_cond_or_while_body_says_why_nothing_is_kept():
+def test_a_cond_branch_and_a_while_body_keep_what_their_last_run_wrote():
     from tf_debug_repr.hosts.notebook import activations_view
 
     keras.utils.set_random_seed(2)
     outer = keras.layers.Dense(4, name="outer")
     branch = keras.layers.Dense(4, name="branch")
+    other = keras.layers.Dense(4, name="other")
     looped = keras.layers.Dense(4, name="looped")
 
     class Holder(keras.Model):  # its layers are listed under it (Keras tracks attributes)
         def __init__(self) -> None:
             super().__init__()
-            self.outer, self.branch, self.looped = outer, branch, looped
+            self.outer, self.branch, self.other, self.looped = outer, branch, other, looped
 
     model = Holder()
 
+    @tf.function(input_signature=[tf.TensorSpec([None, 6]), tf.TensorSpec([], tf.int32)])
+    def step(x, n):
+        h = outer(x)
+        h = tf.cond(n > 1, lambda: branch(h), lambda: other(h))
+        return tf.while_loop(lambda i, v: i < n, lambda i, v: (i + 1, looped(v)), (0, h))[1]
+
+    x = np.ones((3, 6), np.float32)
+    step(x, tf.constant(1))  # the false branch, one iteration
+    assert capture.outputs_of(other)[0].detail == "tf.cond branch"
+    never = capture.outputs_of(branch)[0]
+    assert never.value is None and never.reason.startswith(
+        "not kept: its tf.cond branch has not run in any run of compiled step 'step'"
+    ), never.reason
+    assert isinstance(views.activation(branch), Note)
+    out = step(x, tf.constant(2))  # the true branch, two iterations
+    kept = capture.outputs_of(branch)[0]
+    assert kept.detail == "tf.cond branch" and kept.value is not None
+    assert kept.value.numpy().tobytes() == branch(outer(x)).numpy().tobytes()
+    last = capture.outputs_of(looped)[0]
+    assert last.detail == "last of 2 tf.while_loop iterations"
+    assert last.value.numpy().tobytes() == out.numpy().tobytes()
+    stale = capture.outputs_of(other)[0]
+    assert stale.detail == "from its run 1: its tf.cond branch did not run in the last run (2)"
+    rows = views.output_children(other, views.Kind.KERAS_LAYER)
+    assert [c.name for c in rows] == [
+        "→ output (in compiled step 'step', from its run 1: its tf.cond branch did not run "
+        "in the last run (2))"
+    ]
+    step(x, tf.constant(0))  # no iteration: the body's output is from run 2
+    assert capture.outputs_of(looped)[0].detail.startswith("from its run 2: its tf.while_loop")
+    assert "branch" in repr(activations_view.ActivationsView(model))
+
+
+def test_an_rnn_cell_keeps_its_last_iterations_output():
+    """Keras's RNN calls its cell once before its tf.while_loop (to learn the output's
+    structure), then in the loop: the row is the loop's, its value the last iteration's."""
+    keras.utils.set_random_seed(3)
+    rnn = keras.layers.SimpleRNN(4)
+
     @tf.function
     def step(x):
-        h = outer(x)
-        h = tf.cond(tf.reduce_sum(h) > -1e9, lambda: branch(h), lambda: h)
-        return tf.while_loop(lambda i, v: i < 2, lambda i, v: (i + 1, looped(v)), (0, h))[1]
+        return rnn(x)
 
-    step(np.ones((3, 6), np.float32))
-    assert capture.outputs_of(outer)
-    for layer, body in ((branch, "tf.cond"), (looped, "tf.while_loop")):
-        assert capture.outputs_of(layer) is None
-        why = capture.skipped_reason(layer)
-        assert why is not None and why.startswith(f"not kept: called inside a {body} body"), why
-        found = views.activation(layer)
-        assert isinstance(found, Note) and found.text == why
-        rows = [c for c in views.output_children(layer, views.Kind.KERAS_LAYER)]
-        assert [(c.name, c.value) for c in rows] == [("→ output (not kept)", Note(why))]
-    text = repr(activations_view.ActivationsView(model))
-    assert "branch (not kept: called inside a tf.cond body" in text, text
-    # called again where the step keeps it: the reason goes
-    tf.function(lambda x: branch(x))(np.ones((3, 4), np.float32))
-    assert capture.skipped_reason(branch) is None and capture.outputs_of(branch)
+    out = step(np.random.default_rng(1).random((2, 5, 3), dtype=np.float32))
+    kept = capture.outputs_of(rnn.cell)
+    assert kept is not None and kept[0].detail == "last of 5 tf.while_loop iterations", kept
+    assert kept[0].value.numpy().tobytes() == out.numpy().tobytes()

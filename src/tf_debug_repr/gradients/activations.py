@@ -16,11 +16,15 @@ each output is kept whole while the step's kept outputs so far fit (decided in t
 the batch size being unknown at the trace); an output that did not fit keeps only its
 shape, and its row says so. ``TF_DEBUG_REPR_ACTIVATIONS=0`` turns the capture off.
 Eager calls (``run_eagerly``, an eager loop) keep a reference to the output tensor, within
-the same budget. Not captured, and the layer's row says why (``skipped_reason``): calls
-inside a ``tf.cond``/``tf.while_loop`` body (an RNN's cell: the step's shadows are written
-by ops of the step's own graph, and a branch's or an iteration's value has no such op), steps
-under several replicas (one shadow a layer cannot hold each replica's output: the replicas
-would race to write it). XLA-compiled steps keep values as others do.
+the same budget. A call inside a ``tf.cond`` branch or a ``tf.while_loop`` body of a step
+(an RNN's cell) writes its shadow from inside the body (control flow v2 runs a body's
+stateful ops with it): a branch that did not run leaves what an earlier run wrote, and each
+such shadow keeps the step's run that wrote it (``ran``) so that the row says so; a loop
+body's shadow holds the last iteration's output and counts the iterations of the last run.
+Under several replicas (MirroredStrategy) each replica's call is traced with a replica
+context holding its id as a Python int: each replica gets its own shadows, on its device
+(``Output.replicas``). Not captured, and the layer's row says why (``skipped_reason``):
+a replica whose id is not known at the trace (a tensor). XLA-compiled steps keep values as others do.
 """
 
 from __future__ import annotations
@@ -124,6 +128,7 @@ class _Step:
     def __init__(self, tf: Any, name: str) -> None:
         self.name = name
         self.stamp = _variable(tf, tf.constant(0, tf.int64), "tfdr_stamp")
+        self.runs = _variable(tf, tf.constant(0, tf.int64), "tfdr_runs")  # its own runs
         self.total: Any = None  # a graph tensor while the trace runs
         self.static_total = 0  # bytes of outputs of known shape kept whole
         self.stamped = False
@@ -134,9 +139,28 @@ class Kept:
     shape as the step saw it, how many calls of the layer wrote it in that step."""
 
     def __init__(
-        self, tf: Any, step: _Step, dtype: Any, path: str, static: list[int] | None = None
+        self,
+        tf: Any,
+        step: _Step,
+        dtype: Any,
+        path: str,
+        static: list[int] | None = None,
+        body: str | None = None,
+        replica: tuple[int, str] | None = None,
     ) -> None:
         self.step = step
+        # under several replicas: (the replica's id in its sync group, its device); the
+        # shadow lives on that device and only that replica's ops write it
+        self.replica = replica
+        # "tf.cond" / "tf.while_loop": written by ops of a control-flow body in the step
+        # (a branch runs or not, a loop body once per iteration): the step's run that
+        # wrote it last and how many times the last run that ran the step wrote it
+        self.body: str | None = None
+        self.ran: Any = None
+        self.iterations: Any = None
+        self.body_calls = 0  # calls traced in a body (each writes once per iteration)
+        if body is not None:
+            self.in_body(tf, body)
         self.path = path  # "" for a single output, "[0]", "['a']" within a structure
         self.dtype = dtype
         self.calls = 0
@@ -153,6 +177,19 @@ class Kept:
                 values = tf.zeros(static, dtype)
         self.values = _variable(tf, values, "tfdr_activation", open_shape=True)
         self.shape = _variable(tf, shape, "tfdr_shape", open_shape=True)
+
+    def in_body(self, tf: Any, body: str) -> bool:
+        """A call in a control-flow body writes this shadow (made under ``init_scope``):
+        its run and iteration counters, made now if they were not; True when made now.
+        A while loop wins over a cond (an RNN's cell: called once before its loop, to
+        learn its output's structure, then in the loop)."""
+        if body == "tf.while_loop" or self.body is None:
+            self.body = body
+        if self.ran is not None:
+            return False
+        self.ran = _variable(tf, tf.constant(0, tf.int64), "tfdr_ran")
+        self.iterations = _variable(tf, tf.constant(0, tf.int64), "tfdr_iterations")
+        return True
 
 
 class _Eager:
@@ -254,22 +291,9 @@ def _skip_reason(tf: Any) -> str | None:
         strategy = type(tf.distribute.get_strategy()).__name__
         replicas = int(tf.distribute.get_replica_context().num_replicas_in_sync)
         return (
-            f"not kept: {where} runs under {strategy} with {replicas} replicas in sync; "
-            "one kept copy a layer cannot hold each replica's output (the replicas would "
-            "race to write it), so nothing is kept under several replicas"
-        )
-    graph = tf.compat.v1.get_default_graph()
-    names = [cls.__name__ for cls in type(graph).__mro__]
-    if "ControlFlowFuncGraph" in names:
-        step = _enclosing_step(tf)
-        if step is None or str(getattr(step, "name", "")).startswith(("Dataset_", "keras_graph")):
-            return None
-        kind = "tf.while_loop" if "While" in type(graph).__name__ else "tf.cond"
-        return (
-            f"not kept: called inside a {kind} body of compiled step "
-            f"{str(getattr(step, 'name', '?'))!r}; the step keeps what its own graph's ops "
-            "write, and a branch's or a loop iteration's value is not written out (not yet "
-            "supported): call the layer outside the body, or look at it in an eager call"
+            f"not kept: {where} runs under {strategy} with {replicas} replicas in sync, "
+            "and this replica's id is not known at the trace (a tensor), so no copy of its "
+            "own can be kept for each replica"
         )
     return None
 
@@ -303,6 +327,26 @@ def _flat_tensors(tf: Any, structure: Any) -> list[tuple[str, Any]]:
     return found
 
 
+def _replica(tf: Any) -> tuple[int, str] | None | bool:
+    """Under several replicas in sync: (this replica's id, its device), known at the
+    trace (MirroredStrategy traces each replica's call in a thread of its own, with a
+    replica context holding its id as a Python int); None under one replica or none;
+    False where the id is not known at the trace (a tensor: TPU)."""
+    if not _replicated(tf):
+        return None
+    context = tf.distribute.get_replica_context()
+    replica = getattr(context, "_replica_id_in_sync_group", None)
+    if not isinstance(replica, int) or isinstance(replica, bool):
+        return False
+    try:
+        devices = list(context.devices)  # MirroredStrategy: [[the replica's devices]]
+        while len(devices) == 1 and isinstance(devices[0], (list, tuple)):
+            devices = list(devices[0])
+    except Exception:
+        devices = []
+    return replica, str(devices[0]) if len(devices) == 1 else ""
+
+
 def _replicated(tf: Any) -> bool:
     if not tf.distribute.has_strategy():
         return False
@@ -317,9 +361,51 @@ def _static_bytes(tensor: Any) -> int | None:
     return int(math.prod(int(d) for d in shape)) * tensor.dtype.size
 
 
-def capture(table: dict, owner: Any, structure: Any) -> None:
+def _body(tf: Any) -> tuple[Any, str] | None:
+    """(the step's graph, "tf.cond" or "tf.while_loop") when a control-flow body of a
+    compiled step is being traced (a while loop anywhere around it: "tf.while_loop", its
+    last iteration is what stays); None elsewhere."""
+    graph = tf.compat.v1.get_default_graph()
+    names = [cls.__name__ for cls in type(graph).__mro__]
+    if "ControlFlowFuncGraph" not in names:
+        return None
+    kind = "tf.cond"
+    for _ in range(64):
+        names = [cls.__name__ for cls in type(graph).__mro__]
+        if "ControlFlowFuncGraph" not in names:
+            break
+        if type(graph).__name__.startswith("While"):
+            kind = "tf.while_loop"
+        graph = getattr(graph, "outer_graph", None)
+        if graph is None:
+            return None
+    names = [cls.__name__ for cls in type(graph).__mro__]
+    if "FuncGraph" not in names or "ControlFlowFuncGraph" in names:
+        return None
+    if str(getattr(graph, "name", "")).startswith(("Dataset_", "keras_graph")):
+        return None
+    return graph, kind
+
+
+@contextlib.contextmanager
+def _in_graph(tf: Any, graph: Any, body: str | None) -> Any:
+    """Ops made here go into the step's own graph: from a control-flow body's trace, ops
+    that must run with every run of the step (made before the body's control-flow op, so
+    the step's automatic control dependencies run them before it)."""
+    if body is None:
+        yield
+        return
+    with graph.as_default(), tf.control_dependencies(None):
+        yield
+
+
+def capture(
+    table: dict, owner: Any, structure: Any, replica: tuple[int, str] | None = None
+) -> None:
     """After ``owner`` produced ``structure`` (a layer's output; a batch): keep it, in
-    the step being traced (shadows written by the step) or, eagerly, by reference."""
+    the step being traced (shadows written by the step) or, eagerly, by reference.
+    ``replica``: (id, device) of the replica whose part ``structure`` is, given from the
+    cross-replica context (else read from the replica context the call is traced in)."""
     import tensorflow as tf
 
     if tf.executing_eagerly():
@@ -327,11 +413,20 @@ def capture(table: dict, owner: Any, structure: Any) -> None:
             _keep_eager(tf, owner, structure)
         return
     graph = _step_graph(tf)
-    if graph is None or _replicated(tf):
+    body = None
+    if graph is None:
+        inside = _body(tf)
+        if inside is None:
+            return
+        graph, body = inside
+    if replica is None:
+        replica = _replica(tf)  # type: ignore[assignment]
+    if replica is False:
         reason = _skip_reason(tf) if table is _records else None
         if reason is not None:
             _skip(owner, reason)
         return
+    assert replica is not True
     tensors = _flat_tensors(tf, structure)
     if not tensors:
         return
@@ -345,19 +440,40 @@ def capture(table: dict, owner: Any, structure: Any) -> None:
                 step = _steps[graph] = _Step(tf, str(getattr(graph, "name", "a tf.function")))
             clock = _clock(tf)
             traces = _entry(table, owner)
-            trace = traces.get(id(graph))
+            key = (id(graph), replica[0] if replica else None)
+            trace = traces.get(key)
+            device = replica[1] if replica else ""
+
+            def place() -> Any:  # the replica's device, where its shadows live
+                return tf.device(device) if device else contextlib.nullcontext()
+
             if trace is None or trace[0] is not step:
-                trace = traces[id(graph)] = (step, [_kept_for(tf, step, p, t) for p, t in tensors])
+                with place():
+                    made = [_kept_for(tf, step, p, t, None, replica) for p, t in tensors]
+                trace = traces[key] = (step, made)
             kept = trace[1]
-        if len(kept) != len(tensors):  # the same owner returned another structure
-            return
+            if len(kept) != len(tensors):  # the same owner returned another structure
+                return
+            counted = []  # shadows whose iterations each run counts from now
+            if body is not None:
+                with place():
+                    counted = [shadow for shadow in kept if shadow.in_body(tf, body)]
         with _own_ops(tf):
-            if not step.stamped:
-                step.stamped = True
-                step.stamp.assign(clock.assign_add(1))
+            with _in_graph(tf, graph, body):
+                if not step.stamped:
+                    step.stamped = True
+                    step.runs.assign_add(1)
+                    step.stamp.assign(clock.assign_add(1))
+                for shadow in counted:  # each run counts its own iterations
+                    shadow.iterations.assign(tf.constant(0, tf.int64))
             for shadow, (_, tensor) in zip(kept, tensors):
                 shadow.calls += 1
-                _keep(tf, step, shadow, tensor)
+                _keep(tf, step, shadow, tensor, body is not None)
+                if shadow.ran is not None:  # written in this run (in a body or not)
+                    shadow.ran.assign(step.runs.read_value())
+                if body is not None:
+                    shadow.body_calls += 1
+                    shadow.iterations.assign_add(tf.constant(1, tf.int64))
 
 
 def _in_xla(tf: Any) -> bool:
@@ -366,24 +482,34 @@ def _in_xla(tf: Any) -> bool:
     return bool(control_flow_util.GraphOrParentsInXlaContext(tf.compat.v1.get_default_graph()))
 
 
-def _kept_for(tf: Any, step: _Step, path: str, tensor: Any) -> Kept:
+def _kept_for(
+    tf: Any,
+    step: _Step,
+    path: str,
+    tensor: Any,
+    body: str | None = None,
+    replica: tuple[int, str] | None = None,
+) -> Kept:
     """A shadow for ``tensor``. Under XLA (``jit_compile``) a variable cannot change shape
     in the step: only a shape known at the trace is kept, decided then."""
     if not _in_xla(tf):
-        return Kept(tf, step, tensor.dtype, path)
+        return Kept(tf, step, tensor.dtype, path, body=body, replica=replica)
     shape = tensor.shape
     if shape.rank is None or not shape.is_fully_defined():
-        kept = Kept(tf, step, tensor.dtype, path)
+        kept = Kept(tf, step, tensor.dtype, path, body=body, replica=replica)
         kept.static_fit = False
         kept.reason = "not kept: an XLA-compiled step, and this shape was not known at its trace"
         return kept
-    return Kept(tf, step, tensor.dtype, path, [int(d) for d in shape])
+    return Kept(tf, step, tensor.dtype, path, [int(d) for d in shape], body, replica)
 
 
-def _keep(tf: Any, step: _Step, shadow: Kept, tensor: Any) -> None:
+def _keep(tf: Any, step: _Step, shadow: Kept, tensor: Any, in_body: bool = False) -> None:
     """Ops of the step: the tensor into its shadow if the step's kept bytes stay within
     the budget. A tensor of known shape is decided at the trace (one op); otherwise in the
-    step, by a running total, and a slice of no rows (shares nothing) is kept instead."""
+    step, by a running total, and a slice of no rows (shares nothing) is kept instead.
+    In a control-flow body (``in_body``) the running total is read, never advanced (a
+    body's tensors cannot leave it): such an output is kept when it fits beside what the
+    step's own graph kept before it."""
     if shadow.reason:
         return
     if _in_xla(tf):  # decided at the trace (_kept_for)
@@ -407,7 +533,8 @@ def _keep(tf: Any, step: _Step, shadow: Kept, tensor: Any) -> None:
     base = tf.constant(step.static_total, tf.int64) if step.total is None else step.total
     total = base + nbytes
     fits = total <= _budget
-    step.total = tf.where(fits, total, base)
+    if not in_body:
+        step.total = tf.where(fits, total, base)
     shadow.shape.assign(shape)
     if tensor.shape.rank == 0:
         shadow.values.assign(tensor)
@@ -461,6 +588,7 @@ class Output:
         where: str,
         calls: int,
         reason: str = "",
+        detail: str = "",
     ) -> None:
         self.reason = reason
         self.path = path
@@ -468,6 +596,14 @@ class Output:
         self.shape = shape
         self.where = where
         self.calls = calls
+        # a control-flow body's output: "tf.cond branch", "last of 3 tf.while_loop
+        # iterations", or which earlier run of the step it is from
+        self.detail = detail
+        # under several replicas: one Output per replica (value None here), in replica
+        # order, each with its ``replica`` id and ``device``
+        self.replicas: list[Output] = []
+        self.replica: int | None = None
+        self.device = ""
 
 
 # (id(Kept), stamp) -> Output: the same step read twice gives the same tensor object
@@ -475,12 +611,48 @@ _read_cache: dict[tuple[int, int], Output] = {}
 
 
 def _last(traces: dict) -> tuple[_Step, list[Kept], int] | None:
+    """The last step that ran (the largest stamp) and its shadows: under several replicas,
+    each replica's, in replica order (``_grouped`` pairs them by path)."""
     best = None
-    for step, kept in list(traces.values()):
+    for key, (step, kept) in sorted(
+        traces.items(), key=lambda item: (item[0][1] is not None, item[0][1] or 0)
+    ):
         stamp = int(step.stamp.numpy())
-        if stamp > 0 and (best is None or stamp > best[2]):
-            best = (step, kept, stamp)
+        if stamp <= 0:
+            continue
+        if best is None or stamp > best[2]:
+            best = (step, list(kept), stamp)
+        elif stamp == best[2] and step is best[0] and key[1] is not None:
+            best[1].extend(kept)
     return best
+
+
+def _grouped(found: list[Output], kept: list[Kept]) -> list[Output]:
+    """Replicas' outputs by path: one Output per path, its ``replicas`` each replica's."""
+    if not kept or kept[0].replica is None:
+        return found
+    from ..core import formatting as fmt
+
+    by_path: dict[str, Output] = {}
+    for output, shadow in zip(found, kept):
+        if shadow.replica is None:
+            continue
+        replica_id, device = shadow.replica
+        output.replica = replica_id
+        output.device = fmt.device_text(device)
+        head = by_path.get(output.path)
+        if head is None:
+            head = by_path[output.path] = Output(
+                output.path,
+                None,
+                output.shape,
+                output.where,
+                output.calls,
+                output.reason,
+                output.detail,
+            )
+        head.replicas.append(output)
+    return list(by_path.values())
 
 
 def _read(kept: list[Kept], step: _Step, stamp: int) -> list[Output]:
@@ -496,24 +668,56 @@ def _read(kept: list[Kept], step: _Step, stamp: int) -> list[Output]:
             if cached is not None:
                 found.append(cached)
                 continue
-            values = tf.identity(shadow.values)  # this step's: the next one writes anew
+            # this step's (the next one writes anew), read where the shadow lives
+            place = tf.device(shadow.replica[1]) if shadow.replica and shadow.replica[1] else None
+            with place or contextlib.nullcontext():
+                values = tf.identity(shadow.values)
             shape = [int(d) for d in shadow.shape.numpy()]
             if shadow.static_fit is True:
                 shape = [int(d) for d in values.shape]
             whole = shadow.static_fit is not False and list(values.shape) == shape
+            detail, reason = _body_detail(shadow, step)
             output = Output(
                 shadow.path,
-                values if whole else None,
+                values if whole and not reason else None,
                 shape,
                 f"compiled step {step.name!r}",
                 shadow.calls,
-                shadow.reason,
+                shadow.reason or reason,
+                detail,
             )
             _read_cache[key] = output
             found.append(output)
     if len(_read_cache) > 4096:
         _read_cache.clear()
     return found
+
+
+def _body_detail(shadow: Kept, step: _Step) -> tuple[str, str]:
+    """(what the row says of a control-flow body's output, why nothing is shown): which
+    run of the step wrote it, and whether that was the last run."""
+    if shadow.ran is None or shadow.iterations is None:
+        return "", ""
+    ran = int(shadow.ran.numpy())
+    last = int(step.runs.numpy())
+    what = "its tf.cond branch" if shadow.body == "tf.cond" else "its tf.while_loop body"
+    if ran <= 0:
+        return "", (
+            f"not kept: {what} has not run in any run of compiled step {step.name!r} "
+            "since it was traced with the debugger attached"
+        )
+    if ran < last:
+        return (
+            f"from its run {ran:,}: {what} did not run in the last run ({last:,})",
+            "",
+        )
+    if shadow.body == "tf.cond":
+        return "tf.cond branch", ""
+    count = int(shadow.iterations.numpy())
+    calls = max(1, shadow.body_calls)
+    # each iteration writes once per call of the layer traced in the body
+    iterations = count // calls if count % calls == 0 else count
+    return f"last of {iterations:,} tf.while_loop iterations", ""
 
 
 def _eagerly(read: Callable[[Any], list[Output] | None], owner: Any) -> list[Output] | None:
@@ -542,7 +746,7 @@ def _outputs_of(layer: Any) -> list[Output] | None:
         return [_eager_output(p, t) for p, t in eager.tensors]
     if last is None:
         return None
-    return _read(last[1], last[0], last[2])
+    return _grouped(_read(last[1], last[0], last[2]), last[1])
 
 
 def _eager_output(path: str, kept: Any) -> Output:
@@ -572,7 +776,7 @@ def _batch_of(model: Any) -> list[Output] | None:
     last = _last(traces) if traces else None
     if last is None:
         return None
-    return _read(last[1], last[0], last[2])
+    return _grouped(_read(last[1], last[0], last[2]), last[1])
 
 
 def held_bytes() -> int:
@@ -612,11 +816,57 @@ def _wrap_layer_call(cls: type) -> None:
     patch_once(cls, "__call__", wrap_call)
 
 
+def _keras2_model(fn: Any) -> Any:
+    """The model whose Keras 2 train step ``fn`` is: ``run_step``, made by Keras 2's
+    ``Model.make_train_function`` (possibly in a ``tf.function`` for XLA), holds it in its
+    closure (read, never called); None for any other function."""
+    python = getattr(fn, "python_function", fn)
+    code = getattr(python, "__code__", None)
+    if code is None or code.co_name != "run_step":
+        return None
+    if "make_train_function" not in str(getattr(python, "__qualname__", "")):
+        return None
+    if not str(getattr(python, "__module__", "")).endswith("engine.training"):
+        return None
+    cells = dict(zip(code.co_freevars, getattr(python, "__closure__", None) or ()))
+    cell = cells.get("model")
+    try:
+        return None if cell is None else cell.cell_contents
+    except ValueError:  # an empty cell
+        return None
+
+
+def _keras2_batch(strategy: Any, fn: Any, rest: tuple, named: dict) -> None:
+    """Keras 2's train step is ``model.distribute_strategy.run(run_step, args=(data,))``
+    (``make_train_function``): ``data`` is the batch ``train_step(data)`` is given, after
+    the data adapter; under several replicas each replica's part is kept as its own."""
+    model = _keras2_model(fn)
+    if model is None:
+        return
+    args = rest[0] if rest else named.get("args", ())
+    if not isinstance(args, (tuple, list)) or len(args) != 1:
+        return
+    data = args[0]
+    count = int(getattr(strategy, "num_replicas_in_sync", 1) or 1)
+    if count <= 1:
+        capture(_batches, model, data)
+        return
+    from tensorflow.python.distribute import distribute_utils
+
+    devices = list(getattr(strategy.extended, "worker_devices", ()) or ())
+    for replica in range(count):
+        part = distribute_utils.select_replica(replica, data)
+        device = str(devices[replica]) if replica < len(devices) else ""
+        capture(_batches, model, part, (replica, device))
+
+
 def install_keras2(root: str, allowed: Callable[[], bool]) -> bool:
     """Keras 2 (2.13-2.15's ``keras``, ``tf_keras``): wrap its ``Layer.__call__`` (a
     functional or ``Sequential`` model calls each layer through it, in ``fit``'s compiled
-    ``train_function`` too). Layer outputs only: Keras 2's ``train_step(data)`` is reached
-    through ``make_train_function``'s closure, so its batch is not kept."""
+    ``train_function`` too). The batch: Keras 2's ``train_step(data)`` is reached through
+    ``make_train_function``'s closure (``run_step``, handed to the model's strategy's
+    ``run``); ``tf.distribute.Strategy.run`` is wrapped (TF's class, never a user's
+    object) to keep ``data`` when the function it is given is that ``run_step``."""
     import importlib
 
     global _allowed
@@ -629,8 +879,31 @@ def install_keras2(root: str, allowed: Callable[[], bool]) -> bool:
         cls = getattr(module, "Layer", None)
         if isinstance(cls, type):
             _wrap_layer_call(cls)
+            _wrap_strategy_run()
             return True
     return False
+
+
+def _wrap_strategy_run() -> None:
+    from ..core.patching import patch_once
+
+    try:
+        from tensorflow.python.distribute import distribute_lib
+    except ImportError:
+        return
+
+    def wrap_run(original: Callable[..., Any]) -> Callable[..., Any]:
+        def run(self, fn, *rest, **named):
+            if _on and _allowed():
+                try:
+                    _keras2_batch(self, fn, rest, named)
+                except Exception as exc:  # capture must never break training
+                    _report("batch", exc)
+            return original(self, fn, *rest, **named)
+
+        return run
+
+    patch_once(distribute_lib.StrategyBase, "run", wrap_run)
 
 
 def install(keras: Any, allowed: Callable[[], bool]) -> bool:

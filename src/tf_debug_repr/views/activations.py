@@ -6,8 +6,10 @@ A Keras layer whose output a step kept (``gradients/activations.py``) gets a
 summary also counts what goes wrong in activations: exact zeros and units dead for the
 whole batch after a ReLU, saturated sigmoid/tanh outputs, exploding values. A model whose
 compiled train step kept its batch gets a ``last step`` group: the inputs, targets and
-sample weights the step was given, after Keras's data adapter. Each row's expression is a
-call of the public facade (``activation(layer)``, ``last_step(model)``).
+sample weights the step was given, after Keras's data adapter. Under several replicas
+each of them has a child per replica (``[0] CPU:0``: ``ReplicaOutputs``), each that
+replica's own tensor. Each row's expression is a call of the public facade
+(``activation(layer)``, ``last_step(model)``).
 """
 
 from __future__ import annotations
@@ -76,7 +78,50 @@ def output_title(layer: Any, output: capture.Output) -> str:
         name = str(layer.name)
     except Exception:  # a layer whose name cannot be read: its class
         name = type(layer).__name__
-    return f"{name} → output{output.path} ({output.where})"
+    detail = f", {output.detail}" if output.detail else ""
+    return f"{name} → output{output.path} ({output.where}{detail})"
+
+
+def _replica_name(output: capture.Output) -> str:
+    """``[0] CPU:0``: a replica's row, named as views/distribute.py names replicas."""
+    return f"[{output.replica}] {output.device or '?'}"
+
+
+class ReplicaOutputs(Node):
+    """A step's output under several replicas: each replica's part, as it produced it."""
+
+    def __init__(self, output: capture.Output, name: str, title: str = "") -> None:
+        self.output = output
+        self.name = name
+        self.title = title
+
+    def value(self, replica: int) -> Any:
+        for part in self.output.replicas:
+            if part.replica == replica:
+                title = f"{self.title[:-1]}, replica {replica})" if self.title else ""
+                return output_value(part, self.name, title)
+        ids = ", ".join(str(p.replica) for p in self.output.replicas)
+        return Note(f"no replica {replica} in the last step (replicas {ids})")
+
+    def summary(self) -> str:
+        parts = self.output.replicas
+        devices = ", ".join(p.device or "?" for p in parts[:8]) + (", …" if len(parts) > 8 else "")
+        first = parts[0] if parts else None
+        shape = fmt.shape_text(first.shape or []) if first is not None else ""
+        return (
+            f"{len(parts)} replicas ({devices}), each its part of the batch; "
+            f"[{first.replica if first else 0}]{shape}"
+        )
+
+    def children(self) -> list[Child]:
+        return [
+            Child(
+                _replica_name(part),
+                expression=f".value({part.replica})",
+                compute=functools.partial(self.value, int(part.replica or 0)),
+            )
+            for part in self.output.replicas[:LISTED]
+        ]
 
 
 def described(obj: Any) -> tuple[str, str] | None:
@@ -154,22 +199,28 @@ def _not_kept(output: capture.Output) -> Note:
 
 
 def output_value(output: capture.Output, name: str, title: str = "") -> Any:
+    if output.replicas:
+        return ReplicaOutputs(output, name, title)
     if output.value is None:
         return _not_kept(output)
     _remember(output.value, name, title)
     return output.value
 
 
-def activation(layer: Any, index: int = 0) -> Any:
+def activation(layer: Any, index: int = 0, replica: int | None = None) -> Any:
     """The layer's ``index``-th output in the last step that ran it (a tensor), or a
-    line saying why there is none."""
+    line saying why there is none; under several replicas each replica's (``replica``:
+    that one's tensor)."""
     outputs = capture.outputs_of(layer)
     if not outputs:
         return Note(capture.skipped_reason(layer) or none_text())
     if not 0 <= index < len(outputs):
         return Note(f"the layer's last step gave {len(outputs)} outputs, not {index + 1}")
     output = outputs[index]
-    return output_value(output, activation_name(layer), output_title(layer, output))
+    found = output_value(output, activation_name(layer), output_title(layer, output))
+    if replica is not None and isinstance(found, ReplicaOutputs):
+        return found.value(replica)
+    return found
 
 
 def reached(
@@ -226,7 +277,10 @@ def output_children(obj: Any, kind: Kind) -> list[Child]:
         name = activation_name(obj)
         where = outputs[0].where
         calls = outputs[0].calls
-        suffix = f" (in {where}" + (f", last of {calls} calls)" if calls > 1 else ")")
+        detail = f", {outputs[0].detail}" if outputs[0].detail else ""
+        if outputs[0].replicas:
+            detail += f", {len(outputs[0].replicas)} replicas"
+        suffix = f" (in {where}{detail}" + (f", last of {calls} calls)" if calls > 1 else ")")
         for i, output in enumerate(outputs[:LISTED]):
             expression = call(
                 f"{FACADE}.activation({{}})"
@@ -290,7 +344,12 @@ class LastStep(Node):
         names = ", ".join(
             f"{_role(o.path)}{fmt.shape_text(o.shape or [])}" for o in self.outputs[:6]
         )
-        return f"{names} (the batch {where} was given, after Keras's data adapter)"
+        each = (
+            f", each of its {len(self.outputs[0].replicas)} replicas its part"
+            if self.outputs and self.outputs[0].replicas
+            else ""
+        )
+        return f"{names} (the batch {where} was given{each}, after Keras's data adapter)"
 
     def children(self) -> list[Child]:
         return [

@@ -52,7 +52,16 @@ class LayerRow:
     def __init__(self, layer: Any, output: capture.Output, picture: bool) -> None:
         self.layer = f"{_name(layer)} ({type(layer).__name__})"
         self.path = output.path
-        self.where = output.where + (f", last of {output.calls} calls" if output.calls > 1 else "")
+        self.where = (
+            output.where
+            + (f", {output.detail}" if output.detail else "")
+            + (
+                f", replica {output.replica} ({output.device})"
+                if output.replica is not None
+                else ""
+            )
+            + (f", last of {output.calls} calls" if output.calls > 1 else "")
+        )
         self.shape = "?" if output.shape is None else str(output.shape)
         self.counts = ""
         self.payload: dict[str, Any] = {}
@@ -132,7 +141,8 @@ class ActivationsView:
         found, missing = activation_views.reached(model, LAYERS)
         for layer, outputs in found:
             for output in outputs[: activation_views.LISTED]:
-                self.rows.append(LayerRow(layer, output, len(self.rows) < PICTURES))
+                for part in output.replicas or [output]:  # several replicas: a row each
+                    self.rows.append(LayerRow(layer, part, len(self.rows) < PICTURES))
         from ...gradients import activations as capture
 
         self.missing = [
