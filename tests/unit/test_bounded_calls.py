@@ -193,3 +193,31 @@ def test_a_warmed_worker_takes_the_first_call_without_a_new_thread():
     bounded.warm()
     assert len(bounded._workers) == count
     assert {t.ident for t in threading.enumerate()} <= threads
+
+
+class HangingRate(keras.optimizers.SGD):
+    """The program's own ``learning_rate`` property: its code, so a bounded call."""
+
+    @property
+    def learning_rate(self):
+        return hang()
+
+
+def test_a_plain_rate_is_read_without_a_call_and_an_overridden_one_is_bounded(monkeypatch):
+    calls: list[str] = []
+    real = bounded.call
+
+    def counted(fn, *args, **kwargs):
+        calls.append(kwargs.get("what", ""))
+        return real(fn, *args, **kwargs)
+
+    monkeypatch.setattr(bounded, "call", counted)
+    plain = keras.optimizers.Adam(learning_rate=0.25)
+    text, _ = timed(views.summary, plain)
+    assert re.match(r"Adam 'adam(_\d+)?' lr=0\.25 iterations=0", text), text
+    assert not [c for c in calls if "schedule" in c], calls  # no worker for the rate
+    opt = HangingRate(learning_rate=0.5)
+    text, seconds = timed(views.summary, opt)
+    assert seconds < 2 * bounded.SECONDS, seconds
+    assert "lr=<timed out>" in text, text
+    assert [c for c in calls if "schedule" in c], calls
