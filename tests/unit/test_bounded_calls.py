@@ -221,3 +221,27 @@ def test_a_plain_rate_is_read_without_a_call_and_an_overridden_one_is_bounded(mo
     assert seconds < 2 * bounded.SECONDS, seconds
     assert "lr=<timed out>" in text, text
     assert [c for c in calls if "schedule" in c], calls
+
+
+class HangingConfig(keras.losses.MeanSquaredError):
+    def get_config(self):
+        return hang()
+
+
+def test_a_keras_loss_config_is_read_without_a_call_and_the_programs_is_bounded(monkeypatch):
+    calls: list[str] = []
+    real = bounded.call
+
+    def counted(fn, *args, **kwargs):
+        calls.append(kwargs.get("what", ""))
+        return real(fn, *args, **kwargs)
+
+    monkeypatch.setattr(bounded, "call", counted)
+    loss = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    text, _ = timed(views.summary, loss)
+    assert "from_logits=True" in text, text
+    assert not calls, calls  # Keras's own get_config on plain values: called here
+    text, seconds = timed(views.summary, HangingConfig())
+    assert seconds < 2 * bounded.SECONDS, seconds
+    assert text.startswith("HangingConfig 'mean_squared_error'"), text
+    assert calls == ["HangingConfig.get_config()"], calls
