@@ -100,51 +100,11 @@ def _fn_name(loss: Any) -> str | None:
     return getattr(fn, "__name__", None) if fn is not None else None
 
 
-_LIBRARIES = ("keras.", "tf_keras.", "tensorflow.")
-_PLAIN_VALUES = (type(None), bool, int, float, str)
-
-
-def _library_config(loss: Any) -> bool:
-    """Does ``loss.get_config()`` run Keras's code on plain values only, so that it is
-    called here rather than on a bounded call's worker (whose hand-off cost a few ms of
-    every stop's Locals under load)? A loss of Keras's own class, not the program's
-    subclass, whose wrapped function (if any) is Keras's and whose arguments to it are
-    numbers, strings, None or tuples of them (Keras serializes any other object with its
-    own ``get_config``: the program's code)."""
-    cls = type(loss)
-    if not str(getattr(cls, "__module__", "")).startswith(_LIBRARIES):
-        return False
-    if cls.__getattribute__ is not object.__getattribute__:
-        return False
-    own = vars(loss) if hasattr(loss, "__dict__") else {}
-    fn = own.get("fn")
-    if fn is not None and not str(getattr(fn, "__module__", "")).startswith(_LIBRARIES):
-        return False
-    kwargs = own.get("_fn_kwargs", {})
-    if not isinstance(kwargs, dict):
-        return False
-
-    def plain(value: Any) -> bool:
-        if type(value) is tuple:
-            return all(plain(v) for v in value)
-        return type(value) in _PLAIN_VALUES
-
-    return all(type(k) is str and plain(v) for k, v in kwargs.items())
-
-
-def _get_config(loss: Any) -> Any:
-    what = f"{type(loss).__name__}.get_config()"
-    if _library_config(loss):
-        with harmless():
-            return loss.get_config()
-    return bounded.call(loss.get_config, what=what)
-
-
 def _config(loss: Any) -> dict:
     """The loss's config; empty where it has none (Keras's CompileLoss raises) or where
     its ``get_config`` (the program's code, for a custom loss) does not return in time."""
     try:
-        config = _get_config(loss)
+        config = bounded.call(loss.get_config, what=f"{type(loss).__name__}.get_config()")
     except Exception:
         return {}
     return config if isinstance(config, dict) else {}
@@ -154,8 +114,9 @@ def _config_row(loss: Any) -> Child:
     """``get_config()``, or a line saying there is none (Keras's CompileLoss does not
     implement it: a fact of its class, no error); an expression that raises is no row's
     expression."""
+    what = f"{type(loss).__name__}.get_config()"
     try:
-        config = _get_config(loss)
+        config = bounded.call(loss.get_config, what=what)
     except NotImplementedError:
         return Child("config", Note(f"none: {type(loss).__name__} has no get_config()"))
     except Exception as exc:  # the loss's own code failed (or hung): the row says so

@@ -84,39 +84,8 @@ def current_learning_rate(opt: Any) -> Any:
     lr = _lr_object(base)
     if callable(lr) and kind_of(lr) is not Kind.LR_SCHEDULE:
         return None
-    if _plain_rate(base, lr):  # a variable or number Keras's own property returns as is
-        with harmless():
-            return scalar_leaf(np.asarray(lr).astype(np.float32)[()])
     # a schedule's __call__ is the program's code where the schedule is its own: bounded
     return bounded.call(_current_rate, base, lr, what=f"the {type(lr).__name__} schedule")
-
-
-_LIBRARIES = ("keras.", "tf_keras.", "tensorflow.")
-
-
-def _library_attribute(base: Any, name: str) -> bool:
-    """Is ``type(base).name`` defined by Keras or TF (not by a subclass of the program's)?"""
-    for klass in type(base).__mro__:
-        if name in vars(klass):
-            return str(getattr(klass, "__module__", "")).startswith(_LIBRARIES)
-    return False
-
-
-def _plain_rate(base: Any, lr: Any) -> bool:
-    """Is the rate ``lr`` itself, read with no call into the program's code or a worker
-    thread (each stop's optimizer row; a bounded call's hand-off to its worker cost ~10 ms of
-    a first stop's Locals under load)? A variable or a number, not a schedule, where the
-    optimizer's class takes ``learning_rate`` from Keras (Keras 3's property returns its
-    ``_learning_rate`` variable as is; Keras 2's rows read ``lr`` itself already)."""
-    if callable(lr) or kind_of(lr) is Kind.LR_SCHEDULE:
-        return False
-    if not (isinstance(lr, (int, float)) or hasattr(lr, "numpy") or hasattr(lr, "value")):
-        return False
-    if _is_keras2(base):
-        return True
-    return _library_attribute(base, "learning_rate") and _library_attribute(
-        base, "_get_current_learning_rate"
-    )
 
 
 def _current_rate(base: Any, lr: Any) -> Any:
