@@ -780,15 +780,22 @@ def sync(store: Callable[..., None]) -> None:
                 _sync_site(store, optimizer, site)
 
 
+def _value(variable: Any) -> Any:
+    """A capture variable's value now as numpy, by one raw read (``_snapshot``): a
+    variable's public ``numpy()`` runs its ``read_value`` path, ~35 µs against ~10 µs, and
+    the site's counter is read at every ``record_of`` of a stop (dozens per Locals)."""
+    return _snapshot(variable).numpy()
+
+
 def _sync_site(store: Callable, optimizer: Any, site: _Site) -> None:
 
-    count = int(site.counter.numpy())
+    count = int(_value(site.counter))
     if count == site.synced:
         return
-    iterations = site.iterations.numpy()
-    squares = site.squares.numpy()
-    samples = site.samples.numpy() if site.samples is not None else None
-    sample_counts = site.sample_counts.numpy() if site.sample_counts is not None else None
+    iterations = _value(site.iterations)
+    squares = _value(site.squares)
+    samples = _value(site.samples) if site.samples is not None else None
+    sample_counts = _value(site.sample_counts) if site.sample_counts is not None else None
     steps = range(max(site.synced, count - HISTORY), count)
     site.synced = count
     for i, ref in enumerate(site.variables):
