@@ -124,8 +124,19 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--steps", type=int, default=12, help="steps per session (12)")
     parser.add_argument("--skip", type=int, default=2, help="first steps not counted (2)")
+    parser.add_argument(
+        "--also",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="also the plugin with this setting (TF_DEBUG_REPR_ACTIVATIONS=0), in the same "
+        "alternation",
+    )
     args = parser.parse_args()
     variants = {"stock": {"TF_DEBUG_REPR_DISABLE": "1"}, "plugin": {}}
+    for setting in args.also:
+        name, value = setting.split("=", 1)
+        variants[f"plugin, {setting}"] = {name: value}
     times: dict[str, list[list[float]]] = {name: [] for name in variants}
     memory: dict[str, Figures] = {name: defaultdict(list) for name in variants}
     loads = [os.getloadavg()[0]]
@@ -147,7 +158,8 @@ def main() -> int:
         "| rounds | steps |"
     )
     print("|---|---|---|---|---|---|")
-    print(ratio_row(f"{args.model}, {args.mode}", times["stock"], times["plugin"]))
+    for name in names[1:]:
+        print(ratio_row(f"{args.model}, {args.mode}, {name}", times["stock"], times[name]))
     for name in names:
         print(
             f"{name} per round: "
@@ -158,7 +170,7 @@ def main() -> int:
     if args.mode == "shown":
         print("\n| held at the last stop (MiB) | stock | tf-debug-repr (min–max) |")
         print("|---|---|---|")
-        for key, values in memory["plugin"].items():
+        for key, values in memory["plugin"].items():  # the plugin with its defaults
             stock = memory["stock"].get(key)
             text = f"{statistics.median(stock):,.1f}" if stock else "–"
             print(
