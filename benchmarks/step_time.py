@@ -160,9 +160,10 @@ def main() -> int:
     print("|---|---|---|---|---|---|")
     for name in names[1:]:
         print(ratio_row(f"{args.model}, {args.mode}, {name}", times["stock"], times[name]))
+    print()  # a line right after a table would read as one of its rows
     for name in names:
         print(
-            f"{name} per round: "
+            f"- {name} per round: "
             + "; ".join(
                 f"{statistics.median(r):.1f} ({min(r):.1f}-{max(r):.1f})" for r in times[name]
             )
