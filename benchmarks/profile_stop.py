@@ -29,6 +29,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from training_session import MODELS, payload_request, program_of
+
 from tf_debug_repr.hosts.demo.dap_client import DapClient, launch_config, line_of
 
 HERE = Path(__file__).parent
@@ -65,9 +67,35 @@ def one_stop(client: DapClient, thread: int, when: str, kinds: list[tuple[str, f
     timed(f"hover, {when}", lambda: client.evaluate("model", frame, "hover"))
 
 
+def one_stop_models(
+    client: DapClient, thread: int, when: str, kinds: list[tuple[str, float]]
+) -> None:
+    """The requests of ``training_session.py --model`` for programs/session_models.py."""
+
+    def timed(kind: str, fn: Callable[[], Any]) -> Any:
+        start = time.perf_counter()
+        result = fn()
+        kinds.append((kind, (time.perf_counter() - start) * 1e3))
+        return result
+
+    frame = client.top_frame(thread)["id"]
+    scope = client.locals_reference(frame)
+    rows = timed(f"Locals, {when}", lambda: client.variables(scope))
+    by_name = {v.name: v for v in rows}
+    for kind, name in (("the model", "model"), ("a layer", "layer"), ("a variable", "weight")):
+        timed(f"expand {kind}, {when}", lambda n=name: client.variables(by_name[n].reference))
+    timed(f"expand the optimizer, {when}", lambda: client.variables(by_name["optimizer"].reference))
+    for i in range(10):
+        timed(f"Watch of one tensor, {when}", lambda i=i: client.evaluate(f"t{i}", frame))
+    timed(f"hover, {when}", lambda: client.evaluate("model", frame, "hover"))
+    request = payload_request("weight")
+    timed(f"viewer payload, {when}", lambda: client.evaluate(request, frame, "clipboard"))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--stops", type=int, default=4)
+    parser.add_argument("--model", choices=MODELS, default="mlp", help="as training_session.py")
     parser.add_argument("--stock", action="store_true", help="TF_DEBUG_REPR_DISABLE=1")
     parser.add_argument("--profile", action="store_true", help="sample each request's stack")
     parser.add_argument("--show", action="append", default=[], help="request kinds to profile")
@@ -82,6 +110,9 @@ def main() -> int:
         "TFDR_PROFILE_DIR": out,
         "TFDR_PROFILE_MODE": "sample" if args.profile else "time",
     }
+    program, model_env = program_of(args.model)
+    env.update(model_env)
+    stop_requests = one_stop if args.model == "mlp" else one_stop_models
     if args.stock:
         env["TF_DEBUG_REPR_DISABLE"] = "1"
     env.update(dict(item.split("=", 1) for item in args.env))
@@ -89,16 +120,16 @@ def main() -> int:
     client = DapClient()
     try:
         stop = client.start(
-            launch_config(PROGRAM, env=env),
-            {PROGRAM: [line_of(PROGRAM, "BREAKPOINT")]},
-            timeout=300,
+            launch_config(program, env=env),
+            {program: [line_of(program, "BREAKPOINT")]},
+            timeout=600,
         )
         thread = stop["threadId"]
         for index in range(args.stops):
-            one_stop(client, thread, "first stop" if index == 0 else "later stops", kinds)
+            stop_requests(client, thread, "first stop" if index == 0 else "later stops", kinds)
             client.resume(thread)
             if index + 1 < args.stops:
-                thread = client.wait_event("stopped", 300)["threadId"]
+                thread = client.wait_event("stopped", 600)["threadId"]
     finally:
         client.close()
     records = [json.loads(p.read_text()) for p in sorted(Path(out).glob("*.json"))]

@@ -25,8 +25,12 @@ from collections import defaultdict
 from pathlib import Path
 
 from tf_debug_repr.hosts.demo.dap_client import DapClient, launch_config, line_of
+from tf_debug_repr.viewer.payload import decode
 
-PROGRAM = str(Path(__file__).parent / "programs" / "training_session.py")
+PROGRAMS = Path(__file__).parent / "programs"
+PROGRAM = str(PROGRAMS / "training_session.py")
+MODELS_PROGRAM = str(PROGRAMS / "session_models.py")
+MODELS = ("mlp", "resnet", "transformer", "distribute")
 Figures = dict[str, list[float]]
 REQUESTS = [
     "Locals",
@@ -37,7 +41,25 @@ REQUESTS = [
     "expand two 10^6 variables",
     "Watch of ten tensors",
     "hover",
+    "viewer payload of a weight",
 ]
+
+
+def program_of(model: str) -> tuple[str, dict[str, str]]:
+    """The debuggee and its environment for ``--model``: issue 27's MLP session
+    (programs/training_session.py) or one of programs/session_models.py's models."""
+    if model == "mlp":
+        return PROGRAM, {}
+    return MODELS_PROGRAM, {"BENCH_MODEL": model}
+
+
+def payload_request(expression: str) -> str:
+    """What the VS Code viewer evaluates for its first picture of ``expression``
+    (vscode-ext/src/viewer/expression.js: the default axes, index, region and part)."""
+    return (
+        f"__import__('tf_debug_repr').view_payload(({expression}), "
+        "axes=None, index=None, region=None, part=None)"
+    )
 
 
 def ms(fn) -> tuple[float, object]:
@@ -52,37 +74,51 @@ def one_stop(client: DapClient, thread: int, when: str, figures: Figures) -> Non
     took, rows = ms(lambda: client.variables(scope))
     figures[f"Locals, {when}"].append(took)
     by_name = {v.name: v for v in rows}  # type: ignore[attr-defined]
+    mlp = "big_a" in by_name  # programs/training_session.py; else session_models.py
     took, children = ms(lambda: client.variables(by_name["model"].reference))
     figures[f"expand the model, {when}"].append(took)
-    layers = client.variables(by_name["layers"].reference)
-    first = next(v for v in layers if v.name.isdigit() and int(v.name) == 0)
-    took, _ = ms(lambda: client.variables(first.reference))
+    if mlp:
+        layers = client.variables(by_name["layers"].reference)
+        layer = next(v for v in layers if v.name.isdigit() and int(v.name) == 0)
+    else:
+        layer = by_name["layer"]
+    took, _ = ms(lambda: client.variables(layer.reference))
     figures[f"expand a layer, {when}"].append(took)
-    took, _ = ms(lambda: client.variables(by_name["big_a"].reference))
+    variable = by_name["big_a" if mlp else "weight"]
+    took, _ = ms(lambda: client.variables(variable.reference))
     figures[f"expand a variable, {when}"].append(took)
     took, _ = ms(lambda: client.variables(by_name["optimizer"].reference))
     figures[f"expand the optimizer, {when}"].append(took)
-    took, _ = ms(lambda: [client.variables(by_name[n].reference) for n in ("big_a", "big_b")])
-    figures[f"expand two 10^6 variables, {when}"].append(took)
+    if mlp:
+        took, _ = ms(lambda: [client.variables(by_name[n].reference) for n in ("big_a", "big_b")])
+        figures[f"expand two 10^6 variables, {when}"].append(took)
     took, _ = ms(lambda: [client.evaluate(f"t{i}", frame, "watch") for i in range(10)])
     figures[f"Watch of ten tensors, {when}"].append(took)
     took, _ = ms(lambda: client.evaluate("model", frame, "hover"))
     figures[f"hover, {when}"].append(took)
+    request = payload_request("layers[0].kernel" if mlp else "weight")
+    took, answer = ms(lambda: client.evaluate(request, frame, "clipboard"))
+    payload = decode(answer["result"])  # type: ignore[index]
+    if payload.get("error") is not None or "slice" not in payload:
+        raise RuntimeError(f"the viewer's payload failed: {str(payload)[:300]}")
+    figures[f"viewer payload of a weight, {when}"].append(took)
 
 
-def session(env: dict[str, str], stops: int, figures: Figures) -> None:
+def session(env: dict[str, str], stops: int, figures: Figures, model: str = "mlp") -> None:
+    program, model_env = program_of(model)
     client = DapClient()
     try:
         config = launch_config(
-            PROGRAM, env={"TF_CPP_MIN_LOG_LEVEL": "2", "BENCH_STEPS": str(stops), **env}
+            program,
+            env={"TF_CPP_MIN_LOG_LEVEL": "2", "BENCH_STEPS": str(stops), **model_env, **env},
         )
-        stop = client.start(config, {PROGRAM: [line_of(PROGRAM, "BREAKPOINT")]}, timeout=300)
+        stop = client.start(config, {program: [line_of(program, "BREAKPOINT")]}, timeout=600)
         thread = stop["threadId"]
         for index in range(stops):
             one_stop(client, thread, "first stop" if index == 0 else "stops 2-6", figures)
             client.resume(thread)
             if index + 1 < stops:
-                thread = client.wait_event("stopped", 300)["threadId"]
+                thread = client.wait_event("stopped", 600)["threadId"]
     finally:
         client.close()
 
@@ -106,10 +142,41 @@ def table(results: dict[str, Figures], compared: str) -> str:
     return "\n".join(lines)
 
 
+def table_against_both(results: dict[str, Figures]) -> str:
+    """Stock, stock with ``TCP_NODELAY`` and the plugin side by side: medians, the plugin's
+    min-max, its ratio to each."""
+    lines = [
+        "| request (medians, ms) | stock | stock + `TCP_NODELAY` | tf-debug-repr (min–max) "
+        "| vs stock | vs stock + `TCP_NODELAY` | n |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for when in ("first stop", "stops 2-6"):
+        for request in REQUESTS:
+            measure = f"{request}, {when}"
+            found = [results[k].get(measure) for k in ("stock", "stock, TCP_NODELAY", "plugin")]
+            if not all(found):
+                continue
+            stock, tuned, ours = (statistics.median(f) for f in found)  # type: ignore[arg-type]
+            other = found[2]
+            lines.append(
+                f"| {measure} | {stock:,.1f} | {tuned:,.1f} | {ours:,.1f} "
+                f"({min(other):,.1f}–{max(other):,.1f}) | {ours / stock:.2f}x "  # type: ignore[arg-type]
+                f"| {ours / tuned:.2f}x | {len(other)} |"  # type: ignore[arg-type]
+            )
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3, help="sessions of each kind (3)")
     parser.add_argument("--stops", type=int, default=6, help="stops per session (6)")
+    parser.add_argument(
+        "--model",
+        choices=MODELS,
+        default="mlp",
+        help="mlp: the 21-layer MLP (programs/training_session.py); resnet, transformer, "
+        "distribute: programs/session_models.py",
+    )
     parser.add_argument("--no-snapshot-off", action="store_true", help="skip the =0 sessions")
     parser.add_argument(
         "--before",
@@ -139,11 +206,16 @@ def main() -> int:
         variants["before"] = {"PYTHONPATH": path}
     results: dict[str, Figures] = {name: defaultdict(list) for name in variants}
     names = list(variants)
+    loads = [os.getloadavg()[0]]
     for round_ in range(args.rounds):
         for name in names if round_ % 2 == 0 else names[::-1]:
-            session(variants[name], args.stops, results[name])
+            session(variants[name], args.stops, results[name], args.model)
+            loads.append(os.getloadavg()[0])
         print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)
-    print(f"load average: {os.getloadavg()}")
+    print(
+        f"model: {args.model}; load average (1 min) {min(loads):.1f}-{max(loads):.1f} "
+        f"over the run, now {os.getloadavg()}"
+    )
     print(table(results, "plugin"))
     if "snapshots off" in results:
         print("\nplugin with TF_DEBUG_REPR_SNAPSHOT_MB=0 against stock:\n")
@@ -155,6 +227,8 @@ def main() -> int:
         print(
             table({"stock": results["stock, TCP_NODELAY"], "plugin": results["plugin"]}, "plugin")
         )
+        print("\nall three:\n")
+        print(table_against_both(results))
     if "before" in results:
         print(f"\nthe package from {args.before} (before) against stock:\n")
         print(table(results, "before"))

@@ -164,6 +164,25 @@ def test_the_summary_counts_dead_relus_saturation_and_exploding_values():
     assert views.activation_name(keras.layers.Dense(2)) == "linear"
 
 
+def test_the_summary_counts_on_the_host_equal_tfs_ops_on_the_device():
+    """``health`` counts a CPU output with numpy on its buffer; the counts equal those of
+    TF's ops (what a GPU output gets), for each activation, dtype and rank, NaN and Inf
+    among the values and values at the thresholds."""
+    rng = np.random.default_rng(0)
+    edges = [0.0, 0.0, 0.99, -0.99, 0.01, 1e4, -1e4, 1e5, np.nan, np.inf, -np.inf]
+    for dtype in (tf.float32, tf.float16, tf.float64, tf.bfloat16):
+        for shape in ((40,), (8, 5), (2, 3, 4, 6)):
+            values = rng.normal(0, 3e3, shape).astype(np.float64)
+            values.flat[: len(edges)] = edges
+            values[values < -2e3] = 0.0  # whole units of zeros, as after a ReLU
+            tensor = tf.cast(tf.constant(values), dtype)
+            for name in ("relu", "relu6", "sigmoid", "tanh", "hard_tanh", "linear", ""):
+                host = views.host_counts(tensor, name)
+                assert host == views.device_counts(tensor, name), (dtype, shape, name)
+    dead = tf.constant([[0.0, 1.0, 0.0], [0.0, 2.0, 0.0]])
+    assert views.host_counts(dead, "relu") == (4, 2, None, 0)
+
+
 def test_rows_are_named_by_role():
     assert [views._role(p) for p in ("", "[0]", "[1]", "[2]", "[0]['a']", "[0][1]")] == [
         "inputs",
