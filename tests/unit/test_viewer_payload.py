@@ -565,15 +565,20 @@ def test_inside_a_trace_no_op_is_added_to_the_graph():
         found["added"] = len(graph.get_operations()) - before
         return a * 2
 
+    # AutoGraph's cache of converted code objects: process-wide, so only what this trace adds
+    from tensorflow.python.autograph.impl import api as autograph_api
+
+    def converted() -> set:
+        return set(autograph_api._TRANSPILER._cache._cache.keys())
+
+    before = converted()
     step(tf.constant(1.0))
     assert found["added"] == 0
     # AutoGraph called the public functions as written: none of the plugin's code was
     # converted (converted, it took minutes here, and its ifs could become graph ops).
-    from tensorflow.python.autograph.impl import api as autograph_api
-
-    converted = list(autograph_api._TRANSPILER._cache._cache.keys())  # code objects
-    assert converted, "AutoGraph converted nothing: the check below would prove nothing"
-    assert not [c.co_name for c in converted if "tf_debug_repr" in c.co_filename]
+    new = converted() - before
+    assert new, "AutoGraph converted nothing: the check below would prove nothing"
+    assert not [c.co_name for c in new if "tf_debug_repr" in c.co_filename]
     assert found["captured"]["error"] is None and found["variable"]["error"] is None
     assert found["numpy"]["image"]["layout"] == "HWC"
     assert "TF_DEBUG_REPR_EAGER=1" in found["symbolic"]["error"]
