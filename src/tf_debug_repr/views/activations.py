@@ -18,7 +18,7 @@ import functools
 import math
 import threading
 import weakref
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
 
@@ -163,7 +163,8 @@ def health(tensor: Any, name: str) -> str:
     return ", ".join(parts)
 
 
-Counts = tuple[int | None, int | None, int | None, int]
+# Optional, not "int | None": a runtime alias, evaluated on Python 3.9 too
+Counts = tuple[Optional[int], Optional[int], Optional[int], int]
 
 
 def host_counts(tensor: Any, name: str) -> Counts:
