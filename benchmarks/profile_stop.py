@@ -38,14 +38,22 @@ PROGRAM = str(HERE / "programs" / "training_session.py")
 HOOK = str(HERE / "profile_hook")
 
 
-def one_stop(client: DapClient, thread: int, when: str, kinds: list[tuple[str, float]]) -> None:
-    """The requests of ``training_session.py``'s stop, each timed by the client too."""
+def _timer(kinds: list[tuple[str, float]]) -> Callable[[str, Callable[[], Any]], Any]:
+    """``timed(kind, fn)``: runs ``fn``, notes its client-side milliseconds under ``kind``."""
 
     def timed(kind: str, fn: Callable[[], Any]) -> Any:
         start = time.perf_counter()
         result = fn()
         kinds.append((kind, (time.perf_counter() - start) * 1e3))
         return result
+
+    return timed
+
+
+def one_stop(client: DapClient, thread: int, when: str, kinds: list[tuple[str, float]]) -> None:
+    """The requests of ``training_session.py``'s stop, each timed by the client too."""
+
+    timed = _timer(kinds)
 
     frame = client.top_frame(thread)["id"]
     scope = client.locals_reference(frame)
@@ -72,11 +80,7 @@ def one_stop_models(
 ) -> None:
     """The requests of ``training_session.py --model`` for programs/session_models.py."""
 
-    def timed(kind: str, fn: Callable[[], Any]) -> Any:
-        start = time.perf_counter()
-        result = fn()
-        kinds.append((kind, (time.perf_counter() - start) * 1e3))
-        return result
+    timed = _timer(kinds)
 
     frame = client.top_frame(thread)["id"]
     scope = client.locals_reference(frame)
