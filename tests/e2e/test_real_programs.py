@@ -85,16 +85,19 @@ def view_all(session, seen: list[tuple[str, Variable]], least: int) -> None:
     assert not problems, "\n".join(problems)
 
 
+@pytest.fixture(scope="class")
+def dcgan_loop():
+    """The session TestDcganLoop's checks share (module level: pytest deprecates a
+    class-scoped fixture written as a method)."""
+    session = start_stopped("real/dcgan_loop.py")
+    yield session
+    session.client.close()
+
+
 class TestDcganLoop:
     """Two looks at one stop of real/dcgan_loop.py, read from one session (a class-scoped
     fixture: both only read; a session each before). A class, so that pytest-xdist's
     ``--dist loadscope`` keeps both on the worker that holds the session."""
-
-    @pytest.fixture(scope="class")
-    def dcgan_loop(self):
-        session = start_stopped("real/dcgan_loop.py")
-        yield session
-        session.client.close()
 
     def test_dcgan_loop_two_tapes_two_optimizers(self, dcgan_loop):
         s = dcgan_loop
