@@ -248,11 +248,14 @@ def _own_ops(tf: Any) -> Any:
         yield
 
 
-def _step_graph(tf: Any) -> Any:
-    """The graph of a ``tf.function`` being traced, where ops added run with the step;
+def _class_names(graph: Any) -> set[str]:
+    return {cls.__name__ for cls in type(graph).__mro__}
+
+
+def _as_step(graph: Any) -> Any:
+    """``graph`` if it is a ``tf.function``'s own graph, where ops added run with the step;
     None for Keras's symbolic build, tf.data's functions, a cond/while body, a v1 graph."""
-    graph = tf.compat.v1.get_default_graph()
-    names = [cls.__name__ for cls in type(graph).__mro__]
+    names = _class_names(graph)
     if "FuncGraph" not in names or "ControlFlowFuncGraph" in names:
         return None
     if str(getattr(graph, "name", "")).startswith(("Dataset_", "keras_graph")):
@@ -260,11 +263,16 @@ def _step_graph(tf: Any) -> Any:
     return graph
 
 
+def _step_graph(tf: Any) -> Any:
+    """The graph of a ``tf.function`` being traced (``_as_step``), else None."""
+    return _as_step(tf.compat.v1.get_default_graph())
+
+
 def _enclosing_step(tf: Any) -> Any:
     """The ``tf.function`` graph around the control-flow body being traced, if any."""
     graph = tf.compat.v1.get_default_graph()
     for _ in range(64):
-        names = [cls.__name__ for cls in type(graph).__mro__]
+        names = _class_names(graph)
         if "ControlFlowFuncGraph" not in names:
             return graph if "FuncGraph" in names else None
         graph = getattr(graph, "outer_graph", None)
@@ -366,25 +374,19 @@ def _body(tf: Any) -> tuple[Any, str] | None:
     compiled step is being traced (a while loop anywhere around it: "tf.while_loop", its
     last iteration is what stays); None elsewhere."""
     graph = tf.compat.v1.get_default_graph()
-    names = [cls.__name__ for cls in type(graph).__mro__]
-    if "ControlFlowFuncGraph" not in names:
+    if "ControlFlowFuncGraph" not in _class_names(graph):
         return None
     kind = "tf.cond"
     for _ in range(64):
-        names = [cls.__name__ for cls in type(graph).__mro__]
-        if "ControlFlowFuncGraph" not in names:
+        if "ControlFlowFuncGraph" not in _class_names(graph):
             break
         if type(graph).__name__.startswith("While"):
             kind = "tf.while_loop"
         graph = getattr(graph, "outer_graph", None)
         if graph is None:
             return None
-    names = [cls.__name__ for cls in type(graph).__mro__]
-    if "FuncGraph" not in names or "ControlFlowFuncGraph" in names:
-        return None
-    if str(getattr(graph, "name", "")).startswith(("Dataset_", "keras_graph")):
-        return None
-    return graph, kind
+    step = _as_step(graph)  # the step's own graph around the body (None past 64 levels)
+    return None if step is None else (step, kind)
 
 
 @contextlib.contextmanager
