@@ -269,7 +269,8 @@ fi
 if [ -f "$PY39_ENV/.ready" ]; then
   # TF's 2.9.0-jupyter image's stack: the classic Notebook's Variable Inspector in a real
   # Python 3.9 kernel, and debug sessions (values, gradients from a tape, a custom loop and
-  # compiled fit, layer outputs, breakpoints in a tf.function and its helper), ~3 min
+  # compiled fit, layer outputs, breakpoints in a tf.function and its helper and in a
+  # Dataset.map and filter function), ~3 min
   echo "== pytest: Python 3.9 + TF 2.9, in the background (.venv/logs/pytest-py39-tf29.log)"
   PATH="$PWD/$PY39_ENV/bin:$PATH" "$PY39_ENV/bin/python" -m pytest \
     -p no:cacheprovider tests/e2e/test_jupyter_classic_inspector.py tests/e2e/test_tensors.py \
@@ -278,6 +279,7 @@ if [ -f "$PY39_ENV/.ready" ]; then
     tests/e2e/test_keras_parity.py::test_compiled_fit_layer_outputs_read_alike \
     tests/e2e/test_compiled_breakpoints.py::test_breakpoint_in_tf_function_stops_with_values_on_every_call \
     tests/e2e/test_compiled_breakpoints.py::test_breakpoint_in_a_helper_stops_from_the_first_call_and_goes_when_removed \
+    tests/e2e/test_compiled_datasets.py::test_breakpoints_in_map_and_filter_functions_stop_at_each_element_in_order \
     >.venv/logs/pytest-py39-tf29.log 2>&1 &
   RUNS+=("Python 3.9 + TF 2.9:py39-tf29:$!")
 fi

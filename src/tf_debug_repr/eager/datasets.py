@@ -32,14 +32,9 @@ from ..core.tf_compat import function_class
 from ..hosts.pydevd import client as debugger_client
 from . import breakpoints as bp
 
-# tf.data's module, its function behind the Dataset method, and whether it has
-# ``num_parallel_calls`` to make sequential.
-TRANSFORMATIONS = (
-    ("map_op", "_map_v2", True),
-    ("filter_op", "_filter", False),
-    ("flat_map_op", "_flat_map", False),
-    ("interleave_op", "_interleave", True),
-)
+# tf.data's module and its function behind each Dataset method with ``num_parallel_calls``
+# (made sequential where its function runs as Python), TF 2.12 on.
+PARALLEL_TRANSFORMATIONS = (("map_op", "_map_v2"), ("interleave_op", "_interleave"))
 
 DATASET_DIFFERENCES = (
     "Its elements are made by Python on tf.data's threads (slower), the same elements in the "
@@ -192,7 +187,6 @@ def as_python(wrapper: Any, name: str = "") -> None:
     from tensorflow.python.data.util import structure
     from tensorflow.python.framework import ops
     from tensorflow.python.ops import script_ops
-    from tensorflow.python.util import variable_utils
 
     func = wrapper._func
     thread_name = f"tf.data {name}" if name else ""
@@ -200,6 +194,7 @@ def as_python(wrapper: Any, name: str = "") -> None:
     output_structure = wrapper._output_structure
     unpack = getattr(structured_function, "_should_unpack", lambda a: type(a) is tuple)
     pack = getattr(structured_function, "_should_pack", lambda a: type(a) is list)
+    as_tensors = _variables_to_tensors()
 
     def element(*flat: Any) -> list:
         debugger_client.trace_this_thread()
@@ -214,7 +209,7 @@ def as_python(wrapper: Any, name: str = "") -> None:
             result = func(*args)
         finally:
             bp._local.eager -= 1
-        result = variable_utils.convert_variables_to_tensors(result)
+        result = as_tensors(result)
         if pack(result):
             result = tuple(result)
         flat_result = structure.to_tensor_list(output_structure, result)
@@ -228,16 +223,49 @@ def as_python(wrapper: Any, name: str = "") -> None:
     graph_name: Any = getattr(wrapper._function, "name", "dataset_function")
     if isinstance(graph_name, bytes):
         graph_name = graph_name.decode(errors="replace")
-    function = function_class()(
-        python_function=run_element,
-        name=f"{graph_name}_as_python",
-        input_signature=structure.get_flat_tensor_specs(input_structure),
-        autograph=False,
-        experimental_attributes={"_tf_data_function": True},
+    wrapper._function = _dataset_function(
+        run_element, f"{graph_name}_as_python", structure.get_flat_tensor_specs(input_structure)
     )
-    wrapper._function = function.get_concrete_function()
     wrapper._tf_debug_repr_as_python = True
     wrapper._tf_debug_repr_name = name
+
+
+def _dataset_function(python_function: Callable, name: str, signature: Any) -> Any:
+    """The concrete function of ``python_function`` marked as tf.data's own, as
+    ``StructuredFunctionWrapper`` makes it: through ``tf.function``'s attributes (TF 2.10+),
+    or TF 2.9's ``defun_with_attributes``."""
+    attributes: dict[str, Any] = {"_tf_data_function": True}
+    try:
+        function = function_class()(
+            python_function=python_function,
+            name=name,
+            input_signature=signature,
+            autograph=False,
+            experimental_attributes=attributes,
+        )
+    except TypeError:  # TF 2.9: no experimental_attributes
+        from tensorflow.python.eager import function as eager_function
+
+        attributes["func_name"] = name
+        function = eager_function.defun_with_attributes(
+            python_function, input_signature=signature, attributes=attributes, autograph=False
+        )
+    return function.get_concrete_function()
+
+
+def _variables_to_tensors() -> Callable[[Any], Any]:
+    """TF's own conversion of the variables a dataset function returns into tensors (TF
+    2.10+), or, before it (TF 2.9, its own Jupyter image), the same for plain variables."""
+    try:
+        from tensorflow.python.util import variable_utils
+    except ImportError:
+        import tensorflow as tf
+
+        def convert(value: Any) -> Any:
+            return tf.convert_to_tensor(value) if isinstance(value, tf.Variable) else value
+
+        return lambda result: tf.nest.map_structure(convert, result)
+    return variable_utils.convert_variables_to_tensors
 
 
 def _name_thread(name: str) -> None:
@@ -370,19 +398,36 @@ def install() -> bool:
 
         return __init__
 
+    # Where each parallel transformation is made, found before anything is patched, so
+    # that a TF laid out otherwise changes nothing: its datasets stay as under stock, and
+    # the caller says so.
+    parallel = _parallel_transformations()
+    patch_once(structured_function.StructuredFunctionWrapper, "__init__", wrap_init)
+    for owner, function_name in parallel:
+        patch_once(owner, function_name, _sequential_when_as_python)
+    return True
+
+
+def _parallel_transformations() -> list[tuple[Any, str]]:
+    """(owner, name) of each transformation with ``num_parallel_calls``: TF 2.12+ makes
+    them in a module each (``map_op._map_v2(input_dataset, map_func, ...)``); TF 2.9-2.11
+    in the ``Dataset`` methods themselves (``DatasetV2.map(self, map_func, ...)``, the
+    same parameters after the dataset), which TF 2.9's own Jupyter image runs. There only
+    ``map`` is made sequential: a parallel interleave remade so stopped in another order
+    than the one its elements come in under TF 2.9 (its function still runs as Python, its
+    calls may overlap)."""
     import importlib
 
-    # Every module first, so that a TF laid out otherwise (TF 2.9 keeps the transformations
-    # in dataset_ops) changes nothing: its datasets stay as under stock, and the caller says so.
-    modules = [
-        (importlib.import_module(f"tensorflow.python.data.ops.{module_name}"), name, parallel)
-        for module_name, name, parallel in TRANSFORMATIONS
-    ]
-    patch_once(structured_function.StructuredFunctionWrapper, "__init__", wrap_init)
-    for module, function_name, parallel in modules:
-        if parallel and hasattr(module, function_name):
-            patch_once(module, function_name, _sequential_when_as_python)
-    return True
+    try:
+        modules = [
+            (importlib.import_module(f"tensorflow.python.data.ops.{module_name}"), name)
+            for module_name, name in PARALLEL_TRANSFORMATIONS
+        ]
+    except ImportError:
+        from tensorflow.python.data.ops import dataset_ops
+
+        return [(dataset_ops.DatasetV2, "map")]
+    return [(module, name) for module, name in modules if hasattr(module, name)]
 
 
 def _autotuned(cycle_length: Any) -> bool:

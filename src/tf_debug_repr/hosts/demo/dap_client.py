@@ -128,8 +128,11 @@ class DapClient:
                 if waiting is not None:
                     waiting.put(message)
             elif kind == "event":
-                if message["event"] == "output":
-                    self.output.append(message["body"].get("output", ""))
+                body = message.get("body") or {}
+                # a telemetry event ("ptvsd", "debugpy", no newline) is no program output:
+                # clients do not show it, and it would run into the program's first line
+                if message["event"] == "output" and body.get("category") != "telemetry":
+                    self.output.append(body.get("output", ""))
                 self.events.put(message)
             elif kind == "request":
                 self._answer_reverse_request(message)
