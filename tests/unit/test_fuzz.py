@@ -29,8 +29,14 @@ from tf_debug_repr.hosts.pydevd import adapter as pydevd_adapter
 from tf_debug_repr.views import tensors as tensor_views
 
 EXAMPLES = int(os.environ.get("TF_DEBUG_REPR_FUZZ_EXAMPLES", "60"))
+# The test command draws the same examples every run (a seed from each test's source), so a
+# run fails for a change, not for a draw; TF_DEBUG_REPR_FUZZ_EXPLORE=1 draws new ones, to
+# search (a finding is then printed as a @reproduce_failure blob to pin as an example).
+EXPLORE = os.environ.get("TF_DEBUG_REPR_FUZZ_EXPLORE") == "1"
 FUZZ = settings(
     max_examples=EXAMPLES,
+    derandomize=not EXPLORE,
+    database=None if not EXPLORE else settings.default.database,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     print_blob=True,
