@@ -259,7 +259,8 @@ envs_ready # built beside the unit tests
 RUNS=()
 KERAS2_TESTS=(tests/e2e/test_keras_parity.py tests/e2e/test_tensors.py
   tests/e2e/test_gradients_loop.py tests/e2e/test_gradients_reasons.py
-  tests/e2e/test_keras_io_walk.py)
+  tests/e2e/test_keras_io_walk.py
+  tests/e2e/test_compiled_fit_distribute.py::test_layer_outputs_and_the_batch_of_distributed_fit_per_replica)
 if [ -f "$KERAS2/.ready" ]; then
   echo "== pytest: Keras 2 (TF 2.15), in the background (.venv/logs/pytest-tf215.log)"
   PATH="$PWD/$KERAS2/bin:$PATH" "$KERAS2/bin/python" -m pytest \

@@ -6,9 +6,9 @@ layers, eagerly with TF ops, from the weights before the step), and the model's
 
 import os
 
-import keras
 import numpy as np
 import tensorflow as tf
+from tensorflow import keras  # Keras 3, or Keras 2 where tf.keras is (TF 2.15, tf_keras)
 
 cpu = tf.config.list_physical_devices("CPU")[0]
 tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
