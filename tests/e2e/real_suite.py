@@ -27,6 +27,8 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from tf_debug_repr.hosts.demo.dap_client import (
@@ -119,7 +121,9 @@ PROGRAMS = (
     Program(
         "real/quickstart_expert.py", ("TRACE_BREAKPOINT", "EPOCH_BREAKPOINT"), ("TRACE_BREAKPOINT",)
     ),
-    Program("real/text_classification.py", ("BATCH_BREAKPOINT", "VECTOR_BREAKPOINT")),
+    Program(
+        "real/text_classification.py", ("BATCH_BREAKPOINT", "END_BREAKPOINT", "VECTOR_BREAKPOINT")
+    ),
     Program("real/timeseries_weather.py", ("BATCH_BREAKPOINT", "PLOT_BREAKPOINT")),
     Program("real/transformer_block.py", ("BREAKPOINT",)),
     Program(
@@ -148,6 +152,19 @@ PROGRAMS = (
     ),
     Program("real/distillation.py", ("STEP_BREAKPOINT", "END_BREAKPOINT"), ("STEP_BREAKPOINT",)),
 )
+
+
+@dataclasses.dataclass(frozen=True)
+class Look:
+    """A test's own look at a program's stops, made in the plugin's run of the program
+    (``modes``) instead of a session of its own: ``at[marker]`` is called with the stopped
+    session once the suite has recorded that stop (its probe counts included), and what it
+    raised is kept in the stop's ``looks`` under ``test``, whose test fails on it."""
+
+    test: str
+    program: str  # Program.name
+    modes: tuple[str, ...]
+    at: Mapping[str, Callable[[Stopped], None]]
 
 
 @dataclasses.dataclass
@@ -179,6 +196,8 @@ class Stop:
     viewed: int = 0  # rows View Tensor is offered on whose payload was checked
     view_problems: list[str] = dataclasses.field(default_factory=list)
     seconds: float = 0.0
+    # a Look's test -> what its look raised here (a traceback), None where it passed
+    looks: dict[str, str | None] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass
@@ -271,8 +290,17 @@ def _next_event(client: DapClient, names: set[str], timeout: float = 300) -> dic
             return event
 
 
-def debug_run(program: Program, debugger: str, mode: str) -> Run:
-    """Run the program under ``debugger`` to its end, recording each stop's walk."""
+def _look(look: Callable[[Stopped], None], session: Stopped) -> str | None:
+    try:
+        look(session)
+    except Exception:  # an assertion's, or the session's: the look's test fails with it
+        return traceback.format_exc()
+    return None
+
+
+def debug_run(program: Program, debugger: str, mode: str, looks: tuple[Look, ...] = ()) -> Run:
+    """Run the program under ``debugger`` to its end, recording each stop's walk, then
+    making the ``looks`` due there."""
     run = Run(program, debugger, mode)
     path = program.path
     lines = {line_of(path, m): m for m in program.stops}
@@ -317,6 +345,9 @@ def debug_run(program: Program, debugger: str, mode: str) -> Run:
                         if count > counted.get(name, 0)
                     }
                     stop.seconds = time.perf_counter() - began
+                    for look in looks:
+                        if marker in look.at:
+                            stop.looks[look.test] = _look(look.at[marker], session)
                     run.stops.append(stop)
                     rest = [n for n, m in lines.items() if m not in visited]
                     client.request(
@@ -349,16 +380,28 @@ class Runs:
     """``runs.get(program, debugger, mode)``: that run, made once. At the first asking for
     any run of a program, all of its runs (the plugin's per mode, stock's, the plain one:
     the longest first) are started, ``RUNS_AT_ONCE`` at a time, each in a thread of its own;
-    a run's figures go to ``report`` (one JSON line each) when it ends."""
+    a run's figures go to ``report`` (one JSON line each) when it ends. The plugin's runs
+    make the ``looks`` of their program and mode."""
 
-    def __init__(self, report: str | None = None, at_once: int = RUNS_AT_ONCE) -> None:
+    def __init__(
+        self, report: str | None = None, at_once: int = RUNS_AT_ONCE, looks: tuple[Look, ...] = ()
+    ) -> None:
+        self._looks = looks
         self._pool = concurrent.futures.ThreadPoolExecutor(max(at_once, 1), "real-run")
         self._runs: dict[tuple[str, str, str], concurrent.futures.Future[Run]] = {}
         self._lock = threading.Lock()
         self._report = report
 
     def _make(self, program: Program, debugger: str, mode: str) -> Run:
-        run = plain_run(program) if debugger == "plain" else debug_run(program, debugger, mode)
+        looks = tuple(
+            look
+            for look in self._looks
+            if debugger == "plugin" and look.program == program.name and mode in look.modes
+        )
+        if debugger == "plain":
+            run = plain_run(program)
+        else:
+            run = debug_run(program, debugger, mode, looks)
         if self._report:
             with self._lock, open(self._report, "a", encoding="utf-8") as out:
                 out.write(summary(run) + "\n")

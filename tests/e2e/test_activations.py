@@ -6,13 +6,51 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
-from ..conftest import program_path, start_stopped
+from tf_debug_repr.hosts.demo.dap_client import line_of
+
+from ..conftest import Stopped, program_path, start_stopped
 
 pytestmark = pytest.mark.e2e
+
+MARKERS = ("CALLBACK_BREAKPOINT", "LOOP_BREAKPOINT", "PREVIEW_BREAKPOINT")
+
+
+class InTurn:
+    """One session on activations_fit.py (capture and fusion as by default), stopped at its
+    markers in the program's order: the tests below that read it with those settings share it,
+    each asking for its stop (``at``), to which the session goes on (a session each before:
+    the same program started three times, to the same stops). A test run alone gets there too."""
+
+    def __init__(self, out: str) -> None:
+        self.out = out
+        self.path = program_path("activations_fit.py")
+        self.session = start_stopped(self.path, markers=list(MARKERS), env={"TFDR_OUT": out})
+        self.lines = {line_of(self.path, m): m for m in MARKERS}
+        self.hits = [self._marker()]
+
+    def _marker(self) -> str:
+        return self.lines[self.session.client.top_frame(self.session.thread_id)["line"]]
+
+    def at(self, marker: str, hit: int = 1) -> Stopped:
+        """The session at the ``hit``-th stop at ``marker``; the stops before it are passed."""
+        while not (self.hits[-1] == marker and self.hits.count(marker) == hit):
+            gone = MARKERS.index(self.hits[-1]) > MARKERS.index(marker)
+            assert not gone and self.hits.count(marker) < hit, f"{marker} passed: {self.hits}"
+            self.session.resume_to_next_stop()
+            self.hits.append(self._marker())
+        return self.session
+
+
+@pytest.fixture(scope="module")
+def in_turn(tmp_path_factory) -> Iterator[InTurn]:
+    shared = InTurn(str(tmp_path_factory.mktemp("activations") / "after.npz"))
+    yield shared
+    shared.session.client.close()
 
 
 def _model(s):
@@ -33,9 +71,11 @@ def _true(s, expression: str) -> None:
 
 
 @pytest.mark.parametrize("fusion", [False, True])
-def test_compiled_fit_outputs_equal_a_recompute(debug_session, fusion):
-    env = {} if fusion else {"TFDR_NO_FUSION": "1"}
-    s = debug_session("activations_fit.py", "CALLBACK_BREAKPOINT", env=env)
+def test_compiled_fit_outputs_equal_a_recompute(debug_session, request, fusion):
+    if fusion:  # the settings of the shared session
+        s = request.getfixturevalue("in_turn").at("CALLBACK_BREAKPOINT")
+    else:
+        s = debug_session("activations_fit.py", "CALLBACK_BREAKPOINT", env={"TFDR_NO_FUSION": "1"})
     s.evaluate("__tfdr_expected = recompute(keep.before)", "repl")
     rows = _model(s)
     for i, (name, mark) in enumerate(
@@ -74,10 +114,8 @@ def _model_row(s):
     return Variable("model", found["result"], "", found["variablesReference"], "model", found)
 
 
-def test_subclassed_model_shows_the_layers_its_call_reached(debug_session):
-    s = debug_session("activations_fit.py", "LOOP_BREAKPOINT")
-    s.resume_to_next_stop()
-    s.resume_to_next_stop()  # the third step has run
+def test_subclassed_model_shows_the_layers_its_call_reached(in_turn):
+    s = in_turn.at("LOOP_BREAKPOINT", 3)  # the third step has run
     net = s.locals()["net"]
     rows = s.child_map(net)
     # sublayers held by attributes are rows by those names (as stock names them)
@@ -106,9 +144,9 @@ def test_subclassed_model_shows_the_layers_its_call_reached(debug_session):
     )
 
 
-def test_dataset_preview_leaves_the_programs_iterator_alone(debug_session, tmp_path):
-    out = str(tmp_path / "after.npz")
-    s = debug_session("activations_fit.py", "PREVIEW_BREAKPOINT", env={"TFDR_OUT": out})
+def test_dataset_preview_leaves_the_programs_iterator_alone(in_turn):
+    s = in_turn.at("PREVIEW_BREAKPOINT")
+    out = in_turn.out  # where the program writes what it read after the stop
     ds = s.locals()["ds"]
     row = s.child_map(ds)["preview"]
     assert row.value.startswith("expand to read 3 elements from a fresh iterator"), row.value

@@ -18,8 +18,9 @@ PROGRAM = "keras_parity.py"
 
 @pytest.fixture(scope="module")
 def fit_session():
-    """One session on keras_parity_fit.py, stopped at its breakpoint, read by both compiled
-    ``fit`` tests below (each only reads: evaluations and rows; one session each before)."""
+    """One session on keras_parity_fit.py, stopped at its breakpoint, read by the three
+    compiled ``fit`` tests below (each only reads: evaluations and rows; one session each
+    before)."""
     session = start_stopped("keras_parity_fit.py")
     yield session
     session.client.close()
@@ -130,12 +131,12 @@ def test_compiled_fit_layer_outputs_read_alike(fit_session):
     assert "activation capture" not in output, output[-2000:]
 
 
-def test_compiled_fit_last_step_batch_reads_alike(debug_session):
+def test_compiled_fit_last_step_batch_reads_alike(fit_session):
     """Compiled ``fit``'s ``last step`` group under Keras 2 (its ``train_step(data)`` is
     reached through ``make_train_function``'s ``run_step``, handed to the strategy's
     ``run``) as under Keras 3: the inputs and targets of the last step, after the data
     adapter, equal to the program's last batch; nothing of the model's was changed."""
-    s = debug_session("keras_parity_fit.py")
+    s = fit_session
     found = s.evaluate("model")
     rows = s.client.variables(found["variablesReference"])
     groups = [c for c in rows if c.name.startswith("last step")]

@@ -209,10 +209,20 @@ def walk_and_view(
     return seen
 
 
-def test_oxford_pets_segmentation_batch_and_predicted_mask(debug_session):
+# Two programs below (oxford_pets_segmentation, text_classification) are looked at in the
+# plugin's run of the real-program suite (``real_suite.Look``: the suite's class of the
+# program runs them), at stops that run makes too, instead of in a session of their own:
+# each look's test is a test of that class (``TestReal_<program>::<test>``), and fails with
+# what its look raised at each stop. The others keep their own session: transformer_block's
+# stops the build pass (TF_DEBUG_REPR_TRACE_STOPS=1), actor_critic's stops the episode's
+# second step and after the gradients, which the suite's run does not; mixed_precision's
+# look (it calls a layer, ``dense1(x)``) made, in the suite's run, rows at the next stop
+# whose expressions do not give what they show (a history's ``∇‖g‖ by step (1)``), so
+# the suite would no longer record the program as a person who had not looked sees it.
+
+
+def oxford_pets_batch(s) -> None:
     # keras-io's U-Net: a Sequence's __getitem__ under fit, then the predicted mask.
-    name = "real/oxford_pets_segmentation.py"
-    s = debug_session(name, markers=["BATCH_BREAKPOINT", "MASK_BREAKPOINT"])
     seen = walk_and_view(s, 50, 3, ("model",))
     masks = viewer_walk.fetch(s, "y")  # uint8 trimaps, classes 0-2
     assert masks["dtype"] == "uint8" and masks["image"]["layout"] == "NHWC"
@@ -225,8 +235,9 @@ def test_oxford_pets_segmentation_batch_and_predicted_mask(debug_session):
         kernel = viewer_walk.fetch(s, f"model.get_layer('{layer}').kernel")
         assert kernel["error"] is None and kernel["image"] is None, (layer, kernel["shape"])
     assert {"ndarray", "Variable"} <= {r.type for _, r in seen if viewer_walk.is_tagged(r)}
-    only_breakpoints(s, name, ["MASK_BREAKPOINT"])
-    s.resume_to_next_stop()
+
+
+def oxford_pets_mask(s) -> None:
     assert "mask" in s.locals()
     walk_and_view(s, 20, 1)
     mask = viewer_walk.fetch(s, "mask")  # argmax: int64 [64, 64, 1]
@@ -235,18 +246,19 @@ def test_oxford_pets_segmentation_batch_and_predicted_mask(debug_session):
     assert predicted["image"]["scale"] == "unit" and predicted["image"]["count"] == 8
 
 
-def test_text_classification_strings_and_token_ids(debug_session):
+def text_classification_batch(s) -> None:
     # keras-io's TextVectorization example: a string batch, the adapted layer, the models.
-    name = "real/text_classification.py"
-    markers = ["BATCH_BREAKPOINT", "END_BREAKPOINT", "VECTOR_BREAKPOINT"]
-    s = debug_session(name, markers=markers)
     walk_and_view(s, 40, 2)
     text = viewer_walk.fetch(s, "text_batch")
     assert text["error"] == "strings: no numbers to draw" and text["dtype"] == "string"
-    for marker in markers[1:]:
-        only_breakpoints(s, name, markers[markers.index(marker) :])
-        s.resume_to_next_stop()
-        seen = walk_and_view(s, 100, 20)
+
+
+def text_classification_end(s) -> None:
+    walk_and_view(s, 100, 20)
+
+
+def text_classification_vector(s) -> None:
+    seen = walk_and_view(s, 100, 20)
     ids = viewer_walk.fetch(s, "vectorized_batch")
     assert (ids["dtype"], ids["shape"], ids["image"]) == ("int64", [32, 500], None)
     truth = s.evaluate("int(vectorized_batch.numpy().max())")["result"]
@@ -307,6 +319,26 @@ def test_mixed_precision_loop_float16_values(debug_session):
     walk_and_view(s, 50, 20, ("model", "optimizer"))
 
 
+LOOKS = (
+    real_suite.Look(
+        "test_oxford_pets_segmentation_batch_and_predicted_mask",
+        "real/oxford_pets_segmentation.py",
+        ("compiled",),
+        {"BATCH_BREAKPOINT": oxford_pets_batch, "MASK_BREAKPOINT": oxford_pets_mask},
+    ),
+    real_suite.Look(
+        "test_text_classification_strings_and_token_ids",
+        "real/text_classification.py",
+        ("compiled",),
+        {
+            "BATCH_BREAKPOINT": text_classification_batch,
+            "END_BREAKPOINT": text_classification_end,
+            "VECTOR_BREAKPOINT": text_classification_vector,
+        },
+    ),
+)
+
+
 # ------------------------------------------------------------------ never worse than stock
 # Each program of real_suite.PROGRAMS, run once with no debugger, once under stock debugpy and
 # once under the plugin per mode (compiled; eager: TF_DEBUG_REPR_EAGER=1), stopped at its
@@ -319,7 +351,7 @@ def test_mixed_precision_loop_float16_values(debug_session):
 def runs():
     """``runs(program, debugger, mode)``: that run, made once (a program's runs are started
     together at the first asking for any of them: ``real_suite.Runs``)."""
-    made = real_suite.Runs(os.environ.get("REAL_SUITE_REPORT"))
+    made = real_suite.Runs(os.environ.get("REAL_SUITE_REPORT"), looks=LOOKS)
     yield made.get
     made.close()
 
@@ -442,8 +474,31 @@ class RealProgramChecks:
         )
 
 
+def look_test(look: real_suite.Look):
+    """The test of ``look``: it passes where the look, made in the plugin's run of its
+    program (its modes), raised nothing at any of its stops."""
+
+    def test(self, runs, mode):
+        if mode not in look.modes:
+            pytest.skip(f"looked at in the {' and '.join(look.modes)} mode only")
+        run = runs(self.program, "plugin", mode)
+        stops = {stop.marker: stop for stop in run.stops}
+        for marker in look.at:
+            assert marker in stops, ran(run)
+            assert look.test in stops[marker].looks, f"{marker}: not looked at"
+            failure = stops[marker].looks[look.test]
+            assert failure is None, f"at {marker}:\n{failure}"
+
+    test.__name__ = test.__qualname__ = look.test
+    return test
+
+
 for _program in real_suite.PROGRAMS:
     _name = f"TestReal_{real_suite.program_id(_program)}"
+    _tests: dict = {"program": _program}
+    for _look in LOOKS:
+        if _look.program == _program.name:
+            _tests[_look.test] = look_test(_look)
     globals()[_name] = pytest.mark.parametrize("mode", _program.modes)(
-        type(_name, (RealProgramChecks,), {"program": _program})
+        type(_name, (RealProgramChecks,), _tests)
     )
