@@ -104,7 +104,12 @@ def test_fit_history_by_epoch_equals_the_figures_at_each_stop(debug_session, tmp
     assert s.evaluate(f"{compared['difference'].evaluate_name}.shape", "repl")["result"] == "(4, 3)"
     # the compiled step's gradient-norm ring: its 20 steps on the same axis
     assert entries[6].name == "∇‖g‖ by step (20)", entries[6].name
-    assert s.evaluate(f"len({entries[6].evaluate_name})", "repl")["result"] == "20"
+    assert s.evaluate(f"len({entries[6].evaluate_name}.series)", "repl")["result"] == "20"
+    assert entries[6].value.startswith("…, 13: "), entries[6].value  # the last 8 steps
+    assert s.evaluate(entries[6].evaluate_name)["result"] == entries[6].value
+    norms = s.children(entries[6])
+    assert [r.name for r in norms] == [f"step {k}" for k in range(1, 21)], norms
+    assert s.evaluate(norms[-1].evaluate_name)["result"] == norms[-1].value
     # a row's expression gives that row again
     assert s.evaluate(entries[2].evaluate_name)["result"] == entries[2].value
     assert steps == [4, 8, 12, 16, 20]  # 4 batches an epoch

@@ -112,6 +112,28 @@ class EntryNode(Node):
         return rows
 
 
+class GradientNorms(Node):
+    """The compiled steps' gradient norms of a weight, on the steps' axis:
+    ``tf_debug_repr.history(value).gradient_norms()`` (the pairs themselves:
+    ``.gradient_series``)."""
+
+    def __init__(self, series: list[tuple[int, float | None]]) -> None:
+        self.series = series
+
+    def summary(self) -> str:
+        shown = ", ".join(f"{s}: {_number(n)}" for s, n in self.series[-_NORMS_SHOWN:])
+        return shown if len(self.series) <= _NORMS_SHOWN else f"…, {shown}"
+
+    def children(self) -> list[Child]:
+        return [Child(f"step {s}", n, f".series[{i}][1]") for i, (s, n) in enumerate(self.series)][
+            -_LISTED:
+        ]
+
+
+# The last gradient norms a history's row lists in its summary (the ring's last steps).
+_NORMS_SHOWN = 8
+
+
 class History(Node):
     """A value's history: ``tf_debug_repr.history(value)``. Rows, oldest first; each
     entry's figures as attributes (``.entries``); ``series("norm")``; exports."""
@@ -168,17 +190,18 @@ class History(Node):
                 )
             )
         if self.gradient_series:
-            steps = ", ".join(
-                f"{s}: {_number(n)}" for s, n in self.gradient_series[-8:]
-            )  # the ring's last gradients
             rows.append(
                 Child(
                     f"∇‖g‖ by step ({len(self.gradient_series)})",
-                    Note(steps),
-                    ".gradient_series",
+                    self.gradient_norms(),
+                    call("{}.gradient_norms()"),
                 )
             )
         return rows
+
+    def gradient_norms(self) -> GradientNorms:
+        """The gradient-norm ring of the compiled steps, as its row shows it."""
+        return GradientNorms(self.gradient_series)
 
     def rows(self) -> list[dict[str, Any]]:
         return [{c: getattr(e, c) for c in COLUMNS} for e in self.entries]
