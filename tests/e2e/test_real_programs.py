@@ -217,8 +217,8 @@ def walk_and_view(
 # stops the build pass (TF_DEBUG_REPR_TRACE_STOPS=1), actor_critic's stops the episode's
 # second step and after the gradients, which the suite's run does not; mixed_precision's
 # look (it calls a layer, ``dense1(x)``) made, in the suite's run, rows at the next stop
-# whose expressions do not give what they show (a history's ``∇‖g‖ by step (1)``), so
-# the suite would no longer record the program as a person who had not looked sees it.
+# that a person who had not looked does not see (a history of what it showed), so the
+# suite would no longer record the program as that person sees it.
 
 
 def oxford_pets_batch(s) -> None:
