@@ -19,8 +19,9 @@ reduced in float64 (exact as before). A bigger float32, float16 or bfloat16 valu
 in float32 (BLAS dots and matrix-vector sums within a chunk, the chunks summed in float64):
 about as exact as numpy's own float32 reductions (relative error ~1e-7, up to ~1e-6 for
 sums of large terms of one sign; a value whose mean is 4x its std or more has its std
-again from a second, centred pass in float64), at half the cost of widening every chunk. The largest change is recomputed in
-float64 in the chunk that holds it.
+again from a second, centred pass in float64), at half the cost of widening every chunk.
+The largest change is recomputed in float64 in the chunk that holds it (in every chunk
+whose float32 largest equals it: a step that moved all elements alike costs a pass more).
 
 **Versions.** A variable read while a snapshot of it is held shares its buffer until the
 variable is next written: TF's resource variables copy their buffer on a write while a read
@@ -188,8 +189,9 @@ def _host_pass(
     largest = 0.0
     best: int | None = None  # start of the chunk with the largest change
     exact_where: int | None = None
-    # float32 differences are rounded: chunks whose largest is within that rounding of the
-    # largest one may hold the true largest; float64 ones (and integers) are exact
+    # float32 differences are rounded: every chunk whose largest rounds to the largest one
+    # may hold the true largest (a step that moved every element by the same amount: all of
+    # them); float64 ones (and integers) are exact
     exact = work == np.float64
     tops: list[tuple[float, int]] = []
     for start in range(0, size, step):
@@ -277,19 +279,32 @@ def _host_pass(
         if exact_where is not None:
             where = exact_where
         else:  # the largest change again, in float64, in the chunks that may hold it
-            near = largest * (1.0 - 2.0**-20)
-            starts = [best] if exact else [at for top, at in tops if top >= near]
-            largest = -1.0
+            # rounding is monotonic: the true largest rounds to the largest float32 one
+            starts = [best] if exact else [at for top, at in tops if top == largest]
+            top, largest = largest, -1.0
             for at in sorted(starts):
-                diff = now[at : at + step].astype(np.float64)
-                diff -= then[at : at + step].astype(np.float64)
-                np.abs(diff, out=diff)
-                index = int(np.argmax(diff))
-                if float(diff[index]) > largest:
-                    where, largest = at + index, float(diff[index])
+                index, exact_top = _largest_in(now[at : at + step], then[at : at + step], work, top)
+                if exact_top > largest:
+                    where, largest = at + index, exact_top
     elif changed:
         where = 0
     return found, Delta(math.sqrt(d_squares), changed, largest, where)
+
+
+def _largest_in(now: np.ndarray, then: np.ndarray, work: Any, top: float) -> tuple[int, float]:
+    """(index, |now − then| in float64) of the largest change in one chunk: among the
+    elements whose change in ``work`` arithmetic is ``top`` (rounded: all that may be it)."""
+    a, b = now.astype(work), then.astype(work)
+    magnitude = np.abs(a - b)
+    if work == np.float64:
+        index = int(np.argmax(magnitude))
+        return index, float(magnitude[index])
+    near = np.flatnonzero(magnitude == top)
+    if not near.size:  # cannot be (the chunk's largest is top): the whole chunk then
+        near = np.arange(a.size)
+    exact = np.abs(now[near].astype(np.float64) - then[near].astype(np.float64))
+    best = int(np.argmax(exact))
+    return int(near[best]), float(exact[best])
 
 
 def _figures(

@@ -1,0 +1,112 @@
+"""Benchmark (issue 27): what a tracked variable costs at a stop, in process (no debugger),
+against the floor of one numpy pass over its buffer.
+
+For a float32 variable of 10^6 and of 10^7 elements, tracked as an expanded variable is
+(its ``Δ since last stop`` snapshot and its history), each round makes a step (every
+element written, ``assign_add``), starts a new stop, and times what the stop computes of
+it: its change since the last stop (``snapshots.change_of``), its history entry
+(``history.observe``) and its summary's figures (``views.summary``'s), together; then the
+same at a stop where nothing wrote it; then the fused pass alone
+(``one_pass.measure`` of the value and its snapshot). The floor, timed in the same round on
+the same buffer: ``np.sum`` and a copy. Medians and min-max over ``--rounds``.
+
+    python benchmarks/delta_pass.py --rounds 15
+
+Run against another source tree (``PYTHONPATH=/tmp/before/src``) for before/after: the
+fused pass alone is skipped where ``forensics.one_pass`` does not exist.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+
+def ms(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return (time.perf_counter() - start) * 1e3
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--sizes", default="1000000,10000000")
+    args = parser.parse_args()
+    import numpy as np
+    import tensorflow as tf
+
+    import tf_debug_repr
+    from tf_debug_repr import views
+    from tf_debug_repr.core.guards import host_view
+    from tf_debug_repr.forensics import features, history, snapshots
+    from tf_debug_repr.views import variables as variable_views
+
+    try:
+        from tf_debug_repr.forensics import one_pass
+    except ImportError:
+        one_pass = None  # type: ignore[assignment]
+
+    views.build_table()
+    features.register()
+    snapshots.set_budget_mb(1024)
+    print(f"tf_debug_repr from {os.path.dirname(tf_debug_repr.__file__)}")
+    print(f"load average before: {os.getloadavg()}")
+    rows = []
+    for size in (int(s) for s in args.sizes.split(",")):
+        rng = np.random.default_rng(size)
+        w = tf.Variable(rng.standard_normal(size).astype(np.float32) * 0.05)
+        step = tf.constant(rng.standard_normal(size).astype(np.float32) * 1e-3)
+        snapshots.next_stop()
+        views.children(w)  # expanded: tracked from now on
+        kinds: dict[str, list[float]] = {
+            k: [] for k in ("after a step", "unchanged", "fused pass", "np.sum", "copy")
+        }
+
+        def stop_work(w: object = w) -> None:
+            snapshots.change_of(w)
+            history.observe(w, looked=False)
+            views.summary(w)
+
+        for _ in range(args.rounds):
+            w.assign_add(step)  # a step: every element written
+            snapshots.next_stop()
+            kinds["after a step"].append(ms(stop_work))
+            snapshots.next_stop()  # a stop where nothing wrote it
+            kinds["unchanged"].append(ms(stop_work))
+            value = variable_views.read_value(w)
+            buffer = host_view(value).reshape(-1)
+            kinds["np.sum"].append(ms(lambda buffer=buffer: np.sum(buffer)))
+            kinds["copy"].append(ms(lambda buffer=buffer: buffer.copy()))
+            if one_pass is not None:
+                then = tf.identity(value)  # a snapshot in a buffer of its own
+                w.assign_add(step)
+                now = variable_views.read_value(w)
+                kinds["fused pass"].append(ms(lambda a=now, b=then: one_pass.measure(a, b)))
+                del then, now, value, buffer  # nothing of ours holds the variable's buffer
+        floor = statistics.median(kinds["np.sum"])
+        for kind, took in kinds.items():
+            if not took:
+                continue
+            median = statistics.median(took)
+            rows.append(
+                f"| float32[{size:,}] | {kind} | {median:.2f} | {min(took):.2f}–{max(took):.2f} "
+                f"| {median / floor:.1f}x |"
+            )
+        snapshots.clear()
+        history.clear()
+    print(f"load average after: {os.getloadavg()}")
+    print("| variable | what a stop computes | median (ms) | min–max | vs np.sum |")
+    print("|---|---|---|---|---|")
+    print("\n".join(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
