@@ -8,7 +8,9 @@ it: its change since the last stop (``snapshots.change_of``), its history entry
 (``history.observe``) and its summary's figures (``views.summary``'s), together; then the
 same at a stop where nothing wrote it; then the fused pass alone
 (``one_pass.measure`` of the value and its snapshot). The floor, timed in the same round on
-the same buffer: ``np.sum`` and a copy. Medians and min-max over ``--rounds``.
+the same buffer: ``np.sum`` and a copy. Medians and min-max over ``--rounds``, of wall time and
+of the process's CPU time (``time.process_time``: on a shared machine the wall time counts
+other programs' turns on the cores too).
 
     python benchmarks/delta_pass.py --rounds 15
 
@@ -19,6 +21,7 @@ fused pass alone is skipped where ``forensics.one_pass`` does not exist.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import sys
@@ -28,10 +31,17 @@ from collections.abc import Callable
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 
-def ms(fn: Callable[[], object]) -> float:
+CPU: dict[str, list[float]] = {}
+
+
+def ms(fn: Callable[[], object], kind: str = "") -> float:
+    """Wall milliseconds of ``fn``; its CPU milliseconds noted under ``kind``."""
+    cpu = time.process_time()
     start = time.perf_counter()
     fn()
-    return (time.perf_counter() - start) * 1e3
+    wall = (time.perf_counter() - start) * 1e3
+    CPU.setdefault(kind, []).append((time.process_time() - cpu) * 1e3)
+    return wall
 
 
 def main() -> int:
@@ -77,33 +87,41 @@ def main() -> int:
         for _ in range(args.rounds):
             w.assign_add(step)  # a step: every element written
             snapshots.next_stop()
-            kinds["after a step"].append(ms(stop_work))
+            kinds["after a step"].append(ms(stop_work, f"{size} after a step"))
             snapshots.next_stop()  # a stop where nothing wrote it
-            kinds["unchanged"].append(ms(stop_work))
+            kinds["unchanged"].append(ms(stop_work, f"{size} unchanged"))
             value = variable_views.read_value(w)
             buffer = host_view(value).reshape(-1)
-            kinds["np.sum"].append(ms(lambda buffer=buffer: np.sum(buffer)))
-            kinds["copy"].append(ms(lambda buffer=buffer: buffer.copy()))
+            kinds["np.sum"].append(ms(functools.partial(np.sum, buffer), f"{size} np.sum"))
+            kinds["copy"].append(ms(buffer.copy, f"{size} copy"))
             if one_pass is not None:
                 then = tf.identity(value)  # a snapshot in a buffer of its own
                 w.assign_add(step)
                 now = variable_views.read_value(w)
-                kinds["fused pass"].append(ms(lambda a=now, b=then: one_pass.measure(a, b)))
+                fused = functools.partial(one_pass.measure, now, then)
+                kinds["fused pass"].append(ms(fused, f"{size} fused pass"))
                 del then, now, value, buffer  # nothing of ours holds the variable's buffer
         floor = statistics.median(kinds["np.sum"])
+        cpu_floor = statistics.median(CPU[f"{size} np.sum"])
         for kind, took in kinds.items():
             if not took:
                 continue
             median = statistics.median(took)
+            cpu = CPU[f"{size} {kind}"]
+            cpu_median = statistics.median(cpu)
             rows.append(
-                f"| float32[{size:,}] | {kind} | {median:.2f} | {min(took):.2f}–{max(took):.2f} "
-                f"| {median / floor:.1f}x |"
+                f"| float32[{size:,}] | {kind} | {median:.2f} ({min(took):.2f}–{max(took):.2f}) "
+                f"| {median / floor:.1f}x | {cpu_median:.2f} ({min(cpu):.2f}–{max(cpu):.2f}) "
+                f"| {cpu_median / cpu_floor:.1f}x |"
             )
         snapshots.clear()
         history.clear()
     print(f"load average after: {os.getloadavg()}")
-    print("| variable | what a stop computes | median (ms) | min–max | vs np.sum |")
-    print("|---|---|---|---|---|")
+    print(
+        "| variable | what a stop computes | wall ms, median (min–max) | vs np.sum "
+        "| CPU ms, median (min–max) | vs np.sum |"
+    )
+    print("|---|---|---|---|---|---|")
     print("\n".join(rows))
     return 0
 
