@@ -7,7 +7,7 @@ element written, ``assign_add``), starts a new stop, and times what the stop com
 it: its change since the last stop (``snapshots.change_of``), its history entry
 (``history.observe``) and its summary's figures (``views.summary``'s), together; then the
 same at a stop where nothing wrote it; then the fused pass alone
-(``one_pass.measure`` of the value and its snapshot). The floor, timed in the same round on
+(``one_pass.measure`` of the value and its snapshot), and without a snapshot (figures only). The floor, timed in the same round on
 the same buffer: ``np.sum`` and a copy. Medians and min-max over ``--rounds``, of wall time and
 of the process's CPU time (``time.process_time``: on a shared machine the wall time counts
 other programs' turns on the cores too).
@@ -76,7 +76,8 @@ def main() -> int:
         snapshots.next_stop()
         views.children(w)  # expanded: tracked from now on
         kinds: dict[str, list[float]] = {
-            k: [] for k in ("after a step", "unchanged", "fused pass", "np.sum", "copy")
+            k: []
+            for k in ("after a step", "unchanged", "fused pass", "figures only", "np.sum", "copy")
         }
 
         def stop_work(w: object = w) -> None:
@@ -100,6 +101,8 @@ def main() -> int:
                 now = variable_views.read_value(w)
                 fused = functools.partial(one_pass.measure, now, then)
                 kinds["fused pass"].append(ms(fused, f"{size} fused pass"))
+                alone = functools.partial(one_pass.measure, now, None)
+                kinds["figures only"].append(ms(alone, f"{size} figures only"))
                 del then, now, value, buffer  # nothing of ours holds the variable's buffer
         floor = statistics.median(kinds["np.sum"])
         cpu_floor = statistics.median(CPU[f"{size} np.sum"])
