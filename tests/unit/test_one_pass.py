@@ -201,6 +201,9 @@ def test_two_reads_of_an_unwritten_variable_are_one_version():
     w.assign_add(tf.ones([1000]))  # a write while a read is held: a new buffer
     assert not one_pass.same_version(variable_views.read_value(w), first)
     assert float(first[0]) == 1.0  # the held read kept its value
+    # no address where a host view would copy (strings) or there is no buffer
+    assert core_stats.buffer_address(tf.constant(["a", "b"])) is None
+    assert core_stats.buffer_address(tf.zeros([0])) is None
 
 
 def test_an_unchanged_variable_costs_no_pass_and_shares_its_figures(monkeypatch):

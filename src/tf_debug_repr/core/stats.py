@@ -272,12 +272,18 @@ def _cached(tensor: Any) -> Stats | None:
 _VERSIONS: dict[tuple[int, str, tuple[int, ...]], tuple[weakref.ref, Stats]] = {}
 
 
+_NO_BUFFER = ("string", "resource", "variant")
+
+
 def buffer_address(tensor: Any) -> int | None:
     """Where an eager tensor's buffer is, when that can be told without a copy: a CPU
     tensor's from its zero-copy host view, another device's from its DLPack capsule (the
     capsule's reference to the buffer is dropped with it); None for an empty tensor or
     anything else."""
     try:
+        dtype = tensor.dtype
+        if getattr(dtype, "name", "") in _NO_BUFFER or not getattr(dtype, "is_numpy_compatible", 0):
+            return None  # a string tensor's host view would be a copy of every string
         if not int(tensor.shape.num_elements() or 0):
             return None
         if is_on_host(tensor):
