@@ -247,3 +247,14 @@ def test_an_unchanged_variable_costs_no_pass_and_shares_its_figures(monkeypatch)
     assert snapshots.change_of(w).changed == 0
     again = history.record_of(w).entries[-1]
     assert again.stop == entry.stop + 1 and (again.mean, again.norm) == (entry.mean, entry.norm)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int32, np.bool_])
+def test_the_change_alone_is_the_fused_passs(dtype):
+    """A model's weights listed only by their change take no figures: the same change."""
+    rng = np.random.default_rng(7)
+    then = (rng.standard_normal(150_001) * 4).astype(dtype)
+    now = then.copy()
+    now[::3] = (rng.standard_normal(now[::3].size) * 4).astype(dtype)
+    _, fused = one_pass.measure(tf.constant(now), tf.constant(then))
+    assert one_pass.compare(tf.constant(now), tf.constant(then)) == fused

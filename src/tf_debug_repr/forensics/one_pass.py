@@ -121,6 +121,25 @@ def measure(now: Any, then: Any = None, cells: bool = True) -> tuple[Figures, De
         return device_pass(now, then, cells and not now.dtype.is_bool, size)
 
 
+def compare(now: Any, then: Any) -> Delta:
+    """Only the change of ``now`` since ``then`` (same shape and dtype), no figures: what a
+    model's ``Δ since last stop`` row shows of each weight whose own row is not shown."""
+    size = int(now.shape.num_elements() or 0)
+    on_host = all(is_on_host(t) and hasattr(t, "_numpy") for t in (now, then))
+    if on_host and not now.dtype.is_bool:
+        with np.errstate(all="ignore"):
+            _, delta = _host_pass(
+                host_view(now).reshape(-1), host_view(then).reshape(-1), False, False
+            )
+    elif on_host:
+        _, delta = host_pass(host_view(now).reshape(-1), host_view(then).reshape(-1), False)
+    else:
+        with harmless(now.device):
+            _, delta = device_pass(now, then, False, size)
+    assert delta is not None
+    return delta
+
+
 def _category(array: np.ndarray) -> str:
     return core_stats.category_of(array.dtype)
 
@@ -159,12 +178,14 @@ def host_pass(
 ) -> tuple[Figures, Delta | None]:
     """``measure`` of flat host arrays (``then``: the same size and dtype, or None)."""
     with np.errstate(all="ignore"):  # NaN and inf are figures here, not warnings
-        return _host_pass(now, then, want_cells)
+        found, delta = _host_pass(now, then, want_cells)
+    assert found is not None
+    return found, delta
 
 
 def _host_pass(
-    now: np.ndarray, then: np.ndarray | None, want_cells: bool
-) -> tuple[Figures, Delta | None]:
+    now: np.ndarray, then: np.ndarray | None, want_cells: bool, want_figures: bool = True
+) -> tuple[Figures | None, Delta | None]:
     size = int(now.size)
     category = _category(now)
     if category == "bool":
@@ -198,38 +219,39 @@ def _host_pass(
         raw = now[start : start + step]
         n = int(raw.size)
         x = _widen(raw, buffers, "x")
-        whole = n // block * block
-        c_total = 0.0
-        if whole:
-            part = x[:whole].reshape(-1, block) @ ones
-            sums[at : at + part.size] = part
-            at += int(part.size)
-            c_total = float(np.add.reduce(part, dtype=np.float64))
-        if whole < n:
-            sums[at] = float(np.add.reduce(x[whole:], dtype=np.float64))
-            c_total += float(sums[at])
-            at += 1
-        extremes = raw if raw.dtype.kind in "iu" else x  # int64 past 2^53: its own
-        c_lo, c_hi = extremes.min(), extremes.max()
-        if math.isfinite(c_lo) and math.isfinite(c_hi):
-            c_count = n
-            c_squares = float(np.dot(x, x))
-        else:  # min/max propagate NaN and reach ±Inf: only such a chunk is counted
-            c_nan = int(np.count_nonzero(np.isnan(x)))
-            c_pos = int(np.count_nonzero(x == np.inf))
-            c_neg = int(np.count_nonzero(x == -np.inf))
-            nan, posinf, neginf = nan + c_nan, posinf + c_pos, neginf + c_neg
-            finite = x[np.isfinite(x)].astype(np.float64)
-            c_count = int(finite.size)
-            c_lo, c_hi = (finite.min(), finite.max()) if c_count else (None, None)
-            c_total = float(np.add.reduce(finite))
-            c_squares = float(np.dot(finite, finite))
-        if c_lo is not None:
-            lo = c_lo if lo is None else min(lo, c_lo)
-            hi = c_hi if hi is None else max(hi, c_hi)
-        count += c_count
-        total += c_total
-        squares += c_squares
+        if want_figures:
+            whole = n // block * block
+            c_total = 0.0
+            if whole:
+                part = x[:whole].reshape(-1, block) @ ones
+                sums[at : at + part.size] = part
+                at += int(part.size)
+                c_total = float(np.add.reduce(part, dtype=np.float64))
+            if whole < n:
+                sums[at] = float(np.add.reduce(x[whole:], dtype=np.float64))
+                c_total += float(sums[at])
+                at += 1
+            extremes = raw if raw.dtype.kind in "iu" else x  # int64 past 2^53: its own
+            c_lo, c_hi = extremes.min(), extremes.max()
+            if math.isfinite(c_lo) and math.isfinite(c_hi):
+                c_count = n
+                c_squares = float(np.dot(x, x))
+            else:  # min/max propagate NaN and reach ±Inf: only such a chunk is counted
+                c_nan = int(np.count_nonzero(np.isnan(x)))
+                c_pos = int(np.count_nonzero(x == np.inf))
+                c_neg = int(np.count_nonzero(x == -np.inf))
+                nan, posinf, neginf = nan + c_nan, posinf + c_pos, neginf + c_neg
+                finite = x[np.isfinite(x)].astype(np.float64)
+                c_count = int(finite.size)
+                c_lo, c_hi = (finite.min(), finite.max()) if c_count else (None, None)
+                c_total = float(np.add.reduce(finite))
+                c_squares = float(np.dot(finite, finite))
+            if c_lo is not None:
+                lo = c_lo if lo is None else min(lo, c_lo)
+                hi = c_hi if hi is None else max(hi, c_hi)
+            count += c_count
+            total += c_total
+            squares += c_squares
         if then is None:
             continue
         raw_then = then[start : start + step]
@@ -262,6 +284,10 @@ def _host_pass(
             tops.append((top, start))
         if (top > largest or math.isnan(top)) and not math.isnan(largest):
             largest, best, exact_where = top, start, block_where
+    if not want_figures:
+        return None, _delta(
+            now, then, step, work, exact, tops, best, exact_where, largest, changed, d_squares
+        )
     figures = _figures(category, size, lo, hi, count, total, squares, nan, posinf, neginf)
     if _needs_centring(figures):
         figures = _centred(now, figures, step)
@@ -274,6 +300,27 @@ def _host_pass(
     found = Figures(figures, math.sqrt(max(0.0, squares)), copy, block if want_cells else 1)
     if then is None:
         return found, None
+    return found, _delta(
+        now, then, step, work, exact, tops, best, exact_where, largest, changed, d_squares
+    )
+
+
+def _delta(
+    now: np.ndarray,
+    then: np.ndarray | None,
+    step: int,
+    work: Any,
+    exact: bool,
+    tops: list[tuple[float, int]],
+    best: int | None,
+    exact_where: int | None,
+    largest: float,
+    changed: int,
+    d_squares: float,
+) -> Delta | None:
+    """The change from the pass's per-chunk findings: where the largest is, exactly."""
+    if then is None:
+        return None
     where: int | None = None
     if best is not None:
         if exact_where is not None:
@@ -288,7 +335,7 @@ def _host_pass(
                     where, largest = at + index, exact_top
     elif changed:
         where = 0
-    return found, Delta(math.sqrt(d_squares), changed, largest, where)
+    return Delta(math.sqrt(d_squares), changed, largest, where)
 
 
 def _largest_in(now: np.ndarray, then: np.ndarray, work: Any, top: float) -> tuple[int, float]:

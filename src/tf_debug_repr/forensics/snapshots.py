@@ -222,9 +222,11 @@ def tracked(var: Any) -> bool:
         return entry is not None and (entry.value is not None or entry.stop == _stop)
 
 
-def observe(var: Any, looked: bool) -> Change | None:
+def observe(var: Any, looked: bool, figures: bool = True) -> Change | None:
     """Bring ``var``'s record up to the current stop; start tracking it if ``looked``.
-    Returns its change since the previous snapshot, when there is one for this stop."""
+    Returns its change since the previous snapshot, when there is one for this stop.
+    ``figures``: the pass also takes the value's figures (its row is shown: the summary
+    and history take them); False for a model's weights listed only by their change."""
     if not looked and not _entries:
         return None  # nothing tracked: every summary line pays one truth test
     storage = _storage(var)
@@ -235,6 +237,7 @@ def observe(var: Any, looked: bool) -> Change | None:
         lambda: _read(var),
         lambda: _steps(var),
         looked,
+        figures,
     )
 
 
@@ -272,6 +275,7 @@ def _observe(
     read: Callable[[], Any],
     steps_of: Callable[[], tuple[int | None, int]],
     looked: bool,
+    want_figures: bool = True,
 ) -> Change | None:
     stop = current_stop()
     if stop == 0:
@@ -304,7 +308,10 @@ def _observe(
             )
         elif _fused(now):
             comparable = then is not None and _comparable(then, now)
-            figures, delta = one_pass.measure(now, then if comparable else None)
+            if want_figures:
+                figures, delta = one_pass.measure(now, then if comparable else None)
+            elif comparable:
+                delta = one_pass.compare(now, then)
         change = None
         if entry is not None:
             change = _compare(entry, now, stop, steps, delta)
