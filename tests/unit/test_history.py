@@ -180,9 +180,11 @@ def test_downsampled_copy_and_the_budget():
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
 def test_a_big_float_values_entry_is_exact_from_one_pass_with_its_copy(dtype):
-    """Past the summary's sample size (2^16 elements) a CPU float value's entry is still
-    exact (one pass over it gives every figure and the block means): mean far from zero,
-    NaN and ±Inf in chunks of their own and in a shared one, a last shorter cell."""
+    """Past the summary's sample size (2^16 elements) a CPU float value's entry comes from
+    one pass over it (every figure and the block means): min, max and the counts exact; the
+    sums exact for float64, to float32 reductions' precision for 32 bits or fewer (summed in
+    float32 within a chunk, ``one_pass``); mean far from zero, NaN and ±Inf in chunks of
+    their own and in a shared one, a last shorter cell."""
     rng = np.random.default_rng(3)
     values = (1000 + rng.standard_normal(300_007)).astype(dtype)
     values[[5, 200_000, 200_001]] = [np.nan, np.inf, -np.inf]
@@ -190,14 +192,19 @@ def test_a_big_float_values_entry_is_exact_from_one_pass_with_its_copy(dtype):
     entry = history.figures(tf.constant(values), 1, history.labels(None, []), want_copy=True)
     truth = _truth(values)
     assert _figures(entry)[:2] == truth[:2] and _figures(entry)[5:] == truth[5:]
-    assert _figures(entry)[2:5] == pytest.approx(truth[2:5], rel=1e-12)
+    rel = 1e-12 if dtype == np.float64 else 1e-6
+    assert _figures(entry)[2:5] == pytest.approx(truth[2:5], rel=rel)
     assert not entry.sampled
     _, block = history.copy_cells(values.size)
     wide = values.astype(np.float64)
     whole = values.size // block * block
     with np.errstate(all="ignore"):
         cells = np.append(wide[:whole].reshape(-1, block).mean(axis=1), wide[whole:].mean())
-    assert entry.block == block and np.array_equal(entry.copy, cells.astype(np.float32), True)
+    assert entry.block == block
+    if dtype == np.float64:
+        assert np.array_equal(entry.copy, cells.astype(np.float32), True)
+    else:
+        np.testing.assert_allclose(entry.copy, cells.astype(np.float32), rtol=1e-6)
 
 
 def test_entries_and_values_are_bounded(monkeypatch):

@@ -11,7 +11,6 @@ tf = pytest.importorskip("tensorflow")
 keras = pytest.importorskip("keras")
 
 from tf_debug_repr import views  # noqa: E402
-from tf_debug_repr.forensics import snapshots  # noqa: E402
 from tf_debug_repr.views import models  # noqa: E402
 
 
@@ -90,23 +89,45 @@ def test_weights_values_are_read_at_every_look_while_the_structure_is_kept():
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float16", "int32", "bool", "float64"])
-def test_the_host_compare_gives_tfs_figures(dtype, monkeypatch):
+def test_the_host_compare_gives_tfs_figures(dtype):
+    """The one pass on the host (numpy on the buffers) and on a device (TF's ops, run here
+    on the CPU) give the same figures and change."""
+    from tf_debug_repr.forensics import one_pass
+
     rng = np.random.default_rng(1)
     start = rng.normal(size=(300, 70)) * 10
     then = tf.constant(start.astype(dtype) if dtype != "bool" else start > 0)
     changed = start.copy()
     changed[5, 6], changed[299, 69], changed[150, 0] = 1e3, -2e3, np.nan
     now = tf.constant(changed.astype(dtype) if dtype != "bool" else changed > 1)
-    assert snapshots._host_arrays(then, now) is not None
-    host = snapshots._figures(then, now)
-    monkeypatch.setattr(snapshots, "_host_arrays", lambda *_: None)
-    device = snapshots._figures(then, now)
-    assert host[1:] == device[1:] or (np.isnan(host[2]) and host[1] == device[1])
-    assert host[0] == pytest.approx(device[0], rel=1e-12, nan_ok=True)
+    host_figures, host = one_pass.measure(now, then)
+    device_figures, device = one_pass.device_pass(now, then, dtype != "bool", 21000)
+    assert host is not None and device is not None
+    assert host.changed == device.changed
+    assert host.where == device.where
+    assert host.largest == pytest.approx(device.largest, rel=1e-12, nan_ok=True)
+    assert host.norm == pytest.approx(device.norm, rel=1e-12, nan_ok=True)
+    a, b = host_figures.stats, device_figures.stats
+    assert (a.min, a.max, a.nan, a.posinf, a.neginf, a.true_count) == (
+        b.min,
+        b.max,
+        b.nan,
+        b.posinf,
+        b.neginf,
+        b.true_count,
+    )
+    assert a.mean == pytest.approx(b.mean, rel=1e-12)
+    assert a.std == b.std if a.std is None else a.std == pytest.approx(b.std, rel=1e-12)
+    assert host_figures.norm == pytest.approx(device_figures.norm, rel=1e-12)
+    if dtype != "bool":
+        np.testing.assert_allclose(host_figures.cells, device_figures.cells, rtol=1e-6)
 
 
 def test_nan_where_nan_was_is_unchanged_on_the_host():
     then = tf.constant([1.0, np.nan, 3.0, np.inf])
     now = tf.constant([1.0, np.nan, 5.0, np.inf])
-    norm, changed, largest, where = snapshots._figures(then, now)
-    assert (norm, changed, largest, where) == (2.0, 1, 2.0, 2)
+    from tf_debug_repr.forensics import one_pass
+
+    delta = one_pass.measure(now, then)[1]
+    assert delta is not None
+    assert (delta.norm, delta.changed, delta.largest, delta.where) == (2.0, 1, 2.0, 2)

@@ -252,11 +252,102 @@ def cached_stats(tensor: Any) -> Stats | None:
 def _cached(tensor: Any) -> Stats | None:
     entry = _CACHE.get(id(tensor))
     if entry is None or entry[0]() is not tensor:
-        return None
+        return _version_cached(tensor) if _VERSIONS else None
     try:
         _CACHE.move_to_end(id(tensor))
     except KeyError:  # its tensor just left (a collection on another thread)
         pass
+    return entry[1]
+
+
+# --------------------------------------------------------------------------- versions
+# A variable is read afresh at every row (a new eager tensor each time), yet two reads of a
+# variable that nothing wrote in between share one buffer. Figures measured for a read that
+# someone holds (the snapshot of ``Δ since last stop``) are kept by that buffer: any other
+# read sharing it gets them. Sound while the holder lives: TF's resource variables copy
+# their buffer on a write while a read still holds it (copy-on-write), so the held buffer
+# never changes, and its address is not reused.
+
+# (buffer address, dtype, shape) -> (weak reference to the holder, its figures)
+_VERSIONS: dict[tuple[int, str, tuple[int, ...]], tuple[weakref.ref, Stats]] = {}
+
+
+_NO_BUFFER = ("string", "resource", "variant")
+
+
+def buffer_address(tensor: Any) -> int | None:
+    """Where an eager tensor's buffer is, when that can be told without a copy: a CPU
+    tensor's from its zero-copy host view, another device's from its DLPack capsule (the
+    capsule's reference to the buffer is dropped with it); None for an empty tensor or
+    anything else."""
+    try:
+        dtype = tensor.dtype
+        if getattr(dtype, "name", "") in _NO_BUFFER or not getattr(dtype, "is_numpy_compatible", 0):
+            return None  # a string tensor's host view would be a copy of every string
+        if not int(tensor.shape.num_elements() or 0):
+            return None
+        if is_on_host(tensor):
+            if not hasattr(tensor, "_numpy"):
+                return None
+            return int(host_view(tensor).ctypes.data)
+        return _dlpack_address(tensor)
+    except Exception:
+        return None
+
+
+def _dlpack_address(tensor: Any) -> int | None:
+    import ctypes
+
+    import tensorflow as tf
+
+    capsule = tf.experimental.dlpack.to_dlpack(tensor)
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype = ctypes.c_void_p
+    get.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    managed = get(capsule, b"dltensor")
+    if not managed:
+        return None
+    # DLTensor: void* data; DLDevice device (2 x int32); int32 ndim; DLDataType dtype
+    # (4 bytes); int64* shape; int64* strides; uint64 byte_offset
+    data = ctypes.c_void_p.from_address(managed).value
+    offset = ctypes.c_uint64.from_address(managed + 8 + 8 + 4 + 4 + 8 + 8).value
+    return None if data is None else int(data) + int(offset)
+
+
+def _version_key(tensor: Any) -> tuple[int, str, tuple[int, ...]] | None:
+    if not type(tensor).__name__.endswith("EagerTensor") or not is_on_host(tensor):
+        return None
+    where = buffer_address(tensor)
+    if where is None:
+        return None
+    return where, str(getattr(tensor.dtype, "name", "")), tuple(int(d) for d in tensor.shape)
+
+
+def remember_version(holder: Any, figures: Stats) -> None:
+    """Exact figures of ``holder`` (an eager CPU tensor the caller keeps alive), for it and
+    for any other tensor sharing its buffer while it lives."""
+    _remember(holder, figures)
+    key = _version_key(holder)
+    if key is None:
+        return
+    try:
+        ref = weakref.ref(holder, lambda r, key=key: _forget_version(key, r))  # type: ignore[misc]
+    except TypeError:
+        return
+    _VERSIONS[key] = (ref, figures)
+
+
+def _forget_version(key: tuple[int, str, tuple[int, ...]], ref: weakref.ref) -> None:
+    entry = _VERSIONS.get(key)
+    if entry is not None and entry[0] is ref:
+        _VERSIONS.pop(key, None)
+
+
+def _version_cached(tensor: Any) -> Stats | None:
+    key = _version_key(tensor)
+    entry = None if key is None else _VERSIONS.get(key)
+    if entry is None or entry[0]() is None:
+        return None
     return entry[1]
 
 

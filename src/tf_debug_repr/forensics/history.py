@@ -49,11 +49,11 @@ from ..core.guards import harmless, host_view, is_on_host
 from ..core.settings import env_bytes
 from ..core.tf_types import Kind, kind_of
 from ..views import variables as variable_views
-from . import snapshots
+from . import one_pass, snapshots
 
 ENTRIES = 512  # entries kept per value
 VALUES = 256  # values tracked at once
-COPY_ELEMENTS = 1024  # cells of the downsampled copy
+COPY_ELEMENTS = one_pass.COPY_ELEMENTS  # cells of the downsampled copy
 CATCH_UP_SECONDS = 0.5  # a new stop's recording of the values not asked about, at most
 _DEFAULT_BUDGET_MB = 32.0
 BUDGET_ENV = "TF_DEBUG_REPR_HISTORY_MB"
@@ -199,8 +199,7 @@ def _device_norm(tensor: Any) -> float:
 
 def copy_cells(size: int) -> tuple[int, int]:
     """(cells, elements per cell) of the downsampled copy of ``size`` elements."""
-    block = max(1, -(-size // COPY_ELEMENTS))
-    return size // block + (1 if size % block else 0), block
+    return one_pass.copy_cells(size)
 
 
 def _copy(tensor: Any, on_host: bool) -> tuple[Any, int]:
@@ -225,108 +224,6 @@ def _copy(tensor: Any, on_host: bool) -> tuple[Any, int]:
     return cells.numpy().astype(np.float32), block
 
 
-# Elements of a host value read per step of the one-pass figures: a chunk (widened to
-# float64, 512 KiB) stays in the CPU's cache while every figure and block mean reads it.
-PASS_CHUNK = 1 << 16
-
-
-@dataclass
-class _Pass:
-    """What one pass over a float value on the host found."""
-
-    lo: float | None
-    hi: float | None
-    mean: float | None
-    std: float | None
-    norm: float
-    nan: int
-    inf: int
-    copy: Any  # float32 block means, or None
-
-
-def _host_pass(flat: Any, want_copy: bool) -> _Pass:
-    """min, max, mean, std and the L2 norm of the finite elements, the NaN and ±Inf counts
-    and the block means (``copy_cells``) of a 1-D float array, in one pass over memory:
-    each chunk is widened to float64 once and every figure reads it while it is in the
-    cache. Before, the figures (``core.stats``), the norm and the copy each read the whole
-    value, and the copy widened all of it at once (a float32[4096, 4096]: 128 MiB)."""
-    import numpy as np
-
-    size = int(flat.size)
-    cells_count, block = copy_cells(size)
-    step = block * max(1, PASS_CHUNK // block)  # whole cells in every chunk but the last
-    cells = np.empty(cells_count, np.float64) if want_copy else None
-    at = 0
-    lo = hi = None
-    nan = inf = count = 0
-    mean = m2 = 0.0
-    # Two buffers for every chunk (a fresh 512 KiB array per chunk and per figure was
-    # allocated and freed 16 times per 10^6 elements): the widened chunk, and its
-    # deviations from the chunk's mean.
-    widened = np.empty(min(size, step), np.float64)
-    deviations = np.empty(min(size, step), np.float64)
-    for start in range(0, size, step):
-        part = flat[start : start + step]
-        wide = widened[: part.size]
-        np.copyto(wide, part, casting="unsafe")
-        if cells is not None:
-            whole = (wide.size // block) * block
-            if whole:
-                cells[at : at + whole // block] = wide[:whole].reshape(-1, block).mean(axis=1)
-                at += whole // block
-            if whole < wide.size:  # the last, shorter cell
-                cells[at] = wide[whole:].mean()
-                at += 1
-        c_lo, c_hi = wide.min(), wide.max()
-        if not (math.isfinite(c_lo) and math.isfinite(c_hi)):
-            # min/max propagate NaN and reach ±Inf: only a chunk holding one is counted
-            bad = ~np.isfinite(wide)
-            c_nan = int(np.count_nonzero(np.isnan(wide)))
-            nan += c_nan
-            inf += int(np.count_nonzero(bad)) - c_nan
-            wide = wide[~bad]
-            if not wide.size:
-                continue
-            c_lo, c_hi = wide.min(), wide.max()
-        lo = c_lo if lo is None else min(lo, c_lo)
-        hi = c_hi if hi is None else max(hi, c_hi)
-        # The chunk's mean and squared deviations, merged into the running ones (Chan et
-        # al.'s pairwise update: no cancellation when the mean is far from zero).
-        c_count = int(wide.size)
-        c_mean = float(np.add.reduce(wide)) / c_count
-        centred = np.subtract(wide, c_mean, out=deviations[:c_count])
-        c_m2 = float(np.einsum("i,i->", centred, centred))
-        total = count + c_count
-        delta = c_mean - mean
-        mean += delta * c_count / total
-        m2 += c_m2 + delta * delta * count * c_count / total
-        count = total
-    if not count or lo is None or hi is None:
-        return _Pass(None, None, None, None, 0.0, nan, inf, _cells(cells))
-    # sum of squares = count·(mean² + variance): the norm from the same figures
-    norm = math.sqrt(max(0.0, count * mean * mean + m2))
-    std = math.sqrt(max(0.0, m2 / count))
-    return _Pass(float(lo), float(hi), mean, std, norm, nan, inf, _cells(cells))
-
-
-def _cells(cells: Any) -> Any:
-    import numpy as np
-
-    return None if cells is None else cells.astype(np.float32)
-
-
-def _one_pass(tensor: Any, dtype: Any, size: int) -> bool:
-    """Is this value's entry taken in one host pass (a CPU float tensor whose figures are
-    exact, ``core.stats.EXACT_LIMIT`` elements at most)?"""
-    return (
-        dtype.is_floating
-        and dtype.name in ("float16", "float32", "float64")
-        and size <= core_stats.EXACT_LIMIT
-        and is_on_host(tensor)
-        and hasattr(tensor, "_numpy")
-    )
-
-
 def figures(tensor: Any, stop: int, labels: dict[str, Any], want_copy: bool) -> Entry:
     """The entry of an eager tensor at ``stop``: figures on its own device."""
     size = int(tensor.shape.num_elements() or 0)
@@ -349,25 +246,10 @@ def figures(tensor: Any, stop: int, labels: dict[str, Any], want_copy: bool) -> 
             size=size,
             note=note,
         )
-    if _one_pass(tensor, dtype, size):
-        import numpy as np
-
-        with np.errstate(all="ignore"):  # inf - inf in a cell's mean: no warning printed
-            found_now = _host_pass(host_view(tensor).reshape(-1), want_copy)
-        return Entry(
-            stop=stop,
-            **labels,
-            min=found_now.lo,
-            max=found_now.hi,
-            mean=found_now.mean,
-            std=found_now.std,
-            norm=found_now.norm,
-            nan=found_now.nan,
-            inf=found_now.inf,
-            size=size,
-            copy=found_now.copy,
-            block=copy_cells(size)[1] if found_now.copy is not None else 1,
-        )
+    if size <= core_stats.EXACT_LIMIT:
+        # one pass on the value's device: every figure and the block means
+        found_now, _ = one_pass.measure(tensor, None, cells=want_copy)
+        return entry_of(found_now, stop, labels)
     on_host = is_on_host(tensor)
     with harmless(None if on_host else tensor.device):
         found = core_stats.tensor_stats(tensor)
@@ -395,6 +277,29 @@ def figures(tensor: Any, stop: int, labels: dict[str, Any], want_copy: bool) -> 
         sampled=bool(found.extremes_sampled or found.moments_sample),
         copy=copy,
         block=block,
+    )
+
+
+def entry_of(found: one_pass.Figures, stop: int, labels: dict[str, Any]) -> Entry:
+    """The entry of a value whose figures one pass gave (``one_pass.measure``)."""
+    stats = found.stats
+
+    def number(value: Any) -> float | None:
+        return None if value is None else float(value)
+
+    return Entry(
+        stop=stop,
+        **labels,
+        min=number(stats.min),
+        max=number(stats.max),
+        mean=number(stats.mean),
+        std=number(stats.std),
+        norm=found.norm,
+        nan=int(stats.nan),
+        inf=int(stats.posinf + stats.neginf),
+        size=stats.size,
+        copy=found.cells,
+        block=found.block if found.cells is not None else 1,
     )
 
 
@@ -559,7 +464,10 @@ def _record(
     frames: list[FrameType] | None,
     start: bool,
     scope: dict | None = None,
+    measured: Callable[[Any], one_pass.Figures | None] | None = None,
 ) -> Record | None:
+    """``measured(value)``: the figures of this very value, when the snapshot's pass at
+    this stop gave them already (one pass per value version per stop)."""
     global _held
     with _lock:
         record = _lookup(key, target)
@@ -582,7 +490,13 @@ def _record(
         record.dtype = value.dtype.name
         size = copy_cells(int(value.shape.num_elements() or 0))[0] * 4
         fits = _evict(size)
-        entry = figures(value, stop, labels(target, frames, scope), want_copy=fits)
+        found = None if measured is None else measured(value)
+        if found is not None:
+            entry = entry_of(found, stop, labels(target, frames, scope))
+            if not fits:
+                entry.copy, entry.block = None, 1
+        else:
+            entry = figures(value, stop, labels(target, frames, scope), want_copy=fits)
         if target is not None:
             series = gradient_series(target)
             if series:
@@ -669,7 +583,13 @@ def _record_variable(
     scope: dict | None = None,
 ) -> Record | None:
     """``_record`` of a variable (``key`` and ``storage`` from ``_key``): its name and
-    its value read harmlessly, when asked for."""
+    its value read harmlessly, when asked for; its figures from the pass of its ``Δ since
+    last stop`` snapshot at this stop when that read the same version."""
+
+    def measured(value: Any) -> one_pass.Figures | None:
+        snapshots.observe(var, looked=False)  # its snapshot's pass first, if it has one
+        return snapshots.version_figures(key, storage, value)
+
     return _record(
         key,
         storage,
@@ -679,6 +599,7 @@ def _record_variable(
         frames,
         start,
         scope,
+        measured,
     )
 
 
@@ -698,7 +619,14 @@ def observe_watched(key: tuple, tensor: Any, looked: bool) -> Record | None:
     frames = _frames()
     if _records and _caught_up != stop:
         _catch_up(stop, frames)
-    return _record(key, None, lambda: str(key[-1]), lambda: tensor, stop, frames, looked)
+
+    def measured(value: Any) -> one_pass.Figures | None:
+        snapshots.observe_watched(key, value, looked=False)
+        return snapshots.version_figures(key, None, value)
+
+    return _record(
+        key, None, lambda: str(key[-1]), lambda: tensor, stop, frames, looked, None, measured
+    )
 
 
 def watched_record(key: tuple) -> Record | None:

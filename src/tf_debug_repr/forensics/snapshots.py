@@ -34,9 +34,11 @@ from types import FrameType
 from typing import Any
 
 from ..core import debugger
-from ..core.guards import harmless, host_view
+from ..core import stats as core_stats
+from ..core.guards import harmless
 from ..core.settings import env_bytes
 from ..views import variables as variable_views
+from . import one_pass
 
 FROZEN_STOPS = 3  # unchanged over this many stops in a row: "frozen"
 _DEFAULT_BUDGET_MB = 64.0
@@ -120,6 +122,7 @@ class _Entry:
     looked: int  # the stop it was last looked at (eviction order)
     change: Change | None = None
     unchanged_stops: int = 0
+    figures: one_pass.Figures | None = None  # the snapshot's, from the pass that made it
 
 
 _entries: dict[Any, _Entry] = {}
@@ -219,9 +222,11 @@ def tracked(var: Any) -> bool:
         return entry is not None and (entry.value is not None or entry.stop == _stop)
 
 
-def observe(var: Any, looked: bool) -> Change | None:
+def observe(var: Any, looked: bool, figures: bool = True) -> Change | None:
     """Bring ``var``'s record up to the current stop; start tracking it if ``looked``.
-    Returns its change since the previous snapshot, when there is one for this stop."""
+    Returns its change since the previous snapshot, when there is one for this stop.
+    ``figures``: the pass also takes the value's figures (its row is shown: the summary
+    and history take them); False for a model's weights listed only by their change."""
     if not looked and not _entries:
         return None  # nothing tracked: every summary line pays one truth test
     storage = _storage(var)
@@ -232,6 +237,7 @@ def observe(var: Any, looked: bool) -> Change | None:
         lambda: _read(var),
         lambda: _steps(var),
         looked,
+        figures,
     )
 
 
@@ -269,6 +275,7 @@ def _observe(
     read: Callable[[], Any],
     steps_of: Callable[[], tuple[int | None, int]],
     looked: bool,
+    want_figures: bool = True,
 ) -> Change | None:
     stop = current_stop()
     if stop == 0:
@@ -288,11 +295,38 @@ def _observe(
         if now is None:  # no value yet (Keras build pass, first trace)
             return entry.change if entry is not None else None
         steps = steps_of()
+        then = None if entry is None else entry.value
+        figures: one_pass.Figures | None = None
+        delta: one_pass.Delta | None = None
+        if target is not None and then is not None and one_pass.same_version(now, then):
+            # Nothing wrote the variable since its snapshot (its read shares the held
+            # buffer): no pass at all, the snapshot's figures hold.
+            now, figures, delta = (
+                then,
+                entry.figures if entry is not None else None,
+                one_pass.UNCHANGED,
+            )
+        elif _fused(now):
+            comparable = then is not None and _comparable(then, now)
+            if want_figures:
+                figures, delta = one_pass.measure(now, then if comparable else None)
+            elif comparable:
+                delta = one_pass.compare(now, then)
         change = None
         if entry is not None:
-            change = _compare(entry, now, stop, steps)
+            change = _compare(entry, now, stop, steps, delta)
             entry.unchanged_stops = change.unchanged_stops
-        return _keep(key, target, name, entry, now, stop, steps, looked, change)
+        return _keep(key, target, name, entry, now, stop, steps, looked, change, figures)
+
+
+def _fused(value: Any) -> bool:
+    """Is the value measured in one pass (``one_pass.measure``)?"""
+    size = int(value.shape.num_elements() or 0)
+    return bool(size) and one_pass.fused(value.dtype) and size <= core_stats.EXACT_LIMIT
+
+
+def _comparable(then: Any, now: Any) -> bool:
+    return then.dtype == now.dtype and tuple(then.shape) == tuple(now.shape)
 
 
 def _keep(
@@ -305,6 +339,7 @@ def _keep(
     steps: tuple[int | None, int],
     looked: bool,
     change: Change | None,
+    figures: one_pass.Figures | None = None,
 ) -> Change | None:
     global _held
     size = _nbytes(now)
@@ -325,10 +360,31 @@ def _keep(
         looked=stop if looked or entry is None else entry.looked,
         change=change,
         unchanged_stops=entry.unchanged_stops if entry is not None else 0,
+        figures=figures if fits else None,
     )
     _entries[key] = new
     _held += new.nbytes
+    if fits and figures is not None:
+        # the summary line, the stats row and any other read of this buffer get them
+        core_stats.remember_version(now, figures.stats)
     return change
+
+
+def version_figures(key: Any, target: Any, value: Any) -> one_pass.Figures | None:
+    """The figures measured at this stop for ``value``'s version, by the pass that took
+    the snapshot under ``key`` (the variable's storage id, or a watch key); None when that
+    snapshot does not hold this very value (another version, none taken, evicted)."""
+    stop = current_stop()
+    with _lock:
+        entry = _lookup(key, target)
+        if entry is None or entry.stop != stop or entry.figures is None or entry.value is None:
+            return None
+        return entry.figures if one_pass.same_version(value, entry.value) else None
+
+
+def storage_key(var: Any) -> Any:
+    """The key a variable's snapshot is kept under (its tf.Variable's id)."""
+    return id(_storage(var))
 
 
 _EVALUATORS = ("evaluate_expression", "internal_evaluate_expression_json")
@@ -355,7 +411,13 @@ def evaluated_expression() -> tuple[Any, str, Any] | None:
     return None
 
 
-def _compare(entry: _Entry, now: Any, stop: int, steps: tuple[int | None, int]) -> Change:
+def _compare(
+    entry: _Entry,
+    now: Any,
+    stop: int,
+    steps: tuple[int | None, int],
+    delta: one_pass.Delta | None = None,
+) -> Change:
     then = entry.value
     shape = tuple(int(d) for d in now.shape)
     size = int(math.prod(shape))
@@ -378,7 +440,10 @@ def _compare(entry: _Entry, now: Any, stop: int, steps: tuple[int | None, int]) 
             where=None,
             note=f"shape or dtype changed: was {then.dtype.name}{list(then.shape)}",
         )
-    norm, changed, largest, flat = _figures(then, now)
+    if delta is not None:  # from the one pass that also gave the figures
+        norm, changed, largest, flat = delta.norm, delta.changed, delta.largest, delta.where
+    else:
+        norm, changed, largest, flat = _figures(then, now)
     # unchanged at every stop since the snapshot (seen or not), or moved
     unchanged = entry.unchanged_stops + (stop - entry.stop) if changed == 0 else 0
     where = None
@@ -398,137 +463,11 @@ def _compare(entry: _Entry, now: Any, stop: int, steps: tuple[int | None, int]) 
     )
 
 
-_BLOCK = 1 << 13  # elements compared at a time on the host: both blocks stay in cache
-# ... after a block that changed: fewer numpy calls per element, still in cache (512 KiB
-# of float64 differences)
-_CHANGED_BLOCK = 1 << 16
-
-
-def _host_arrays(then: Any, now: Any) -> tuple[Any, Any] | None:
-    """Both values as flat numpy arrays when they live in host memory and are of a real
-    dtype (an eager CPU tensor's ``numpy()`` shares its buffer: no copy); else None."""
-    if "CPU" not in (now.device or "").upper() or "CPU" not in (then.device or "").upper():
-        return None
-    dtype = now.dtype
-    if not (dtype.is_floating or dtype.is_integer or dtype.is_bool) or dtype.is_complex:
-        return None
-    try:
-        # the buffers themselves: ``np.asarray`` of an eager tensor calls its public
-        # ``numpy()``, a copy (4 MiB per 10^6 float32, both sides, at every stop)
-        a, b = _flat_view(now), _flat_view(then)
-    except Exception:  # a dtype numpy does not hold (bfloat16 on old numpy): TF's way
-        return None
-    if a.dtype.kind not in "fiub" or a.dtype != b.dtype:
-        return None
-    return a, b
-
-
-def _flat_view(tensor: Any) -> Any:
-    import numpy as np
-
-    if hasattr(tensor, "_numpy"):
-        return host_view(tensor).reshape(-1)
-    return np.asarray(tensor).reshape(-1)
-
-
-def _host_figures(a: Any, b: Any) -> tuple[float, int, float, int | None]:
-    """``_figures`` in one pass over both buffers, block by block in cache: a block that
-    did not change costs one compare (most weights between stops of an evaluation, all of
-    a frozen layer's); a changed one its count of changed elements (a compare), its float64
-    difference, square sum, largest and smallest, on the block still in cache. Where the
-    largest change is, is found once at the end, in the one block that holds it. NaN in a
-    block (NaN where NaN was counts as unchanged) takes the exact element-wise way for it.
-
-    Each step is numpy's cheapest form of it (per 10^6 float32, in process): widening by
-    ``copyto`` (0.3 ms) where ``subtract(..., dtype=float64)`` of float32 operands costs
-    1.2 ms; counting a ``!=`` mask (0.05 ms) where ``count_nonzero`` of float64 costs 0.9;
-    ``max``/``min`` where ``abs`` and ``argmax`` wrote and read the block again."""
-    import numpy as np
-
-    squares = 0.0
-    changed = 0
-    largest = 0.0
-    best: tuple[int, int] | None = None  # (start, length) of the block with the largest
-    size = int(a.size)
-    wide_a = np.empty(min(size, _CHANGED_BLOCK), np.float64)
-    wide_b = np.empty(min(size, _CHANGED_BLOCK), np.float64)
-    start, block = 0, _BLOCK
-    exact_where: int | None = None  # where the largest is, when an exact block found it
-    while start < size:
-        x, y = a[start : start + block], b[start : start + block]
-        at, start = start, start + block
-        # After a changed block the next is most likely changed too (a weight a step
-        # updated changes everywhere): a bigger block, fewer calls; after an unchanged
-        # one, small blocks again.
-        if np.array_equal(x, y):
-            block = _BLOCK
-            continue
-        n = int(x.size)
-        count = int(np.count_nonzero(x != y))  # NaN != NaN: counted here, fixed below
-        diff, other = wide_a[:n], wide_b[:n]
-        np.copyto(diff, x, casting="unsafe")
-        np.copyto(other, y, casting="unsafe")
-        np.subtract(diff, other, out=diff)
-        hi, lo = float(diff.max()), float(diff.min())  # NaN if the block holds one
-        if math.isnan(hi) or math.isnan(lo):  # a NaN, inf - inf, or NaN where NaN was
-            block_squares, count, top, index = _exact_block(x, y)
-            block_at: int | None = at + index
-        else:
-            block_squares = float(np.einsum("i,i->", diff, diff))  # not BLAS: no threads
-            top, block_at = max(hi, -lo), None
-        block = _CHANGED_BLOCK if count else _BLOCK
-        if not count:
-            continue
-        changed += count
-        squares += block_squares
-        if (top > largest or math.isnan(top)) and not math.isnan(largest):
-            largest = top
-            best, exact_where = (at, n), block_at
-    where: int | None = None if not size else 0
-    if best is not None:
-        if exact_where is not None:
-            where = exact_where
-        else:
-            at, n = best
-            diff = wide_a[:n]
-            np.copyto(diff, a[at : at + n], casting="unsafe")
-            np.copyto(wide_b[:n], b[at : at + n], casting="unsafe")
-            np.subtract(diff, wide_b[:n], out=diff)
-            where = at + int(np.argmax(np.abs(diff, out=diff)))
-    return math.sqrt(squares), changed, largest, where
-
-
-def _exact_block(x: Any, y: Any) -> tuple[float, int, float, int]:
-    """One block's (square sum, changed, largest, its index) with NaN where NaN was (and
-    equal infinities) unchanged."""
-    import numpy as np
-
-    differ = x != y
-    if x.dtype.kind == "f":
-        differ &= ~(np.isnan(x) & np.isnan(y))
-    diff = np.where(differ, x.astype(np.float64) - y.astype(np.float64), 0.0)
-    magnitude = np.abs(diff)
-    index = int(np.argmax(magnitude))
-    return (
-        float(np.sum(diff * diff)),
-        int(np.count_nonzero(differ)),
-        float(magnitude[index]),
-        index,
-    )
-
-
 def _figures(then: Any, now: Any) -> tuple[float, int, float, int | None]:
-    """(‖Δ‖₂ in float64, elements changed, max |Δ|, flat index of the max), on the device:
-    on the host in one pass (``_host_figures``), elsewhere by TF's ops on the value's
-    own device."""
+    """(‖Δ‖₂ in float64, elements changed, max |Δ|, flat index of the max) by TF's ops on
+    the value's own device: the values ``one_pass`` does not take (complex, strings)."""
     import tensorflow as tf
 
-    host = _host_arrays(then, now)
-    if host is not None:
-        import numpy as np
-
-        with np.errstate(all="ignore"):  # NaN and inf are figures here, not warnings
-            return _host_figures(*host)
     with harmless(now.device):
         if now.dtype.is_floating or now.dtype.is_integer or now.dtype == tf.bool:
             a = tf.cast(tf.reshape(now, [-1]), tf.float64)
