@@ -19,6 +19,10 @@ Sessions alternate stock / plugin, the order reversed every other round; per rou
 ratio of the plugin's median step to stock's; the table gives the median of those ratios
 and their min-max.
 
+- ``ab``: one plugin session of ``programs/step_ab.py``: the plugin's step against the
+  same step traced with capture off, with and without the call wrapper, alternating every
+  step in that one process (``--rounds`` rounds of its four sides; ``--also`` is ignored).
+
     python benchmarks/step_time.py --model resnet --mode shown --rounds 3
 """
 
@@ -115,13 +119,36 @@ def ratio_row(label: str, stock: list[list[float]], ours: list[list[float]]) -> 
     )
 
 
+def one_process_ab(model: str, rounds: int) -> int:
+    """``--mode ab``: the debuggee's own alternation, printed as it reports it."""
+    program = os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs", "step_ab.py")
+    env = {"TF_CPP_MIN_LOG_LEVEL": "2", "BENCH_MODEL": model, "BENCH_ROUNDS": str(rounds)}
+    client = DapClient()
+    try:
+        client.configure(
+            launch_config(program, env=env), {program: [line_of(program, "NEVER")]}, timeout=600
+        )
+        client.wait_event("terminated", 1800)
+        output = "".join(client.output)
+    finally:
+        client.close()
+    found = [line for line in output.splitlines() if line.startswith("AB ")]
+    if not found:
+        print(output[-3000:])
+        return 1
+    print(f"model: {model}, one plugin session, {rounds} rounds; load average {os.getloadavg()}")
+    for key, value in json.loads(found[-1][3:]).items():
+        print(f"- {key}: {value}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--model", choices=("resnet", "transformer", "distribute"), default="resnet"
     )
-    parser.add_argument("--mode", choices=("nostop", "shown"), default="nostop")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--mode", choices=("nostop", "shown", "ab"), default="nostop")
+    parser.add_argument("--rounds", type=int, default=3, help="(ab: rounds of steps, 3)")
     parser.add_argument("--steps", type=int, default=12, help="steps per session (12)")
     parser.add_argument("--skip", type=int, default=2, help="first steps not counted (2)")
     parser.add_argument(
@@ -133,6 +160,8 @@ def main() -> int:
         "alternation",
     )
     args = parser.parse_args()
+    if args.mode == "ab":
+        return one_process_ab(args.model, args.rounds)
     variants = {"stock": {"TF_DEBUG_REPR_DISABLE": "1"}, "plugin": {}}
     for setting in args.also:
         name, value = setting.split("=", 1)

@@ -569,7 +569,10 @@ def _write_norms(tf: Any, site: _Site, pairs: list, shadows: list) -> Any:
     gradients whose values are not kept; returns the ring's slot."""
     slot = tf.math.floormod(site.counter.read_value(), HISTORY)
     samples = [_sample(tf, g, k) for (g, _), k in zip(pairs, site.steps)]
-    squares = tf.stack([(2.0 * scale) * tf.nn.l2_loss(values) for values, scale in samples])
+    # One multiply of the stacked L2Losses by their factors (a constant of the trace), not
+    # one per weight: the same float32 products, 1 op instead of one per weight.
+    losses = tf.stack([tf.nn.l2_loss(values) for values, _ in samples])
+    squares = losses * tf.constant([2.0 * scale for _, scale in samples], tf.float32)
     site.squares.scatter_nd_update([[slot]], [squares])
     rows = [i for i, shadow in enumerate(shadows) if shadow.values is None]
     if rows:
