@@ -31,7 +31,7 @@ from ..gradients import capture
 from . import attributes as attribute_views
 from . import preprocessing
 from . import variables as variable_views
-from .gradients import GradientInfo, global_mark
+from .gradients import GradientInfo, global_mark, has_gradients, pending_flags
 
 MODULE = "__import__('tf_debug_repr._expr', fromlist=['_'])"  # view_model.FACADE: stable
 LISTED = 100
@@ -565,7 +565,7 @@ def layer_children(layer: Any, extra: list[Child] | None = None) -> list[Child]:
     if subs and weights:
         rows.append(Child("all weights", Weights(weights), ".weights"))
     trainable = list(layer.trainable_weights)
-    if any(capture.record_of(w) is not None for w in trainable):
+    if has_gradients(trainable):
         rows.append(
             Child("∇ gradients", GradientTable(trainable), call(f"{MODULE}.gradient_table({{}})"))
         )
@@ -688,7 +688,7 @@ def module_children(module: Any) -> list[Child]:
     every = ".variables" if plain else call(f"{MODULE}.module_variables({{}})")
     rows.append(Child("all variables", Weights(variables), every))
     trainable = module_variables(module, trainable=True)
-    if any(capture.record_of(v) is not None for v in trainable):
+    if has_gradients(trainable):
         rows.append(
             Child("∇ gradients", GradientTable(trainable), call(f"{MODULE}.gradient_table({{}})"))
         )
@@ -739,9 +739,10 @@ class GradientTable(Node):
 
     def children(self) -> list[Child]:
         rows = []
-        for i, weight in enumerate(self.weights[:LISTED]):
+        shown = self.weights[:LISTED]
+        for i, (weight, source) in enumerate(zip(shown, capture.records_of(shown))):
             name = variable_views.label(weight)
-            if capture.record_of(weight) is None:
+            if source is None:
                 rows.append(Child(name, Note("no gradient recorded")))
             else:
                 rows.append(Child(name, self.info(i), call(f"{{}}.info({i})")))
@@ -782,8 +783,10 @@ def _counts_text(weights: list) -> str:
     recorded; symbolic ones (traced inside a tf.function) and None ones are said apart."""
     have = symbolic = none = 0
     where = ""
-    for weight in weights:
-        source = capture.record_of(weight)
+    # a compiled step's weights whose records are not built yet: each has a value
+    waiting = pending_flags(weights)
+    have = sum(waiting)
+    for source in capture.records_of([w for w, wait in zip(weights, waiting) if not wait]):
         if source is None:
             continue
         latest = source.latest
