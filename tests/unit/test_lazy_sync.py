@@ -111,8 +111,10 @@ def test_steps_after_a_weight_was_built_are_pending_again_and_the_old_values_let
     x, y = batch(2)
     step(x, y)
     kernel = model.trainable_weights[0]
-    assert compiled.pending([kernel])[0] is not None
-    capture.record_of(kernel)
+    found = compiled.pending([kernel])[0]
+    assert found is not None
+    first = found[0]
+    capture.record_of(kernel)  # built; its norm never read
     assert compiled.pending([kernel]) == [None]  # built: the record tells
     grads = step(x, y)
     found = compiled.pending([kernel])[0]
@@ -122,10 +124,12 @@ def test_steps_after_a_weight_was_built_are_pending_again_and_the_old_values_let
     assert norm == pytest.approx(float(np.linalg.norm(grads[0].numpy())), rel=1e-5)
     record = capture.record_of(kernel).latest
     assert record.label == label  # the label the record has once built
-    # the first step's entry holds its exact norm, no longer that step's kept values
+    # the first step's entry, never read, keeps the ring's figure (exact: 20 elements),
+    # no longer that step's kept values
     (entry,) = [value for _, _, value in list(record.history)[:-1]]
-    assert isinstance(entry, compiled._Norm) and entry._kept is None
-    assert isinstance(entry.numpy(), float) and entry.numpy() > 0
+    assert isinstance(entry, compiled._Norm) and entry._reading is None
+    assert entry.numpy() == pytest.approx(first, rel=1e-5) and not entry.estimated
+    assert not record.norms()[0][1].endswith("~")
 
 
 def test_a_model_row_counts_the_pending_weights_as_recorded_without_building_them():
@@ -146,3 +150,25 @@ def test_a_model_row_counts_the_pending_weights_as_recorded_without_building_the
     assert all(built(w) for w in weights)
     assert all(row.value.summary().startswith("∇ Adam") for row in rows)
     assert all(" iteration 0 ‖g‖=" in row.value.summary() for row in rows)
+
+
+def test_a_big_weights_norm_never_read_before_its_next_step_keeps_the_rings_estimate_marked():
+    """Built (a view asked for its step count) but its norm never shown: the next step's
+    record lets the kept values go, and the history shows the ring's estimate as one."""
+    keras.utils.set_random_seed(11)
+    model = keras.Sequential([keras.Input((512,)), keras.layers.Dense(300)])
+    step = step_for(model, keras.optimizers.SGD(0.0))
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((8, 512), dtype=np.float32)
+    y = rng.standard_normal((8, 300), dtype=np.float32)
+    kernel = model.trainable_weights[0]  # 153,600 elements: its step norm is sampled
+    grads = step(x, y)
+    assert capture.record_of(kernel).latest.count == 1  # built, norm not read
+    exact_first = float(np.linalg.norm(grads[0].numpy()))
+    grads = step(x, y)
+    record = capture.record_of(kernel).latest
+    (n1, label1, first), (n2, label2, last) = record.norms()
+    assert (n1, n2) == (1, 2)
+    assert label1.endswith(" ~") and not label2.endswith("~")
+    assert first == pytest.approx(exact_first, rel=0.05)
+    assert last == pytest.approx(float(np.linalg.norm(grads[0].numpy())), rel=1e-5)  # exact

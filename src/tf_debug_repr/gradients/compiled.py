@@ -781,33 +781,73 @@ class _Read:
         self.norms: list[_Norm | None] = [None] * size  # each weight's last stored norm
 
 
+class _Reading:
+    """A weight's kept values at one step of its site, read (``_Shadow.read``: raw reads
+    that a later step never writes into) when first needed: its exact norm or its values
+    shown. None where a later step ran first (the record is built again for it anyway:
+    every view asks ``record_of`` first)."""
+
+    __slots__ = ("_count", "_kept", "_read", "_shadow", "_site")
+
+    def __init__(self, site: _Site, shadow: _Shadow, count: int) -> None:
+        self._site, self._shadow, self._count = site, shadow, count
+        self._kept: _Kept | None = None
+        self._read = False
+
+    def kept(self) -> _Kept | None:
+        if not self._read:
+            from ..core.guards import harmless
+
+            with _lock, harmless():
+                if int(_value(self._site.counter)) == self._count:
+                    self._kept = self._shadow.read()
+            self._read = True
+        return self._kept
+
+    def gradient(self) -> Any:
+        kept = self.kept()
+        return None if kept is None else kept.gradient()
+
+
 class _Norm:
     """A weight's last-step norm in its record: exact, from the values the step kept
     (a factored kernel's from its factors' Gram matrices), computed when first read
-    (``as_float`` calls ``numpy``), then the values let go. ``quick``: the figure the
-    step wrote into the ring (exact up to ``SAMPLE`` elements, else an estimate), which a
-    model's global norm reads without computing any weight's."""
+    (``as_float`` calls ``numpy``). ``quick``: the figure the step wrote into the ring
+    (exact up to ``SAMPLE`` elements, else an estimate), which a model's global norm reads
+    without computing any weight's. Never read before the weight's next step is recorded
+    (``settle``), it keeps the ring's figure, an estimate (``estimated``) where it is one,
+    and lets the values go."""
 
-    __slots__ = ("_kept", "_value", "ring", "sampled")
+    __slots__ = ("_reading", "_value", "estimated", "ring", "sampled")
 
-    def __init__(self, kept: _Kept | None, ring: float | None, sampled: bool) -> None:
-        self._kept = kept
+    def __init__(self, reading: _Reading | None, ring: float | None, sampled: bool) -> None:
+        self._reading = reading
         self._value: float | None = None
         self.ring = ring
         self.sampled = sampled
+        self.estimated = False
 
     def numpy(self) -> float | None:
-        kept = self._kept
-        if kept is not None:
+        reading = self._reading
+        if reading is not None:
             from ..core.guards import harmless
 
             try:
+                kept = reading.kept()
                 with _lock, harmless():
-                    self._value = kept.norm()
+                    self._value = kept.norm() if kept is not None else None
             except Exception:  # the ring's figure is still this step's norm
-                self._value = self.ring if not self.sampled else None
-            self._kept = None
+                self._value = None
+            if self._value is None:
+                self._value, self.estimated = self.ring, self.sampled
+            self._reading = None
         return self._value
+
+    def settle(self) -> None:
+        """The weight's next step is being recorded: a norm never read keeps the ring's."""
+        if self._reading is not None:
+            self._reading = None
+            self._value, self.estimated = self.ring, self.sampled
 
     @property
     def quick(self) -> tuple[float | None, bool]:
@@ -1009,11 +1049,14 @@ def _store_weight(
     skipped = first - read.stored[i]
     read.stored[i] = count
     previous = read.norms[i]
-    if previous is not None:  # its history entry keeps a float, not the step's values
-        previous.numpy()
+    if previous is not None:  # its history entry keeps a figure, not the step's values
+        previous.settle()
     iterations, squares = _rings(site, read)
     shadow = _shadows.get((id(site), id(variable)))
-    kept_values = shadow.read() if shadow is not None else None
+    # the values are read when first shown (their norm, their rows), not here
+    kept_values = (
+        _Reading(site, shadow, count) if shadow is not None and shadow.values is not None else None
+    )
     sampled = site.steps[i] > 0  # its norms estimated from a sample
     steps = range(first, count)
     norm: _Norm | None = None

@@ -138,7 +138,13 @@ class GradientRecord:
         return self._pending is not None or self._gradient is not None or self.not_kept is not None
 
     def norms(self) -> list[tuple[int, str, float | None]]:
-        return [(n, label, as_float(value)) for n, label, value in self.history]
+        # a compiled step's exact norm never read before its next step: the ring's
+        # figure, an estimate where the step sampled it (``compiled._Norm.settle``)
+        found = []
+        for n, label, value in self.history:
+            norm = as_float(value)  # first: reading it may settle it
+            found.append((n, label + (" ~" if getattr(value, "estimated", False) else ""), norm))
+        return found
 
     def returned(self, tensor: Any) -> bool:
         """Is ``tensor`` the gradient object recorded here (kept or not)?"""
