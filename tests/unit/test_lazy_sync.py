@@ -172,3 +172,21 @@ def test_a_big_weights_norm_never_read_before_its_next_step_keeps_the_rings_esti
     assert label1.endswith(" ~") and not label2.endswith("~")
     assert first == pytest.approx(exact_first, rel=0.05)
     assert last == pytest.approx(float(np.linalg.norm(grads[0].numpy())), rel=1e-5)  # exact
+
+
+def test_a_global_norm_reads_each_sites_counter_once(monkeypatch):
+    from tf_debug_repr.views.gradients import global_mark
+
+    model = small_model(seed=12)
+    step = step_for(model, keras.optimizers.Adam(1e-3))
+    x, y = batch(5)
+    step(x, y)
+    looks = []
+    real = compiled._look_now
+    monkeypatch.setattr(compiled, "_look_now", lambda: looks.append(1) or real())
+    capture.record_of(model.trainable_weights[0])  # one built, the others pending
+    looks.clear()
+    mark = global_mark(model.trainable_weights)
+    assert mark.startswith("∇‖g‖=") and len(looks) == 1, (mark, looks)
+    step(x, y)  # outside the block every look reads the counters again
+    assert global_mark(model.trainable_weights) != mark and len(looks) == 2

@@ -872,10 +872,40 @@ class _LazyFigures:
         return self._values
 
 
+# Inside ``one_look``: the sites as its first look found them (no step runs meanwhile).
+_held: list | None = None
+
+
+@contextlib.contextmanager
+def one_look() -> Any:
+    """Within the block, each site's counter is read once: a view that asks for the
+    pending steps and then for the records (a global norm) reads them once, not twice.
+    Holds ``_lock`` (re-entrant) for the block."""
+    global _held
+    with _lock:
+        if _held is not None:  # nested: the outer block's look serves
+            yield
+            return
+        _held = []
+        try:
+            yield
+        finally:
+            _held = None
+
+
 def _look() -> list[tuple[Any, _Site, _Read]]:
     """Every live site with what was read of it, its counter read now (one raw read a
     site); a site whose counter moved forgets its rings, and the records' generation moves
     (a view that keeps a line until it does, a notebook's, looks again). Under ``_lock``."""
+    if _held:
+        return _held[0]
+    looked = _look_now()
+    if _held is not None:
+        _held.append(looked)
+    return looked
+
+
+def _look_now() -> list[tuple[Any, _Site, _Read]]:
     from .records import lock
 
     found: list[tuple[Any, _Site]] = []

@@ -314,8 +314,9 @@ def latest_norms(variables: list) -> list[tuple[float | None, bool, str] | None]
     a value, None where it has none. A compiled step's norm is the one its step wrote
     into the site's ring (``GradientRecord.quick_norm``): no weight's values are read and
     no weight's record is built for it; the weight's own row shows the exact one."""
-    quick = _pending(variables)
-    rest = iter(capture.records_of([v for v, q in zip(variables, quick) if q is None]))
+    with compiled.one_look():  # the counters read once for both
+        quick = _pending(variables)
+        rest = iter(capture.records_of([v for v, q in zip(variables, quick) if q is None]))
     found: list[tuple[float | None, bool, str] | None] = []
     for q in quick:
         if q is not None:
@@ -338,9 +339,10 @@ def pending_flags(variables: list) -> list[bool]:
 
 def has_gradients(variables: list) -> bool:
     """Whether any of ``variables`` has a gradient record, none built for the asking."""
-    if any(q is not None for q in _pending(variables)):
-        return True
-    return any(source is not None for source in capture.records_of(variables))
+    with compiled.one_look():  # the counters read once for both
+        if any(q is not None for q in _pending(variables)):
+            return True
+        return any(source is not None for source in capture.records_of(variables))
 
 
 def global_mark(variables: list) -> str:
