@@ -42,7 +42,7 @@ def test_steps_per_execution_keeps_every_inner_steps_norm_and_the_last_values():
     ]
     assert record.iteration == 3
     assert record.gradient.shape == (4, 3)
-    assert all(np.isfinite(norm) and norm > 0 for _, _, norm in record.latest.history)
+    assert all(np.isfinite(norm) and norm > 0 for _, _, norm in record.latest.norms())
 
 
 def test_loss_scale_optimizer_keeps_the_unscaled_gradient():
@@ -247,7 +247,7 @@ def test_a_big_weights_step_norms_are_estimated_from_a_sample_and_say_so(budget_
         kernel = model.trainable_weights[0]
         assert compiled.sample_step(list(kernel.shape)) > 0  # 153,600 elements
         record = capture.record_of(kernel).latest
-        history = list(record.history)
+        history = record.norms()
         mark = gradient_mark(kernel, None)
         summary = GradientInfo(capture.record_of(kernel)).summary()
         bias = capture.record_of(model.trainable_weights[1]).latest

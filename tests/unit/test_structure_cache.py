@@ -38,6 +38,30 @@ def test_a_model_that_gains_a_layer_between_stops_shows_it():
     assert models._structures[model] is not kept
 
 
+def test_a_models_trainable_weights_are_kept_and_read_again_when_a_layer_is_frozen():
+    model = keras.Sequential(
+        [keras.Input((4,)), keras.layers.Dense(3, name="a"), keras.layers.Dense(2, name="b")]
+    )
+    structure = models._structure(model)[0]
+    found = models._trainable_weights(model, structure)
+    assert list(map(id, found)) == list(map(id, model.trainable_weights)) and len(found) == 4
+    assert models._structure(model)[0].trainable is not None  # kept with the structure
+    assert list(map(id, models._trainable_weights(model, models._structure(model)[0]))) == list(
+        map(id, found)
+    )
+    model.layers[0].trainable = False  # a frozen layer: its weights' flags change
+    again = models._structure(model)[0]
+    assert again is not structure  # the flags are part of what a structure is kept by
+    assert list(map(id, models._trainable_weights(model, again))) == list(
+        map(id, model.trainable_weights)
+    )
+    assert len(model.trainable_weights) == 2
+    model.trainable = False
+    assert models._trainable_weights(model, models._structure(model)[0]) == []
+    names = _names(model)
+    assert "∇ gradients" not in names and "all weights" in names
+
+
 class _Subclassed(keras.Model):
     def __init__(self) -> None:
         super().__init__()

@@ -194,27 +194,30 @@ _budget_bytes = _budget_from_env()
 def record_of(obj: Any) -> SourceRecord | None:
     """The record of a variable, a Keras variable (or the tf.Variable inside), or a tensor,
     with the compiled steps run since the last look recorded first."""
-    _sync_compiled()
+    _sync_compiled((obj,))
     return _lookup(obj)
 
 
 def generation() -> int:
     """A number that changes whenever any gradient record may have changed, compiled
-    steps run since the last look included (they are recorded first)."""
-    _sync_compiled()
+    steps run since the last look included (their records are built when asked for)."""
+    _sync_compiled(())
     return lock.generation
 
 
 def records_of(objs: list) -> list[SourceRecord | None]:
     """``record_of`` for each of ``objs``, the compiled steps synced once (a model's
     global norm reads 4,000 variables' records)."""
-    _sync_compiled()
+    _sync_compiled(objs)
     return [_lookup(obj) for obj in objs]
 
 
-def _sync_compiled() -> None:
+def _sync_compiled(wanted: Any = None) -> None:
+    """Compiled steps' records of ``wanted`` (each site's counter read; a weight's record
+    built only when asked for: ``compiled_capture.sync``); every weight's where None (an
+    eager step: what compiled steps ran before it is recorded before it)."""
     try:
-        compiled_capture.sync(store_compiled)
+        compiled_capture.sync(store_compiled, wanted)
     except Exception as exc:
         _report_failure("compiled steps", exc)
 
@@ -696,11 +699,13 @@ def store_compiled(
     history: list[tuple[int, Any, bool]],
     gradient: Callable[[], Any] | None,
     figures: Figures | None = None,
+    skipped: int = 0,
 ) -> None:
     """Steps a compiled ``apply`` (or a traced ``tape.gradient``: ``optimizer`` None,
     steps numbered by runs) ran, see ``compiled_capture``: their norms as history
     (``sampled``: estimated), the last one's values (a function giving them when first
-    read; None past the budget: its norm stays)."""
+    read; None past the budget: its norm stays); ``skipped``: steps before these that
+    the ring no longer held (counted, so that the history's numbers stay the runs')."""
     if not _weakrefable(variable) or not history:
         return
     with _lock:
@@ -715,6 +720,7 @@ def store_compiled(
             record.applied_by = name
             record.optimizer_name = getattr(optimizer, "name", None)
             record.origin = f"{name}.apply in a compiled tf.function"
+        record.count += skipped
         for step, norm, sampled in history:
             record.count += 1
             label = (

@@ -757,30 +757,295 @@ def _exact_norm(tf: Any, gradient: Any) -> float | None:
     return float(tf.norm(values))
 
 
-def sync(store: Callable[..., None]) -> None:
-    """Hand the steps run since the last look to ``store(variable, optimizer, name,
-    [(iteration, norm, sampled)], gradient, figures)`` (gradient capture's records;
-    ``gradient``: a function giving the last step's values, computed when first asked,
-    None where they were not kept; the figures of the last step where its values were
-    not kept): ``sampled``
-    where the norm is an estimate from every ``stride``-th element (``sample_note``); the
-    last step's norm is exact wherever its values were kept. Runs eagerly, off every tape
-    (a stop may be inside a trace or a tape)."""
+# What the stops have read of each site (weakly: a site goes with its optimizer).
+_reads: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# id(variable), and id of the tf.Variable inside a Keras one -> [(k, i)]: the variable is
+# the ``i``-th of the ``k``-th site in ``_order`` (in the order sync stores them).
+_index: dict[int, list[tuple[int, int]]] = {}
+# the sites ``_index`` was made from, in ``_look``'s order (weakly: nothing here may keep
+# an optimizer, and so its model's variables, alive)
+_order: list[weakref.ref] = []
+
+
+class _Read:
+    """What the stops have read of one site: its counter at the last look, the rings read
+    at that count (on first need: the ring of squared norms is one read for every
+    weight), and per weight the count its record holds steps up to. A weight's record
+    is built (``_store_weight``) when something asks for that weight, not at every stop:
+    a stop costs each site's counter, whatever the model's size."""
+
+    __slots__ = ("count", "norms", "rings", "samples", "stored")
+
+    def __init__(self, size: int) -> None:
+        self.count = 0
+        self.rings: tuple[Any, Any] | None = None  # iterations, squares (numpy) at count
+        self.samples: tuple[Any, Any] | None = None  # samples, their counts at count
+        self.stored = [0] * size
+        self.norms: list[_Norm | None] = [None] * size  # each weight's last stored norm
+
+
+class _Reading:
+    """A weight's kept values at one step of its site, read (``_Shadow.read``: raw reads
+    that a later step never writes into) when first needed: its exact norm or its values
+    shown. None where a later step ran first (the record is built again for it anyway:
+    every view asks ``record_of`` first)."""
+
+    __slots__ = ("_count", "_kept", "_read", "_shadow", "_site")
+
+    def __init__(self, site: _Site, shadow: _Shadow, count: int) -> None:
+        self._site, self._shadow, self._count = site, shadow, count
+        self._kept: _Kept | None = None
+        self._read = False
+
+    def kept(self) -> _Kept | None:
+        if not self._read:
+            from ..core.guards import harmless
+
+            with _lock, harmless():
+                if int(_value(self._site.counter)) == self._count:
+                    self._kept = self._shadow.read()
+            self._read = True
+        return self._kept
+
+    def gradient(self) -> Any:
+        kept = self.kept()
+        return None if kept is None else kept.gradient()
+
+
+class _Norm:
+    """A weight's last-step norm in its record: exact, from the values the step kept
+    (a factored kernel's from its factors' Gram matrices), computed when first read
+    (``as_float`` calls ``numpy``). ``quick``: the figure the step wrote into the ring
+    (exact up to ``SAMPLE`` elements, else an estimate), which a model's global norm reads
+    without computing any weight's. Never read before the weight's next step is recorded
+    (``settle``), it keeps the ring's figure, an estimate (``estimated``) where it is one,
+    and lets the values go."""
+
+    __slots__ = ("_reading", "_value", "estimated", "ring", "sampled")
+
+    def __init__(self, reading: _Reading | None, ring: float | None, sampled: bool) -> None:
+        self._reading = reading
+        self._value: float | None = None
+        self.ring = ring
+        self.sampled = sampled
+        self.estimated = False
+
+    def numpy(self) -> float | None:
+        reading = self._reading
+        if reading is not None:
+            from ..core.guards import harmless
+
+            try:
+                kept = reading.kept()
+                with _lock, harmless():
+                    self._value = kept.norm() if kept is not None else None
+            except Exception:  # the ring's figure is still this step's norm
+                self._value = None
+            if self._value is None:
+                self._value, self.estimated = self.ring, self.sampled
+            self._reading = None
+        return self._value
+
+    def settle(self) -> None:
+        """The weight's next step is being recorded: a norm never read keeps the ring's."""
+        if self._reading is not None:
+            self._reading = None
+            self._value, self.estimated = self.ring, self.sampled
+
+    @property
+    def quick(self) -> tuple[float | None, bool]:
+        if self.ring is None:  # several replicas: only the summed values tell it
+            return self.numpy(), False
+        return self.ring, self.sampled
+
+
+class _LazyFigures:
+    """A sample's figures (``Figures.values``), computed when first shown."""
+
+    __slots__ = ("_sample", "_values")
+
+    def __init__(self, sample: Any) -> None:
+        self._sample = sample
+        self._values: Any = None
+
+    def numpy(self) -> Any:
+        if self._values is None:
+            self._values = _sample_figures(self._sample)
+            self._sample = None
+        return self._values
+
+
+# Inside ``one_look``: the sites as its first look found them (no step runs meanwhile).
+_held: list | None = None
+
+
+@contextlib.contextmanager
+def one_look() -> Any:
+    """Within the block, each site's counter is read once: a view that asks for the
+    pending steps and then for the records (a global norm) reads them once, not twice.
+    Holds ``_lock`` (re-entrant) for the block."""
+    global _held
+    with _lock:
+        if _held is not None:  # nested: the outer block's look serves
+            yield
+            return
+        _held = []
+        try:
+            yield
+        finally:
+            _held = None
+
+
+def _look() -> list[tuple[Any, _Site, _Read]]:
+    """Every live site with what was read of it, its counter read now (one raw read a
+    site); a site whose counter moved forgets its rings, and the records' generation moves
+    (a view that keeps a line until it does, a notebook's, looks again). Under ``_lock``."""
+    if _held:
+        return _held[0]
+    looked = _look_now()
+    if _held is not None:
+        _held.append(looked)
+    return looked
+
+
+def _look_now() -> list[tuple[Any, _Site, _Read]]:
+    from .records import lock
+
+    found: list[tuple[Any, _Site]] = []
+    # Tapes first: where an optimizer applied something else (clipped, unscaled), its
+    # record is the latest, as in eager steps.
+    for key, site in list(_tape_sites.items()):
+        if all(ref() is None for ref in site.variables):
+            del _tape_sites[key]  # the model is gone: so is what its steps kept
+            continue
+        found.append((site.optimizer() if site.optimizer else None, site))
+    for optimizer, sites in list(_sites.items()):
+        found.extend((optimizer, site) for site in list(sites.values()))
+    if len(found) != len(_order) or any(ref() is not site for ref, (_, site) in zip(_order, found)):
+        _reindex(found)
+        _order[:] = [weakref.ref(site) for _, site in found]
+    moved = False
+    looked = []
+    for optimizer, site in found:
+        read = _reads.get(site)
+        if read is None:
+            read = _reads[site] = _Read(len(site.variables))
+        count = int(_value(site.counter))
+        if count != read.count:
+            read.count, read.rings, read.samples = count, None, None
+            moved = True
+        looked.append((optimizer, site, read))
+    if moved:
+        with lock:  # counts as a change of the records
+            pass
+    return looked
+
+
+def _reindex(found: list[tuple[Any, _Site]]) -> None:
+    _index.clear()
+    for k, (_, site) in enumerate(found):
+        for i, ref in enumerate(site.variables):
+            variable = ref()
+            if variable is None:
+                continue
+            for each in (variable, getattr(variable, "_value", None)):
+                if each is not None:
+                    _index.setdefault(id(each), []).append((k, i))
+
+
+def _positions(
+    obj: Any, looked: list[tuple[Any, _Site, _Read]]
+) -> list[tuple[Any, _Site, _Read, int, Any]]:
+    """Where ``obj`` (a variable, a Keras variable or the tf.Variable inside one) is a
+    site's weight: (optimizer, site, read, index, the site's variable), in sync order."""
+    found = []
+    for candidate in (obj, getattr(obj, "_value", None)):
+        if candidate is None:
+            continue
+        for k, i in _index.get(id(candidate), ()):
+            if k >= len(looked):
+                continue
+            optimizer, site, read = looked[k]
+            variable = site.variables[i]()
+            if variable is candidate or (
+                variable is not None and getattr(variable, "_value", None) is candidate
+            ):
+                found.append((optimizer, site, read, i, variable))
+        if found:
+            break
+    return found
+
+
+def sync(store: Callable[..., None], wanted: Any = None) -> None:
+    """Read each site's counter; hand the steps run since a weight's record was last
+    built to ``store(variable, optimizer, name, [(iteration, norm, sampled)], gradient,
+    figures, skipped=n)`` (gradient capture's records), for the weights of ``wanted``
+    only (every weight where it is None). ``norm``: a float from the ring, estimated
+    (``sampled``) from a sample past ``SAMPLE`` elements (``sample_note``); the last
+    step's, where its values were kept, a ``_Norm`` that computes the exact one when
+    first read. ``gradient``: a function giving the last step's values, computed when
+    first asked, None where they were not kept; the figures of the last step where its
+    values were not kept (computed when shown); ``skipped``: steps run since the
+    weight's record was last built that the ring no longer holds. Runs eagerly, off
+    every tape (a stop may be inside a trace or a tape)."""
     if not _sites and not _tape_sites:
         return
     from ..core.guards import harmless
 
     with _lock, harmless():
-        # Tapes first: where an optimizer applied something else (clipped, unscaled), its
-        # record is the latest, as in eager steps.
-        for key, site in list(_tape_sites.items()):
-            if all(ref() is None for ref in site.variables):
-                del _tape_sites[key]  # the model is gone: so is what its steps kept
+        looked = _look()
+        if wanted is None:
+            for optimizer, site, read in looked:
+                for i, ref in enumerate(site.variables):
+                    variable = ref()
+                    if variable is not None and read.stored[i] < read.count:
+                        _store_weight(store, optimizer, site, read, i, variable)
+            return
+        for obj in wanted:
+            for optimizer, site, read, i, variable in _positions(obj, looked):
+                if read.stored[i] < read.count:
+                    _store_weight(store, optimizer, site, read, i, variable)
+
+
+def pending(variables: list) -> list[tuple[float, bool, str] | None]:
+    """Per variable, the last step of a compiled site that its record does not hold yet
+    (``sync`` has not built it: nobody asked for that weight since the step): (its norm
+    from the ring, whether that is an estimate, the label its record will have). None
+    where the variable's record tells its latest gradient (nothing pending, no compiled
+    site, several replicas). What a model's global norm needs, with no weight's record
+    built: the ring of squared norms is one read per site."""
+    if not _sites and not _tape_sites:
+        return [None] * len(variables)
+    from ..core.guards import harmless
+
+    found: list[tuple[float, bool, str] | None] = []
+    with _lock, harmless():
+        looked = _look()
+        for variable in variables:
+            latest = None
+            for optimizer, site, read, i, _ in _positions(variable, looked):
+                if read.stored[i] < read.count:
+                    latest = (optimizer, site, read, i)
+            if latest is None or latest[1].replicated:
+                found.append(None)
                 continue
-            _sync_site(store, site.optimizer() if site.optimizer else None, site)
-        for optimizer, sites in list(_sites.items()):
-            for site in list(sites.values()):
-                _sync_site(store, optimizer, site)
+            optimizer, site, read, i = latest
+            iterations, squares = _rings(site, read)
+            last = (read.count - 1) % HISTORY
+            norm = math.sqrt(float(squares[last, i]))  # NaN and Inf carry through
+            found.append((norm, site.steps[i] > 0, _label_of(site, optimizer, read, iterations)))
+    return found
+
+
+def _label_of(site: _Site, optimizer: Any, read: _Read, iterations: Any) -> str:
+    """The label the record of ``site``'s last step has (``capture.store_compiled``)."""
+    from .records import optimizer_text, step_label
+
+    if optimizer is None:
+        where = site.name.removeprefix(TAPE_SITE)
+        return step_label(None, None, read.count, where, "")
+    own = optimizer_text(site.name, getattr(optimizer, "name", None))
+    return step_label(own, int(iterations[(read.count - 1) % HISTORY]), 0, "", "")
 
 
 def _value(variable: Any) -> Any:
@@ -790,51 +1055,74 @@ def _value(variable: Any) -> Any:
     return _snapshot(variable).numpy()
 
 
-def _sync_site(store: Callable, optimizer: Any, site: _Site) -> None:
+def _rings(site: _Site, read: _Read) -> tuple[Any, Any]:
+    """The site's rings of iterations and squared norms at ``read.count``, read once."""
+    if read.rings is None:
+        read.rings = (_value(site.iterations), _value(site.squares))
+    return read.rings
 
-    count = int(_value(site.counter))
-    if count == site.synced:
-        return
-    iterations = _value(site.iterations)
-    squares = _value(site.squares)
-    samples = _value(site.samples) if site.samples is not None else None
-    sample_counts = _value(site.sample_counts) if site.sample_counts is not None else None
-    steps = range(max(site.synced, count - HISTORY), count)
-    site.synced = count
-    for i, ref in enumerate(site.variables):
-        variable = ref()
-        if variable is None:
-            continue
-        shadow = _shadows.get((id(site), id(variable)))
-        kept_values = shadow.read() if shadow is not None else None
-        # the last step's, from its kept values
-        exact = kept_values.norm() if kept_values is not None else None
-        sampled = site.steps[i] > 0  # its norms estimated from a sample
-        if site.replicated:  # norms only of the summed gradient: the last step's
-            # Keras counts one iteration per apply: earlier steps' counted back from the last
-            history: list = [(int(iterations) - (count - 1 - k), None, False) for k in steps]
-            history[-1] = (history[-1][0], exact, False)
-        else:  # sqrt keeps NaN and Inf: a step whose gradient held one reads as such
-            # A tape's own steps are counted by runs (1 = the first), an optimizer's by
-            # its iterations.
-            history = [
-                (
-                    k + 1 if optimizer is None else int(iterations[k % HISTORY]),
-                    math.sqrt(float(squares[k % HISTORY, i])),
-                    sampled,
-                )
-                for k in steps
-            ]
-            if exact is not None:
-                history[-1] = (history[-1][0], exact, False)
-        kept = None
-        if kept_values is None and not site.replicated:
-            size = math.prod(int(d or 0) for d in variable.shape)
-            # about one element in ``stride`` read: the density the rows quote
-            stride = -(-size // SAMPLE) if sampled else 1
-            row = site.sample_rows.get(i)
-            if samples is not None and sample_counts is not None and row is not None:
-                figures = _sample_figures(samples[row, : int(sample_counts[row])])
-                kept = Figures(size, figures, stride, counts_sampled=sampled)
-        gradient = kept_values.gradient if kept_values is not None else None
-        store(variable, optimizer, site.name, history, gradient, kept)
+
+def _samples(site: _Site, read: _Read) -> tuple[Any, Any] | None:
+    if site.samples is None or site.sample_counts is None:
+        return None
+    if read.samples is None:
+        read.samples = (_value(site.samples), _value(site.sample_counts))
+    return read.samples
+
+
+def _store_weight(
+    store: Callable, optimizer: Any, site: _Site, read: _Read, i: int, variable: Any
+) -> None:
+    """Build weight ``i``'s record from what the site holds now: the steps since its
+    record was last built that the ring still holds (the ring's ``HISTORY``: those
+    before are counted as ``skipped``), the last step's kept values (read now: the
+    program is paused, no step runs before the read) and their exact norm when read."""
+    count = read.count
+    first = max(read.stored[i], count - HISTORY)
+    skipped = first - read.stored[i]
+    read.stored[i] = count
+    previous = read.norms[i]
+    if previous is not None:  # its history entry keeps a figure, not the step's values
+        previous.settle()
+    iterations, squares = _rings(site, read)
+    shadow = _shadows.get((id(site), id(variable)))
+    # the values are read when first shown (their norm, their rows), not here
+    kept_values = (
+        _Reading(site, shadow, count) if shadow is not None and shadow.values is not None else None
+    )
+    sampled = site.steps[i] > 0  # its norms estimated from a sample
+    steps = range(first, count)
+    norm: _Norm | None = None
+    if site.replicated:  # norms only of the summed gradient: the last step's
+        # Keras counts one iteration per apply: earlier steps' counted back from the last
+        history: list = [(int(iterations) - (count - 1 - k), None, False) for k in steps]
+        if kept_values is not None:
+            norm = _Norm(kept_values, None, False)
+            history[-1] = (history[-1][0], norm, False)
+    else:  # sqrt keeps NaN and Inf: a step whose gradient held one reads as such
+        # A tape's own steps are counted by runs (1 = the first), an optimizer's by
+        # its iterations.
+        history = [
+            (
+                k + 1 if optimizer is None else int(iterations[k % HISTORY]),
+                math.sqrt(float(squares[k % HISTORY, i])),
+                sampled,
+            )
+            for k in steps
+        ]
+        if kept_values is not None:
+            norm = _Norm(kept_values, history[-1][1], sampled)
+            history[-1] = (history[-1][0], norm, False)
+    read.norms[i] = norm
+    kept = None
+    if kept_values is None and not site.replicated:
+        size = math.prod(int(d or 0) for d in variable.shape)
+        # about one element in ``stride`` read: the density the rows quote
+        stride = -(-size // SAMPLE) if sampled else 1
+        row = site.sample_rows.get(i)
+        samples = _samples(site, read) if row is not None else None
+        if samples is not None and row is not None:
+            sample = samples[0][row, : int(samples[1][row])]
+            kept = Figures(size, _LazyFigures(sample), stride, counts_sampled=sampled)
+    gradient = kept_values.gradient if kept_values is not None else None
+    store(variable, optimizer, site.name, history, gradient, kept, skipped=skipped)

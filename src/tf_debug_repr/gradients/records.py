@@ -96,6 +96,19 @@ class GradientRecord:
         return as_float(self._norm)
 
     @property
+    def quick_norm(self) -> tuple[float | None, bool]:
+        """(the norm, whether it is an estimate) as a model's global norm reads it: a
+        compiled step's from the ring its step wrote (exact up to its ``SAMPLE``
+        elements), not the exact one computed from its kept values (``compiled._Norm``),
+        so that the global norm costs no weight's values and reads the same whichever
+        weights were shown; any other's the norm itself."""
+        quick = getattr(self._norm, "quick", None)
+        if quick is not None:
+            value, sampled = quick
+            return as_float(value), sampled
+        return self.norm, bool(self.norm_sampled)
+
+    @property
     def iteration(self) -> int | None:
         value = self._iteration
         if value is None or isinstance(value, int):
@@ -108,15 +121,12 @@ class GradientRecord:
     @property
     def label(self) -> str:
         """What this gradient is, in words that cannot pass for the loop's own step."""
-        return _label(self.optimizer, self.iteration, self.site_call, self.site, self.origin)
+        return step_label(self.optimizer, self.iteration, self.site_call, self.site, self.origin)
 
     @property
     def optimizer(self) -> str | None:
         """``Adam``, or ``Adam 'adam_1'`` when Keras named it apart (a second Adam)."""
-        name, own = self.applied_by, self.optimizer_name
-        if name and own and own.lower() != name.lower():
-            return f"{name} {own!r}"
-        return name
+        return optimizer_text(self.applied_by, self.optimizer_name)
 
     @property
     def short_target(self) -> str:
@@ -128,7 +138,13 @@ class GradientRecord:
         return self._pending is not None or self._gradient is not None or self.not_kept is not None
 
     def norms(self) -> list[tuple[int, str, float | None]]:
-        return [(n, label, as_float(value)) for n, label, value in self.history]
+        # a compiled step's exact norm never read before its next step: the ring's
+        # figure, an estimate where the step sampled it (``compiled._Norm.settle``)
+        found = []
+        for n, label, value in self.history:
+            norm = as_float(value)  # first: reading it may settle it
+            found.append((n, label + (" ~" if getattr(value, "estimated", False) else ""), norm))
+        return found
 
     def returned(self, tensor: Any) -> bool:
         """Is ``tensor`` the gradient object recorded here (kept or not)?"""
@@ -140,7 +156,14 @@ class GradientRecord:
         return ref is not None and ref() is tensor
 
 
-def _label(
+def optimizer_text(name: str | None, own: str | None) -> str | None:
+    """``Adam``, or ``Adam 'adam_1'`` when the optimizer's own ``name`` is not its class's."""
+    if name and own and own.lower() != name.lower():
+        return f"{name} {own!r}"
+    return name
+
+
+def step_label(
     applied_by: str | None, iteration: int | None, site_call: int, site: str, origin: str
 ) -> str:
     """``Adam iteration 4`` once an optimizer applied it; before, ``call #5 at train.py:42``:

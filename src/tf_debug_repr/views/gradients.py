@@ -20,7 +20,7 @@ from ..core import formatting as fmt
 from ..core.additions import Slot
 from ..core.tf_types import Kind
 from ..core.view_model import Child, Expression, Node, Note, call
-from ..gradients import capture
+from ..gradients import capture, compiled
 from . import dispatch
 
 # Compiled steps keep their gradients (gradients/compiled.py) from their first run: what
@@ -300,23 +300,69 @@ def _norm_text(record: capture.GradientRecord) -> str:
     return ("~" if record.norm_sampled else "") + fmt.number(record.norm)
 
 
-def global_mark(variables: list) -> str:
-    """``∇‖g‖=0.42@Adam iteration 5``: the global norm of the variables' latest gradients,
-    with what labels them (several labels when they came from different places)."""
-    squares, labels, bad, approx = 0.0, [], False, ""
-    for source in capture.records_of(variables):
+def _pending(variables: list) -> list[tuple[float, bool, str] | None]:
+    """``compiled.pending``: the compiled steps whose weights' records are not built yet,
+    read from each site's ring (None each where that fails: the records then tell)."""
+    try:
+        return compiled.pending(variables)
+    except Exception:
+        return [None] * len(variables)
+
+
+def latest_norms(variables: list) -> list[tuple[float | None, bool, str] | None]:
+    """Per variable, (norm, whether it is an estimate, label) of its latest gradient with
+    a value, None where it has none. A compiled step's norm is the one its step wrote
+    into the site's ring (``GradientRecord.quick_norm``): no weight's values are read and
+    no weight's record is built for it; the weight's own row shows the exact one."""
+    with compiled.one_look():  # the counters read once for both
+        quick = _pending(variables)
+        rest = iter(capture.records_of([v for v, q in zip(variables, quick) if q is None]))
+    found: list[tuple[float | None, bool, str] | None] = []
+    for q in quick:
+        if q is not None:
+            found.append(q)
+            continue
+        source = next(rest)
         record = None if source is None else source.latest
         if record is None or not record.has_value:
+            found.append(None)
             continue
-        if record.norm_sampled:
+        norm, sampled = record.quick_norm
+        found.append((norm, sampled, record.label))
+    return found
+
+
+def pending_flags(variables: list) -> list[bool]:
+    """Per variable, whether a compiled step's gradient of it waits to be recorded."""
+    return [q is not None for q in _pending(variables)]
+
+
+def has_gradients(variables: list) -> bool:
+    """Whether any of ``variables`` has a gradient record, none built for the asking."""
+    with compiled.one_look():  # the counters read once for both
+        if any(q is not None for q in _pending(variables)):
+            return True
+        return any(source is not None for source in capture.records_of(variables))
+
+
+def global_mark(variables: list) -> str:
+    """``∇‖g‖=0.42@Adam iteration 5``: the global norm of the variables' latest gradients,
+    with what labels them (several labels when they came from different places); ``~``
+    where a weight's norm is an estimate (a compiled step's of a weight of more than
+    ``SAMPLE`` elements, ``compiled.sample_note``)."""
+    squares, labels, bad, approx = 0.0, [], False, ""
+    for found in latest_norms(variables):
+        if found is None:
+            continue
+        norm, sampled, label = found
+        if sampled:
             approx = "~"
-        norm = record.norm
         if norm is None or not math.isfinite(norm):
             bad = True
         else:
             squares += norm * norm
-        if record.label not in labels:
-            labels.append(record.label)
+        if label not in labels:
+            labels.append(label)
     if not labels:
         return ""
     at = "@" + ", ".join(labels[:2]) + (f" +{len(labels) - 2} more" if len(labels) > 2 else "")

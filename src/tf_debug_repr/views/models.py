@@ -31,7 +31,7 @@ from ..gradients import capture
 from . import attributes as attribute_views
 from . import preprocessing
 from . import variables as variable_views
-from .gradients import GradientInfo, global_mark
+from .gradients import GradientInfo, global_mark, has_gradients, pending_flags
 
 MODULE = "__import__('tf_debug_repr._expr', fromlist=['_'])"  # view_model.FACADE: stable
 LISTED = 100
@@ -202,6 +202,7 @@ class _Structure:
     watch: _Watch | None = None
     weight_ids: frozenset[int] = frozenset()
     nodes: tuple = ()  # _nodes when output_text was read: a symbolic call adds one
+    trainable: list | None = None  # the weights whose flag is on (Keras 3's own layers)
 
 
 def _nodes(layer: Any, subs: list) -> tuple:
@@ -446,6 +447,30 @@ def _structure(layer: Any) -> tuple[_Structure | None, Note | None]:
     return structure, None
 
 
+def _trainable_weights(layer: Any, structure: _Structure | None) -> list:
+    """``layer.trainable_weights``: from the kept structure where the layer's class has
+    Keras 3's own property and its weights are watched (each weight's flag is part of what
+    the watch compares), whose walk of every sublayer's weights a 320-weight model paid at
+    every expansion; else the property."""
+    if structure is not None and structure.watch is not None and _own_trainable(type(layer)):
+        if structure.trainable is None:
+            flag = structure.watch.flag
+            structure.trainable = [w for w in structure.weights if flag(w)]
+        return list(structure.trainable) if layer.trainable else []
+    return list(layer.trainable_weights)
+
+
+_OWN_TRAINABLE: dict[type, bool] = {}
+
+
+def _own_trainable(kind: type) -> bool:
+    found = _OWN_TRAINABLE.get(kind)
+    if found is None:
+        own = _keras3("keras.src.layers.layer", "Layer", "trainable_weights")
+        found = _OWN_TRAINABLE[kind] = _defines(kind, "trainable_weights", own, ())
+    return found
+
+
 def _outputs_current(kept: _Structure, layer: Any) -> _Structure:
     """A kept structure whose ``→ shape`` is read again after a symbolic call of the layer
     (its structure unchanged, its output shape known from then on)."""
@@ -563,9 +588,10 @@ def layer_children(layer: Any, extra: list[Child] | None = None) -> list[Child]:
     rows.extend(preprocessing.state_children(layer))
     rows.append(Child("params", params, call(f"{MODULE}.param_count({{}})")))
     if subs and weights:
-        rows.append(Child("all weights", Weights(weights), ".weights"))
-    trainable = list(layer.trainable_weights)
-    if any(capture.record_of(w) is not None for w in trainable):
+        text = structure.params_text if structure is not None else None
+        rows.append(Child("all weights", Weights(weights, text=text), ".weights"))
+    trainable = _trainable_weights(layer, structure)
+    if has_gradients(trainable):
         rows.append(
             Child("∇ gradients", GradientTable(trainable), call(f"{MODULE}.gradient_table({{}})"))
         )
@@ -688,7 +714,7 @@ def module_children(module: Any) -> list[Child]:
     every = ".variables" if plain else call(f"{MODULE}.module_variables({{}})")
     rows.append(Child("all variables", Weights(variables), every))
     trainable = module_variables(module, trainable=True)
-    if any(capture.record_of(v) is not None for v in trainable):
+    if has_gradients(trainable):
         rows.append(
             Child("∇ gradients", GradientTable(trainable), call(f"{MODULE}.gradient_table({{}})"))
         )
@@ -705,16 +731,17 @@ def module_children(module: Any) -> list[Child]:
 class Weights(Node):
     """All weights of a model (or variables of an optimizer, a metric), by path."""
 
-    def __init__(self, weights: list, noun: str = "weights") -> None:
+    def __init__(self, weights: list, noun: str = "weights", text: str | None = None) -> None:
         self.weights = weights
         self.noun = noun
+        self.text = text  # the weights' params text, where a kept structure has it
 
     def summary(self) -> str:
         if self.noun != "weights":  # state, not parameters: no trainable/frozen split
             values = sum(_size(w) for w in self.weights)
             noun = self.noun[:-1] if len(self.weights) == 1 else self.noun
             return f"{len(self.weights)} {noun}, {fmt.count(values)} values"
-        return f"{len(self.weights)} weights, {_params_text(self.weights)}"
+        return f"{len(self.weights)} weights, {self.text or _params_text(self.weights)}"
 
     def children(self) -> list[Child]:
         return [
@@ -739,9 +766,10 @@ class GradientTable(Node):
 
     def children(self) -> list[Child]:
         rows = []
-        for i, weight in enumerate(self.weights[:LISTED]):
+        shown = self.weights[:LISTED]
+        for i, (weight, source) in enumerate(zip(shown, capture.records_of(shown))):
             name = variable_views.label(weight)
-            if capture.record_of(weight) is None:
+            if source is None:
                 rows.append(Child(name, Note("no gradient recorded")))
             else:
                 rows.append(Child(name, self.info(i), call(f"{{}}.info({i})")))
@@ -782,8 +810,10 @@ def _counts_text(weights: list) -> str:
     recorded; symbolic ones (traced inside a tf.function) and None ones are said apart."""
     have = symbolic = none = 0
     where = ""
-    for weight in weights:
-        source = capture.record_of(weight)
+    # a compiled step's weights whose records are not built yet: each has a value
+    waiting = pending_flags(weights)
+    have = sum(waiting)
+    for source in capture.records_of([w for w, wait in zip(weights, waiting) if not wait]):
         if source is None:
             continue
         latest = source.latest
