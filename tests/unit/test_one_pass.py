@@ -258,3 +258,16 @@ def test_the_change_alone_is_the_fused_passs(dtype):
     now[::3] = (rng.standard_normal(now[::3].size) * 4).astype(dtype)
     _, fused = one_pass.measure(tf.constant(now), tf.constant(then))
     assert one_pass.compare(tf.constant(now), tf.constant(then)) == fused
+
+
+@pytest.mark.parametrize("change", ["add", "scale"])
+def test_a_change_every_element_shares_is_found_as_a_numpy_recompute_finds_it(change):
+    """A counter's +1 or a rescale moves every element alike: every chunk holds the largest
+    change; the first chunks alone are read again (``TIED_CHUNKS``), with the same answer."""
+    then = np.ones(1_000_003, np.float32) * (1.0 if change == "add" else 1.5)
+    now = then + np.float32(1) if change == "add" else then * np.float32(1.5)
+    figures, delta = one_pass.host_pass(now, then, True)
+    assert delta is not None
+    assert (delta.changed, delta.where) == (now.size, 0)
+    assert delta.largest == float(np.float64(now[0]) - np.float64(then[0]))
+    _check(now, then, 1e-6)
