@@ -720,6 +720,33 @@ def host_array_dtype(tensor: Any) -> np.dtype:
         return np.dtype("O")
 
 
+def _as_expressions_give(tensor: Any, s: Stats) -> tuple[Any, Any]:
+    """The mean and std as the rows' expressions compute them (numpy's float64 ``mean()``
+    and ``std()``), where the figures came whole from another algorithm: a tracked value's
+    one pass (``forensics.one_pass``) sums in chunks, which differs in the last digits that
+    these rows show. Only for figures of every element (a sample's keep theirs), read on the
+    host only (no device copy): the one numpy pass an exact stats row always cost."""
+    if s.moments_stride != 1 or s.category not in ("float", "int", "bool", "complex"):
+        return s.mean, s.std
+    try:
+        if isinstance(tensor, HostArray):
+            flat = np.asarray(tensor.array).reshape(-1)
+        elif is_on_host(tensor):
+            flat = np.asarray(host_view(tensor)).reshape(-1)
+        else:
+            return s.mean, s.std
+        wide = flat.astype(np.float64)
+        if s.category == "complex":
+            wide = np.abs(flat).astype(np.float64)
+        if s.bad:
+            wide = wide[np.isfinite(wide)]
+        if not wide.size:
+            return s.mean, s.std
+        return float(wide.mean()), float(wide.std())
+    except Exception:  # the figures it has
+        return s.mean, s.std
+
+
 class StatsNode(Node):
     """The statistics, one leaf each, with expressions that recompute them."""
 
@@ -769,13 +796,12 @@ class StatsNode(Node):
                 )
             if s.mean is not None:
                 mean_src = finite(magnitude(moments))
+                mean, std = _as_expressions_give(self.tensor, s)
                 children.append(
-                    Child(
-                        "mean", s.mean, lambda p: f"float({mean_src(p)}.astype('float64').mean())"
-                    )
+                    Child("mean", mean, lambda p: f"float({mean_src(p)}.astype('float64').mean())")
                 )
                 children.append(
-                    Child("std", s.std, lambda p: f"float({mean_src(p)}.astype('float64').std())")
+                    Child("std", std, lambda p: f"float({mean_src(p)}.astype('float64').std())")
                 )
         if s.moments_sample is not None:
             children.append(
