@@ -53,7 +53,9 @@ def same_value(row: Variable, result: str) -> bool:
     )
     if result == row.value:
         return True
-    if "x∈~[" in result or "x∈~[" in row.value:  # the same value, its figures sampled once
+    sampled = ("x∈~[", " μ≈", " σ≈")
+    if any(mark in text for mark in sampled for text in (result, row.value)):
+        # the same value, its figures sampled once (extremes or moments): the rest alike
         return FIGURES.sub("", result) == FIGURES.sub("", row.value)
     if row.type == "Note":  # a line of text: its expression gives that text, quoted
         return result == repr(row.value)
