@@ -168,7 +168,7 @@ def plain_output(name: str) -> list[str]:
 
 def printed(s) -> list[str]:
     return [
-        r for r in "".join(s.client.output).splitlines() if r.startswith(("RESULT", "UNTOUCHED"))
+        r for r in "".join(s.client.stdout).splitlines() if r.startswith(("RESULT", "UNTOUCHED"))
     ]
 
 
@@ -240,7 +240,7 @@ def stock_run(name: str, markers: list[str]) -> tuple[int | None, list[str], int
             elif event["event"] in ("terminated", "_closed"):
                 break
         output = [
-            r for r in "".join(client.output).splitlines() if r.startswith(("RESULT", "UNTOUCHED"))
+            r for r in "".join(client.stdout).splitlines() if r.startswith(("RESULT", "UNTOUCHED"))
         ]
         return code, output, stops
     finally:

@@ -1,6 +1,8 @@
 """Statistics on real tensors and arrays: exact where promised, sampled where said, the same
 figures from the host path and the on-device path."""
 
+import math
+
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -182,3 +184,17 @@ def test_one_pass_figures_are_those_of_separate_passes(size, dtype, bad):
     assert exact.bad == (0 if bad == "clean" else 1)
     stride = stats.sampled_stride(size, a.dtype.itemsize)
     assert stats.array_stats(a, stride) == _separate_passes(a, stride)
+
+
+def test_a_sample_visits_every_column_of_the_last_dimension():
+    """A stride the last dimension divides read one column: a [.., 16] output whose first
+    unit is biased had a sampled mean of that unit, not of the whole."""
+    from tf_debug_repr.core.stats import array_stats, sampled_stride
+
+    columns = np.arange(16, dtype=np.float32) - 7.5  # mean 0 over a row; column 0 is -7.5
+    array = np.tile(columns, (16_000, 1))
+    stride = sampled_stride(array.size, array.dtype.itemsize, array.shape[-1])
+    assert stride > 1 and math.gcd(stride, 16) == 1, stride
+    sampled = array_stats(array, stride)
+    assert sampled.moments_sample is not None  # a sample, and said so
+    assert abs(sampled.mean) < 0.01, sampled.mean  # every column's share, not column 0's

@@ -165,7 +165,8 @@ def summary_stats(tensor: Any) -> Stats:
             budget.charge(time.perf_counter() - start, size)
     if isinstance(tensor, HostArray):
         array = tensor.array
-        return array_stats(array, sampled_stride(int(array.size), array.dtype.itemsize))
+        last = int(array.shape[-1]) if array.ndim else 1
+        return array_stats(array, sampled_stride(int(array.size), array.dtype.itemsize, last))
     return sampled_stats(tensor)
 
 

@@ -81,6 +81,7 @@ class DapClient:
         # before it (``resume``).
         self._arrivals = 0
         self.output: list[str] = []
+        self.stdout: list[str] = []  # the program's standard output alone
         self.terminal_procs: list[subprocess.Popen] = []
         self._reader = threading.Thread(target=self._read_loop, daemon=True)
         self._reader.start()
@@ -133,6 +134,10 @@ class DapClient:
                 # clients do not show it, and it would run into the program's first line
                 if message["event"] == "output" and body.get("category") != "telemetry":
                     self.output.append(body.get("output", ""))
+                    if body.get("category") == "stdout":
+                        # apart: a line the program prints in several writes is not cut
+                        # by a stderr line that arrived between them
+                        self.stdout.append(body.get("output", ""))
                 self.events.put(message)
             elif kind == "request":
                 self._answer_reverse_request(message)
