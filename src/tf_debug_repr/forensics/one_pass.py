@@ -446,16 +446,20 @@ def exact_block(x: np.ndarray, y: np.ndarray) -> tuple[float, int, float, int]:
     )
 
 
-def _bool_pass(now: np.ndarray, then: np.ndarray | None) -> tuple[Figures, Delta | None]:
-    size = int(now.size)
-    true_count = int(np.count_nonzero(now))
+def _bool_figures(size: int, true_count: int) -> Figures:
+    """A bool value's figures (on the host or a device): its count of True, their share."""
     stats = core_stats.Stats(
         size=size,
         category="bool",
         true_count=true_count,
         mean=true_count / size if size else None,
     )
-    found = Figures(stats, math.sqrt(true_count), None, 1)
+    return Figures(stats, math.sqrt(true_count), None, 1)
+
+
+def _bool_pass(now: np.ndarray, then: np.ndarray | None) -> tuple[Figures, Delta | None]:
+    size = int(now.size)
+    found = _bool_figures(size, int(np.count_nonzero(now)))
     if then is None:
         return found, None
     differ = now != then
@@ -534,14 +538,7 @@ def device_pass(now: Any, then: Any, want_cells: bool, size: int) -> tuple[Figur
     squares = float(values[:, 4].sum()) if len(values) else 0.0
     nan, posinf, neginf = (int(values[:, i].sum()) if len(values) else 0 for i in (5, 6, 7))
     if category == "bool":
-        true_count = int(round(total))
-        stats = core_stats.Stats(
-            size=size,
-            category="bool",
-            true_count=true_count,
-            mean=true_count / size if size else None,
-        )
-        found = Figures(stats, math.sqrt(true_count), None, 1)
+        found = _bool_figures(size, int(round(total)))
     else:
         has = math.isfinite(lo)
         stats = _figures(
