@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from .guards import harmless, host_view, is_on_host
+from .strides import prime_stride
 from .tensor_like import EagerTensorLike, TensorLike
 
 # Mean/std are exact up to this many elements, sampled (strided) beyond.
@@ -95,10 +96,9 @@ def sampled_stride(size: int, itemsize: int, last: int = 1) -> int:
     lines (every 16th float32 would still read every byte); prime to the last dimension
     ``last``, so that the sample visits every column (a stride of 16 over a [..., 16]
     layer output read only its first unit: a mean of 0.020 where the whole one is -0.003)."""
-    stride = max(_stride_for(size, SAMPLE_LIMIT), -(-SKIP_BYTES // max(1, itemsize)))
-    while last > 1 and math.gcd(stride, last) != 1:
-        stride += 1
-    return stride
+    return prime_stride(
+        max(_stride_for(size, SAMPLE_LIMIT), -(-SKIP_BYTES // max(1, itemsize))), last
+    )
 
 
 def array_stats(array: np.ndarray, stride: int | None = None) -> Stats:

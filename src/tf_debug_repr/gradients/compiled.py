@@ -31,6 +31,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from ..core.strides import prime_stride
 from .figures import Figures, host_counts, host_moments
 from .records import HISTORY
 
@@ -695,10 +696,8 @@ def sample_step(shape: list[int]) -> int:
     if count <= SAMPLE:
         return 0
     step = count // (SAMPLE // BLOCK)  # >= BLOCK: count > SAMPLE
-    last = shape[-1] if shape else 1
-    while step > BLOCK and math.gcd(step, last) != 1:
-        step -= 1
-    return step
+    # Down, not up: the last block must still end inside the gradient.
+    return prime_stride(step, shape[-1] if shape else 1, floor=BLOCK)
 
 
 def _step_of(grad: Any) -> int:
