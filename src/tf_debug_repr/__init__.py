@@ -157,7 +157,7 @@ def change_since_last_stop(value=None, watch=None):
     the stops if known); for a Keras model, each of its weights. None if not tracked.
     ``watch=(file, function, expression)``: a Watch expression's tensors' change at this
     stop, as a watched tensor's ``Δ since last stop`` row names it."""
-    from .forensics import changes as change_views
+    from .forensics import change_views
 
     return change_views.change_since_last_stop(value, watch)
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tf_debug_repr.forensics import changes as change_views
+from tf_debug_repr.forensics import change_views
 from tf_debug_repr.hosts.demo.dap_client import Variable, line_of
 
 from ..conftest import Stopped, program_path, start_stopped

@@ -10,18 +10,18 @@ import pytest
 tf = pytest.importorskip("tensorflow")
 
 from tf_debug_repr import views  # noqa: E402
-from tf_debug_repr.core import budget  # noqa: E402
 from tf_debug_repr.core import formatting as fmt  # noqa: E402
+from tf_debug_repr.core import time_budget  # noqa: E402
 from tf_debug_repr.hosts.pydevd import adapter  # noqa: E402
 
 
 @pytest.fixture
 def no_budget():
     """A burst that has spent its budget: every big summary is sampled."""
-    before = budget.budget_ms()
-    budget.set_budget_ms(0)
+    before = time_budget.budget_ms()
+    time_budget.set_budget_ms(0)
     yield
-    budget.set_budget_ms(before)
+    time_budget.set_budget_ms(before)
 
 
 def big(seed: int = 0, size: int = 1_000_000):
@@ -56,39 +56,39 @@ def test_expanding_or_hovering_gives_exact_figures(no_budget):
 
 
 def test_a_budget_covers_one_burst_of_requests():
-    before = budget.budget_ms()
-    budget.set_budget_ms(60_000)
+    before = time_budget.budget_ms()
+    time_budget.set_budget_ms(60_000)
     try:
         assert "x∈[" in views.summary(big(3)[0])  # budget left: exact
-        budget.charge(120.0)  # this burst spent it all
+        time_budget.charge(120.0)  # this burst spent it all
         assert "x∈~[" in views.summary(big(4)[0])
-        time.sleep(budget.GAP_S * 1.5)  # a pause: the next request is a new burst
+        time.sleep(time_budget.GAP_S * 1.5)  # a pause: the next request is a new burst
         assert "x∈[" in views.summary(big(5)[0])
         # What cannot fit even a fresh budget is sampled at once, not started and overrun.
-        budget.set_budget_ms(1)
-        time.sleep(budget.GAP_S * 1.5)
+        time_budget.set_budget_ms(1)
+        time.sleep(time_budget.GAP_S * 1.5)
         assert "x∈~[" in views.summary(big(6, 4_000_000)[0])
     finally:
-        budget.set_budget_ms(before)
+        time_budget.set_budget_ms(before)
 
 
 def test_one_slow_computation_does_not_price_big_tensors_out_for_good():
     # An exact computation slowed by other work (40 ms for 10^6 elements) raises the
     # estimate past what a 10 ms budget fits; each later burst brings it halfway back to
     # the first guess, so exact figures return instead of staying sampled for the session.
-    before_ms, before_ns = budget.budget_ms(), budget._ns_per_element
-    budget.set_budget_ms(10)
+    before_ms, before_ns = time_budget.budget_ms(), time_budget._ns_per_element
+    time_budget.set_budget_ms(10)
     try:
-        budget._ns_per_element = budget.FIRST_NS_PER_ELEMENT
-        budget.charge(0.040, 1_000_000)
-        time.sleep(budget.GAP_S * 1.5)
-        assert not budget.allows_exact(1_000_000)  # a new burst: still priced out
-        time.sleep(budget.GAP_S * 1.5)
-        assert budget.allows_exact(1_000_000)  # the next one: it fits again
-        assert budget._ns_per_element < 10.0
+        time_budget._ns_per_element = time_budget.FIRST_NS_PER_ELEMENT
+        time_budget.charge(0.040, 1_000_000)
+        time.sleep(time_budget.GAP_S * 1.5)
+        assert not time_budget.allows_exact(1_000_000)  # a new burst: still priced out
+        time.sleep(time_budget.GAP_S * 1.5)
+        assert time_budget.allows_exact(1_000_000)  # the next one: it fits again
+        assert time_budget._ns_per_element < 10.0
     finally:
-        budget.set_budget_ms(before_ms)
-        budget._ns_per_element = before_ns
+        time_budget.set_budget_ms(before_ms)
+        time_budget._ns_per_element = before_ns
 
 
 class _Stops:
@@ -110,18 +110,18 @@ def test_a_new_stop_starts_a_new_burst_however_soon_it_comes():
     # must get its own budget, not what the previous stop's request left.
     from tf_debug_repr.core import debugger
 
-    before_ms, before_ns = budget.budget_ms(), budget._ns_per_element
+    before_ms, before_ns = time_budget.budget_ms(), time_budget._ns_per_element
     stops = _Stops()
     debugger.install(stops)
-    budget.set_budget_ms(10)
+    time_budget.set_budget_ms(10)
     try:
-        budget._ns_per_element = budget.FIRST_NS_PER_ELEMENT
-        assert budget.allows_exact(1_000_000)
-        budget.charge(0.020, 0)  # this stop's request spent its budget
-        assert not budget.allows_exact(1_000_000)
+        time_budget._ns_per_element = time_budget.FIRST_NS_PER_ELEMENT
+        assert time_budget.allows_exact(1_000_000)
+        time_budget.charge(0.020, 0)  # this stop's request spent its budget
+        assert not time_budget.allows_exact(1_000_000)
         stops.stop = object()  # stopped again, at once
-        assert budget.allows_exact(1_000_000)
+        assert time_budget.allows_exact(1_000_000)
     finally:
         debugger.install(None)  # type: ignore[arg-type]
-        budget.set_budget_ms(before_ms)
-        budget._ns_per_element = before_ns
+        time_budget.set_budget_ms(before_ms)
+        time_budget._ns_per_element = before_ns

@@ -17,7 +17,7 @@ from tf_debug_repr.core import additions, tf_types  # noqa: E402
 from tf_debug_repr.core.additions import Slot  # noqa: E402
 from tf_debug_repr.core.tf_types import Kind  # noqa: E402
 from tf_debug_repr.core.view_model import Child  # noqa: E402
-from tf_debug_repr.forensics import changes as change_views  # noqa: E402
+from tf_debug_repr.forensics import change_views  # noqa: E402
 from tf_debug_repr.forensics import memory as memory_report  # noqa: E402
 from tf_debug_repr.hosts.notebook import display as ipython_display  # noqa: E402
 from tf_debug_repr.viewer import payload as viewer_payload  # noqa: E402

@@ -14,9 +14,8 @@ keras = pytest.importorskip("keras")
 
 from tf_debug_repr import views  # noqa: E402
 from tf_debug_repr.core.tf_types import Kind  # noqa: E402
-from tf_debug_repr.forensics import changes as change_views  # noqa: E402
+from tf_debug_repr.forensics import change_views, snapshots  # noqa: E402
 from tf_debug_repr.forensics import features as forensics  # noqa: E402
-from tf_debug_repr.forensics import snapshots  # noqa: E402
 from tf_debug_repr.views import gradients as gradient_views  # noqa: E402
 
 

@@ -14,9 +14,8 @@ tf = pytest.importorskip("tensorflow")
 
 from tf_debug_repr import views  # noqa: E402
 from tf_debug_repr.core import stats as core_stats  # noqa: E402
-from tf_debug_repr.forensics import changes as change_views  # noqa: E402
+from tf_debug_repr.forensics import change_views, history, one_pass, snapshots  # noqa: E402
 from tf_debug_repr.forensics import features as forensics  # noqa: E402
-from tf_debug_repr.forensics import history, one_pass, snapshots  # noqa: E402
 from tf_debug_repr.views import variables as variable_views  # noqa: E402
 
 

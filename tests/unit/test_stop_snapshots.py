@@ -10,9 +10,8 @@ import pytest
 tf = pytest.importorskip("tensorflow")
 
 from tf_debug_repr import views  # noqa: E402
-from tf_debug_repr.forensics import changes as change_views  # noqa: E402
+from tf_debug_repr.forensics import change_views, snapshots  # noqa: E402
 from tf_debug_repr.forensics import features as forensics  # noqa: E402
-from tf_debug_repr.forensics import snapshots  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

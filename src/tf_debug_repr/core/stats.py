@@ -91,7 +91,7 @@ def extremes_stride_for(size: int, category: str, itemsize: int) -> int:
 
 
 def sampled_stride(size: int, itemsize: int, last: int = 1) -> int:
-    """The stride of sampled figures (summaries past their time budget, ``budget``): at most
+    """The stride of sampled figures (summaries past their time budget, ``time_budget``): at most
     SAMPLE_LIMIT elements, spaced at least SKIP_BYTES apart so the pass skips whole cache
     lines (every 16th float32 would still read every byte); prime to the last dimension
     ``last``, so that the sample visits every column (a stride of 16 over a [..., 16]

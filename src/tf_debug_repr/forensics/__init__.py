@@ -1,3 +1,3 @@
 """Forensics: the NaN/Inf stop (``numerics``), ``Δ since last stop`` (``snapshots``,
-``changes``), ``tf_debug_repr.memory()`` (``memory``), and ``features``, which registers
+``change_views``), ``tf_debug_repr.memory()`` (``memory``), and ``features``, which registers
 them with the views."""

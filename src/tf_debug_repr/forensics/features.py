@@ -49,8 +49,7 @@ def on_tensorflow(_tf: ModuleType) -> None:
 def register() -> None:
     from ..core import additions
     from ..core.additions import Slot
-    from . import changes as change_views
-    from . import history_views
+    from . import change_views, history_views
     from . import memory as memory_report
 
     additions.add(Slot.CHILDREN, "change", additions.CHILD_CHANGE, change_views.change_children)

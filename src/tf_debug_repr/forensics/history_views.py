@@ -14,7 +14,7 @@ from ..core import formatting as fmt
 from ..core.tf_types import Kind, kind_of
 from ..core.view_model import Child, Node, Note, call, lazy
 from ..views.dispatch import Changes
-from . import changes, history
+from . import change_views, history
 
 NAME = "history"
 EXPRESSION = "__import__('tf_debug_repr').history({})"
@@ -331,11 +331,11 @@ def _tracked_kind(kind: Kind | None) -> bool:
 
 def _watched(kind: Kind | None) -> bool:
     """A tensor kind tracked by the watch expression that gave it."""
-    return changes.tracked_as(kind) is Changes.WATCHED
+    return change_views.tracked_as(kind) is Changes.WATCHED
 
 
 def _watched_record(obj: Any, looked: bool, remembered_first: bool) -> history.Record | None:
-    key = changes.watch_key(obj, remembered_first=remembered_first)
+    key = change_views.watch_key(obj, remembered_first=remembered_first)
     if key is None:
         return None
     return history.observe_watched(key, obj, looked)
@@ -343,13 +343,13 @@ def _watched_record(obj: Any, looked: bool, remembered_first: bool) -> history.R
 
 def watch_expression(key: tuple) -> str | None:
     """The public call that gives the history of the watch expression ``key``."""
-    return changes.watch_call(WATCH_EXPRESSION, key)
+    return change_views.watch_call(WATCH_EXPRESSION, key)
 
 
 def watched_history(watch: Any) -> History:
     """The history of a watch expression's tensors by its key, ``(file, function,
     expression)``, as its ``history`` row names it."""
-    key = changes.key_of_watch(watch)
+    key = change_views.key_of_watch(watch)
     if key is None:
         return History("a watch key (history(watch=(file, function, expression)))", None)
     record = history.watched_record(key)
@@ -412,7 +412,7 @@ def history_children(obj: Any, kind: Kind | None) -> list[Child]:
         record = history.observe(obj, looked=True)
         expression = call(EXPRESSION)
     elif _watched(kind) and history.tracking():
-        key = changes.watch_key(obj, remembered_first=True)
+        key = change_views.watch_key(obj, remembered_first=True)
         record = None if key is None else history.observe_watched(key, obj, looked=False)
         text = None if key is None else watch_expression(key)
         if text is None:

@@ -3,7 +3,7 @@
 The TF values of a frame (its locals, then its module's globals that no local hides), each
 as the Variables pane shows it (``views.summary``, with its gradient and ``Δ`` marks), with
 its shape, dtype, device, NaN/Inf counts and the first bad element's index, its gradient
-(``views/gradients.py``), what changed since the last stop (``forensics/changes.py``), and
+(``views/gradients.py``), what changed since the last stop (``forensics/change_views.py``), and
 each Keras model's layers with their parameter counts. As Markdown (the default) or JSON.
 
 Every fact comes from the views, under their guards: no tape records a read, no op joins a
@@ -29,7 +29,7 @@ from ..core.guards import remote_device
 from ..core.stats import first_bad_index
 from ..core.tf_types import Kind, kind_of
 from ..core.view_model import error_note
-from ..forensics import changes
+from ..forensics import change_views
 from ..views import dispatch
 from ..views import gradients as gradient_views
 from ..views import models as model_views
@@ -243,9 +243,9 @@ def _entry(name: str, value: Any, kind: Kind | None) -> Entry:
     # What changed since the last stop, and a snapshot for the next one (as the Watch pane
     # takes one of what it shows): a model's weights, a variable.
     if kind is Kind.KERAS_LAYER:
-        change = _attempt(changes.weight_changes, value, True)
+        change = _attempt(change_views.weight_changes, value, True)
     else:
-        change = _attempt(changes.change_since_last_stop, value)
+        change = _attempt(change_views.change_since_last_stop, value)
         if kind in (Kind.VARIABLE, Kind.KERAS_VARIABLE):
             _attempt(dispatch.note_looked_at, value)
     if change is not None:

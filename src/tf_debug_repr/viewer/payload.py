@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.budget import exact as exact_figures
+from ..core.time_budget import exact as exact_figures
 from .slices import CELL_BYTES, PayloadError
 
 VERSION = 1

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from ..core import budget
 from ..core import formatting as fmt
+from ..core import time_budget
 from ..core.guards import extend, harmless, host_view, is_on_host, slices_in_place
 from ..core.stats import (
     SAMPLE_LIMIT,
@@ -149,7 +149,7 @@ def stats_of(tensor: Any) -> Stats:
 
 def summary_stats(tensor: Any) -> Stats:
     """The figures of a summary line: exact while the request's time budget lasts
-    (``budget``) or when already known, sampled (marked ``~``) after that. Small tensors
+    (``time_budget``) or when already known, sampled (marked ``~``) after that. Small tensors
     are always exact: their figures cost less than deciding."""
     size = int(np.prod(_dims(tensor))) if _dims(tensor) else 1
     if size <= SAMPLE_LIMIT or _dtype_name(tensor) == "string":
@@ -157,12 +157,12 @@ def summary_stats(tensor: Any) -> Stats:
     known = None if isinstance(tensor, HostArray) else cached_stats(tensor)
     if known is not None:
         return known
-    if budget.allows_exact(size):
+    if time_budget.allows_exact(size):
         start = time.perf_counter()
         try:
             return stats_of(tensor)
         finally:
-            budget.charge(time.perf_counter() - start, size)
+            time_budget.charge(time.perf_counter() - start, size)
     if isinstance(tensor, HostArray):
         array = tensor.array
         last = int(array.shape[-1]) if array.ndim else 1

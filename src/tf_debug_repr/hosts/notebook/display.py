@@ -7,7 +7,7 @@ when it is small (``small_values``), and a picture where one helps, drawn from t
 image(s) it holds. The picture lives in the HTML only (no ``image/png`` copy: a saved
 notebook holds it once). ``text/plain`` is the summary and the values as the Debug Console
 prints them. Keras models, layers, optimizers and metrics get their summary and a table
-(``owners``).
+(``keras_view``).
 
 Registered by class name (``for_type_by_name``), so loading the extension imports neither
 TensorFlow nor numpy; unloading puts back whatever printers were there before.
@@ -21,7 +21,7 @@ import re
 import sys
 from typing import Any
 
-from ...core import budget
+from ...core import time_budget
 from ...core.tf_types import Kind, class_kinds
 
 # The kinds whose values can be drawn: what the payload builder reads as one array
@@ -89,11 +89,11 @@ def _matches(cls: type, names: set[tuple[str, str]]) -> bool:
 
 def _printers() -> dict[str, dict[tuple[str, str], Any]]:
     """mime type -> {(module, class name): printer}."""
-    from . import owners
+    from . import keras_view
 
     values = set(formatted_types())
     html_printers = {key: html_of for key in values}
-    html_printers.update({key: owner_html for key in owners.formatted_types()})
+    html_printers.update({key: owner_html for key in keras_view.formatted_types()})
     plain = {key: plain_printer for key in values}
     # The plugin's own answers (gradient_info(x), memory(), a gradient table): their
     # summary and rows, not "<GradientInfo object at 0x…>". IPython looks names up along
@@ -188,7 +188,7 @@ def node_text(node: Any) -> str:
 
 def node_printer(obj: Any, p: Any, cycle: bool) -> None:
     try:
-        with budget.exact():
+        with time_budget.exact():
             text = node_text(obj)
     except Exception:
         text = _safe_repr(obj)
@@ -224,10 +224,10 @@ def plain_printer(obj: Any, p: Any, cycle: bool) -> None:
             from ... import views
             from .facts import unnamed
 
-            with budget.exact():  # a cell's output: one value, printed once
+            with time_budget.exact():  # a cell's output: one value, printed once
                 text = unnamed(views.summary(obj))
         else:
-            with budget.exact():
+            with time_budget.exact():
                 text = plain_text(obj)
     except Exception:
         text = object.__repr__(obj) if cycle else _safe_repr(obj)
@@ -289,9 +289,9 @@ def owner_html(obj: Any) -> str | None:
     if not _ready():
         return None
     try:
-        from . import owners
+        from . import keras_view
 
-        return f'<div class="tf-debug-repr" style="{_BOX}">{owners.html_of(obj)}</div>'
+        return f'<div class="tf-debug-repr" style="{_BOX}">{keras_view.html_of(obj)}</div>'
     except Exception:
         return None
 

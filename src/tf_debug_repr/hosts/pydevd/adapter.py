@@ -16,7 +16,7 @@ import os
 import sys
 from typing import Any
 
-from ...core import budget, expressions
+from ...core import expressions, time_budget
 from ...core.bounded import TimedOut
 from ...core.tf_types import kind_of
 from ...core.view_model import (
@@ -254,7 +254,7 @@ def _contents(obj: Any) -> list[tuple[str, Any, Expression]]:
 def _summary(obj: Any, context: str | None) -> str:
     if context in ("hover", "repl", "clipboard"):
         # One value the user points at: exact figures, whatever the panes' time budget.
-        with budget.exact():
+        with time_budget.exact():
             return _summary_in(obj, context)
     return _summary_in(obj, context)
 

@@ -3,7 +3,7 @@
 A variable gets the child once it has been looked at (expanded, watched, hovered, or
 its model expanded) at an earlier stop; its summary line gets a short mark. A Keras
 model or layer gets one row over its weights, frozen ones (no change over several
-stops in a row) first. The figures come from ``stop_snapshots``.
+stops in a row) first. The figures come from ``snapshots``.
 """
 
 from __future__ import annotations
