@@ -19,6 +19,29 @@ def gradient_hooks():
     capture.set_enabled(True)
 
 
+@pytest.fixture
+def fresh_forensics():
+    """The forensics features registered with the views as the plugin registers them, and
+    their records empty before and after the test: no snapshot, no history, with the
+    budgets the tests count on (snapshots 256 MiB, history 32 MiB; a test that sets
+    another gets these back)."""
+    pytest.importorskip("tensorflow")
+    from tf_debug_repr import views
+    from tf_debug_repr.forensics import features, history, snapshots
+
+    def empty() -> None:
+        snapshots.clear()
+        history.clear()
+        snapshots.set_budget_mb(256)
+        history.set_budget_mb(32)
+
+    views.build_table()
+    features.register()
+    empty()
+    yield
+    empty()
+
+
 @pytest.fixture(scope="session")
 def two_cpus() -> dict:
     """The answers of tests/unit/two_cpus_program.py: the checks that need TF in a fresh

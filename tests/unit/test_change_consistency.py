@@ -15,18 +15,9 @@ keras = pytest.importorskip("keras")
 from tf_debug_repr import views  # noqa: E402
 from tf_debug_repr.core.tf_types import Kind  # noqa: E402
 from tf_debug_repr.forensics import change_views, snapshots  # noqa: E402
-from tf_debug_repr.forensics import features as forensics  # noqa: E402
 from tf_debug_repr.views import gradients as gradient_views  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def fresh():
-    views.build_table()
-    forensics.register()
-    snapshots.clear()
-    yield
-    snapshots.clear()
-    snapshots.set_budget_mb(256)
+pytestmark = pytest.mark.usefixtures("fresh_forensics")  # tests/unit/conftest.py
 
 
 def _change_row(value):

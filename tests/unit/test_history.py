@@ -14,20 +14,10 @@ keras = pytest.importorskip("keras")
 
 import tf_debug_repr  # noqa: E402
 from tf_debug_repr import views  # noqa: E402
-from tf_debug_repr.forensics import features as forensics  # noqa: E402
 from tf_debug_repr.forensics import history, snapshots  # noqa: E402
 from tf_debug_repr.forensics import history_views as hv  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def fresh():
-    views.build_table()
-    forensics.register()
-    history.clear()
-    history.set_budget_mb(32)
-    yield
-    history.clear()
-    history.set_budget_mb(32)
+pytestmark = pytest.mark.usefixtures("fresh_forensics")  # tests/unit/conftest.py
 
 
 def _truth(value: np.ndarray) -> list[float]:

@@ -15,20 +15,9 @@ tf = pytest.importorskip("tensorflow")
 from tf_debug_repr import views  # noqa: E402
 from tf_debug_repr.core import stats as core_stats  # noqa: E402
 from tf_debug_repr.forensics import change_views, history, one_pass, snapshots  # noqa: E402
-from tf_debug_repr.forensics import features as forensics  # noqa: E402
 from tf_debug_repr.views import variables as variable_views  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def fresh():
-    views.build_table()
-    forensics.register()
-    snapshots.clear()
-    history.clear()
-    snapshots.set_budget_mb(256)
-    yield
-    snapshots.clear()
-    history.clear()
+pytestmark = pytest.mark.usefixtures("fresh_forensics")  # tests/unit/conftest.py
 
 
 def _truth(now: np.ndarray, then: np.ndarray | None) -> dict:

@@ -11,17 +11,8 @@ tf = pytest.importorskip("tensorflow")
 
 from tf_debug_repr import views  # noqa: E402
 from tf_debug_repr.forensics import change_views, snapshots  # noqa: E402
-from tf_debug_repr.forensics import features as forensics  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def fresh():
-    views.build_table()
-    forensics.register()
-    snapshots.clear()
-    snapshots.set_budget_mb(256)
-    yield
-    snapshots.clear()
+pytestmark = pytest.mark.usefixtures("fresh_forensics")  # tests/unit/conftest.py
 
 
 def test_untracked_variable_gets_nothing():
