@@ -1,9 +1,7 @@
 """The benchmark's debuggee for issue 27's three other models (``BENCH_MODEL``):
 
-- ``resnet``: ``keras.applications.ResNet50(weights=None)`` on 64x64 inputs, 10 classes
-  (23.6M parameters, 320 weights), batch 8;
-- ``transformer``: token and position embeddings, 2 blocks of ``MultiHeadAttention`` + a
-  feed-forward ``Sequential`` + ``LayerNormalization``, a pooled classifier, batch 16;
+- ``resnet`` and ``transformer``: as ``session_builders.py`` builds them (shared with
+  ``step_ab.py``): a ResNet-50 on 64x64 inputs, batch 8; a two-block transformer, batch 16;
 - ``distribute``: a Keras MLP under ``MirroredStrategy`` over 2 logical CPUs, its step
   ``strategy.run`` in a ``tf.function``; ``per_replica_loss`` and the Watch's ten tensors are
   per-replica values, the weights mirrored variables.
@@ -19,6 +17,7 @@ import os
 import time
 
 import keras
+import session_builders  # beside this file: the models step_ab.py times too
 import tensorflow as tf
 
 MODEL = os.environ.get("BENCH_MODEL", "resnet")
@@ -34,34 +33,11 @@ def never_called() -> None:
     return None  # NEVER: a breakpoint that is never hit
 
 
-def transformer(vocab: int = 2000, length: int = 64, width: int = 128) -> keras.Model:
-    tokens = keras.Input((length,), dtype="int32")
-    positions = keras.ops.arange(length)
-    x = keras.layers.Embedding(vocab, width)(tokens) + keras.layers.Embedding(length, width)(
-        positions
-    )
-    for _ in range(2):
-        attended = keras.layers.MultiHeadAttention(num_heads=4, key_dim=width // 4)(x, x)
-        x = keras.layers.LayerNormalization(epsilon=1e-6)(x + attended)
-        ffn = keras.Sequential(
-            [keras.layers.Dense(4 * width, activation="relu"), keras.layers.Dense(width)]
-        )
-        x = keras.layers.LayerNormalization(epsilon=1e-6)(x + ffn(x))
-    pooled = keras.layers.GlobalAveragePooling1D()(x)
-    return keras.Model(tokens, keras.layers.Dense(10)(pooled))
-
-
 if MODEL == "resnet":
-    model = keras.applications.ResNet50(
-        weights=None, input_shape=(64, 64, 3), classes=1000, classifier_activation=None
-    )
-    x = tf.random.stateless_normal([8, 64, 64, 3], seed=[1, 2])
-    y = tf.random.stateless_uniform([8], seed=[3, 4], maxval=10, dtype=tf.int32)
+    model, x, y = session_builders.build(MODEL)
     layer = model.get_layer("conv2_block1_1_conv")
 elif MODEL == "transformer":
-    model = transformer()
-    x = tf.random.stateless_uniform([16, 64], seed=[1, 2], maxval=2000, dtype=tf.int32)
-    y = tf.random.stateless_uniform([16], seed=[3, 4], maxval=10, dtype=tf.int32)
+    model, x, y = session_builders.build(MODEL)
     layer = next(lay for lay in model.layers if isinstance(lay, keras.layers.MultiHeadAttention))
 elif MODEL == "distribute":
     strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])

@@ -2,7 +2,8 @@
 against the same step traced with capture off, alternating every step, so that the load of
 the machine hits both alike (sessions compared with each other swing by more than 5% here).
 
-``BENCH_MODEL`` (``transformer`` or ``resnet``, as ``session_models.py`` builds them),
+``BENCH_MODEL`` (``transformer`` or ``resnet``, built by ``session_builders.py`` as for
+``session_models.py``),
 ``BENCH_ROUNDS`` rounds of four sides, the order reversed every other round: the step traced
 as the plugin traces it and one traced with gradient and layer-output capture off, each
 called through the plugin's ``Function.__call__`` wrapper and through the original. Per
@@ -18,6 +19,7 @@ import sys
 import time
 
 import keras
+import session_builders  # beside this file: the models session_models.py times
 import tensorflow as tf
 
 MODEL = os.environ.get("BENCH_MODEL", "transformer")
@@ -30,33 +32,7 @@ def never_called() -> None:
     return None  # NEVER: a breakpoint that is never hit
 
 
-def transformer(vocab: int = 2000, length: int = 64, width: int = 128) -> keras.Model:
-    tokens = keras.Input((length,), dtype="int32")
-    positions = keras.ops.arange(length)
-    x = keras.layers.Embedding(vocab, width)(tokens) + keras.layers.Embedding(length, width)(
-        positions
-    )
-    for _ in range(2):
-        attended = keras.layers.MultiHeadAttention(num_heads=4, key_dim=width // 4)(x, x)
-        x = keras.layers.LayerNormalization(epsilon=1e-6)(x + attended)
-        ffn = keras.Sequential(
-            [keras.layers.Dense(4 * width, activation="relu"), keras.layers.Dense(width)]
-        )
-        x = keras.layers.LayerNormalization(epsilon=1e-6)(x + ffn(x))
-    pooled = keras.layers.GlobalAveragePooling1D()(x)
-    return keras.Model(tokens, keras.layers.Dense(10)(pooled))
-
-
-if MODEL == "resnet":
-    model = keras.applications.ResNet50(
-        weights=None, input_shape=(64, 64, 3), classes=1000, classifier_activation=None
-    )
-    x = tf.random.stateless_normal([8, 64, 64, 3], seed=[1, 2])
-    y = tf.random.stateless_uniform([8], seed=[3, 4], maxval=10, dtype=tf.int32)
-else:
-    model = transformer()
-    x = tf.random.stateless_uniform([16, 64], seed=[1, 2], maxval=2000, dtype=tf.int32)
-    y = tf.random.stateless_uniform([16], seed=[3, 4], maxval=10, dtype=tf.int32)
+model, x, y = session_builders.build(MODEL)
 optimizer = keras.optimizers.Adam(1e-3)
 
 
