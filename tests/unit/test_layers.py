@@ -211,3 +211,73 @@ def test_every_patch_goes_through_patch_once():
         if pattern.search(line)
     ]
     assert found == []
+
+
+# The plan in docs/architecture.md ("Rooms and floors"), drawn from the same imports: a room
+# is a folder of the package, each of hosts/' folders, hosts/' own modules together, or a
+# module the layer rule gives a layer of its own (views/dispatch.py, views/__init__.py) or
+# that stands at the top level. A room's floor is one above the highest room it imports.
+ROOMS_BEGIN = "<!-- rooms: begin (python scripts/architecture_rooms.py --write) -->"
+ROOMS_END = "<!-- rooms: end -->"
+ARCHITECTURE = Path(__file__).resolve().parents[2] / "docs" / "architecture.md"
+
+
+def room_of(module: str) -> str:
+    parts = module.split(".")
+    if module in ("views.dispatch", "views.__init__"):
+        return f"views/{parts[1]}.py"
+    if parts[0] == "hosts":
+        return f"hosts/{parts[1]}/" if len(parts) > 2 else "hosts/*.py"
+    return f"{parts[0]}/" if len(parts) > 1 else f"{module}.py"
+
+
+def rooms_markdown() -> str:
+    """The rooms, their floors and the arrows between them, as the block that stands between
+    ``ROOMS_BEGIN`` and ``ROOMS_END`` in docs/architecture.md: a picture (mermaid) without
+    the arrows that a path through other rooms already implies, and a table with every one."""
+    graph = _graph()
+    members: dict[str, set[str]] = {}
+    arrows: dict[str, set[str]] = {}
+    for module, imported in graph.items():
+        room = room_of(module)
+        members.setdefault(room, set()).add(module)
+        arrows.setdefault(room, set()).update(room_of(o) for o in imported if room_of(o) != room)
+    floors: dict[str, int] = {}
+    for room in graphlib.TopologicalSorter(arrows).static_order():
+        floors[room] = 1 + max((floors[o] for o in arrows.get(room, ())), default=0)
+
+    def reach(room: str, skip: str) -> set[str]:
+        seen: set[str] = set()
+        todo = [o for o in arrows[room] if o != skip]
+        while todo:
+            other = todo.pop()
+            if other not in seen:
+                seen.add(other)
+                todo.extend(arrows[other])
+        return seen
+
+    ids = {room: "r_" + re.sub(r"\W", "_", room) for room in floors}
+    order = sorted(floors, key=lambda r: (-floors[r], r))
+    lines = ["```mermaid", "flowchart TD"]
+    for floor in sorted(set(floors.values()), reverse=True):
+        lines.append(f'  subgraph floor{floor}["floor {floor}"]')
+        lines += [f'    {ids[r]}["{r}"]' for r in order if floors[r] == floor]
+        lines.append("  end")
+    for room in order:
+        for other in sorted(arrows[room], key=lambda r: (-floors[r], r)):
+            if other not in reach(room, skip=other):  # not implied by a longer path
+                lines.append(f"  {ids[room]} --> {ids[other]}")
+    lines += ["```", "", "| floor | room | modules | imports (rooms) |", "|---|---|---|---|"]
+    for room in order:
+        names = ", ".join(f"`{r}`" for r in sorted(arrows[room], key=lambda r: (-floors[r], r)))
+        lines.append(f"| {floors[room]} | `{room}` | {len(members[room])} | {names or '—'} |")
+    return "\n".join(lines) + "\n"
+
+
+def test_the_architecture_doc_shows_the_rooms_as_they_are():
+    """docs/architecture.md's rooms, floors and arrows are those of the code's imports today;
+    ``python scripts/architecture_rooms.py --write`` redraws them after a move."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    assert ROOMS_BEGIN in text and ROOMS_END in text
+    shown = text.split(ROOMS_BEGIN, 1)[1].split(ROOMS_END, 1)[0].strip("\n") + "\n"
+    assert shown == rooms_markdown(), "run python scripts/architecture_rooms.py --write"
