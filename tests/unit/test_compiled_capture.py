@@ -332,6 +332,49 @@ def test_past_the_budget_each_gradients_sample_takes_a_place_of_its_own_size(jit
         capture.set_budget_mb(None)
 
 
+@pytest.mark.parametrize("jit", [False, True], ids=["graph", "xla"])
+def test_past_the_budget_a_sample_of_size_unknown_at_the_trace_is_padded_to_its_place(jit):
+    """An ``Embedding``'s ``IndexedSlices`` gradient in a step traced for an unknown batch
+    (a dataset whose last batch is short): its values' size is learned in the step, so its
+    place is ``SAMPLE`` long, the others' their own; every figure is the last step's."""
+    from tf_debug_repr.gradients import compiled
+
+    capture.set_budget_mb(0)
+    try:
+        keras.utils.set_random_seed(1)
+        model = keras.Sequential(
+            [
+                keras.Input((3,), dtype="int32"),
+                keras.layers.Embedding(10, 4),
+                keras.layers.Flatten(),
+                keras.layers.Dense(1),
+            ]
+        )
+        model.compile(optimizer=keras.optimizers.SGD(0.0), loss="mse", jit_compile=jit)
+        tokens = np.arange(18, dtype=np.int32).reshape(6, 3) % 10
+        dataset = tf.data.Dataset.from_tensor_slices((tokens, np.ones((6, 1), np.float32)))
+        model.fit(dataset.batch(4), epochs=2, shuffle=False, verbose=0)  # batches of 4 and 2
+        weights = model.trainable_weights
+        stats = [capture.record_of(w).latest.figures.stats() for w in weights]
+        wanted = {id(w) for w in weights} | {id(getattr(w, "_value", w)) for w in weights}
+        sites = [
+            site
+            for site in list(compiled._tape_sites.values())
+            if site.samples is not None and all(id(ref()) in wanted for ref in site.variables)
+        ]
+        assert len(sites) == 1 and sites[0].sample_places == (compiled.SAMPLE, 12, 1)
+        xb, yb = tokens[4:], np.ones((2, 1), np.float32)  # the last step's batch
+        with tf.GradientTape() as tape:
+            loss = model.compute_loss(x=xb, y=yb, y_pred=model(xb, training=True))
+        grads = tape.gradient(loss, weights)
+        fulls = [grads[0].values.numpy(), grads[1].numpy(), grads[2].numpy()]
+        for figures, full in zip(stats, fulls):
+            assert figures.min == pytest.approx(float(full.min()), rel=1e-5, abs=1e-7)
+            assert figures.max == pytest.approx(float(full.max()), rel=1e-5, abs=1e-7)
+    finally:
+        capture.set_budget_mb(None)
+
+
 def test_a_tape_gradient_inside_tf_function_keeps_its_values_counted_by_runs():
     """A plain-TF step (no optimizer: ``assign_sub``) compiled by ``tf.function``: the
     gradient each run computed lands in the variable's record, labelled by run number."""
