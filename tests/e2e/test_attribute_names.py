@@ -87,6 +87,17 @@ def test_parts_held_by_attributes_are_their_rows(s):
 def test_module_functions_saved_objects_and_checkpoints_by_attribute_names(s):
     net = rows_of(s, "net")
     assert {"first", "towers", "towers[0]", "towers[1]", "by_name", "by_name['a']"} <= set(net)
+    # TF's ListWrapper of variables reads as a list of variables (stock: each variable's
+    # repr, numpy values and all), and its expression gives that line
+    scales = net["scales"]
+    assert scales.type == "ListWrapper", scales
+    assert scales.value.startswith("3 variables, 32 B: [float32[2, 2] Variable 's0'"), scales
+    assert s.evaluate(scales.evaluate_name)["result"] == scales.value
+    assert "numpy=" in s.evaluate(scales.evaluate_name, "clipboard")["result"]  # stock's repr
+    # Keras 3's TrackedList of layers reads as a plain list of them does: each layer in brief
+    stack = rows_of(s, "wrapper.block")["stack"]
+    assert stack.type == "TrackedList", stack
+    assert stack.value.startswith("[12 params: kernel[2, 4] bias[4], Dense 'dense_1', "), stack
     signature = rows_of(s, "signature")
     for name in ("structured_input_signature", "structured_outputs", "captured_inputs"):
         assert signature[name].evaluate_name.endswith(f".{name}"), signature[name]

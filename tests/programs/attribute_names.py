@@ -73,7 +73,7 @@ class Tower(tf.Module):
 
 
 class Net(tf.Module):
-    """Submodules as an attribute, in a list and in a dict."""
+    """Submodules as an attribute, in a list and in a dict; variables in a list."""
 
     def __init__(self):
         super().__init__()
@@ -81,6 +81,12 @@ class Net(tf.Module):
         self.towers = [Tower(), Tower()]
         self.by_name = {"a": Tower()}
         self.bias = tf.Variable(0.5, name="bias")
+        # variables in a list attribute: TF's ListWrapper, shown as a list of variables
+        self.scales = [
+            tf.Variable(tf.fill([2, 2], 0.5), name="s0"),
+            tf.Variable(tf.ones(3), name="s1"),
+            tf.Variable(2.0, name="s2"),
+        ]
 
     @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
     def __call__(self, x):

@@ -23,6 +23,7 @@ import numpy as np
 from ..core import additions, bounded, wiring
 from ..core import formatting as fmt
 from ..core.additions import Slot
+from ..core.containers import container_kind
 from ..core.guards import harmless, remote_device
 from ..core.tf_types import kind_of, kind_of_type
 from ..core.view_model import Child, Node, Note, error_note, unique_names
@@ -231,7 +232,7 @@ def _brief(obj: Any, depth: int) -> str:
         return _read(obj, found.brief, obj)
     if kind is not None:
         return summary(obj)
-    if type(obj) in _BRACKETS and depth > 0:
+    if container_kind(type(obj)) is not None and depth > 0:
         inner = _container_summary(obj, depth - 1)
         if inner is not None:
             return inner
@@ -257,7 +258,7 @@ def _holds_tf(values: list, depth: int) -> bool:
     for value in values:
         if kind_of(value) is not None:
             return True
-        if depth > 0 and type(value) in _BRACKETS:
+        if depth > 0 and container_kind(type(value)) is not None:
             items = _items(value)
             inner = [v for _, v in items] if isinstance(value, dict) else items
             if _holds_tf(inner, depth - 1):
@@ -266,10 +267,10 @@ def _holds_tf(values: list, depth: int) -> bool:
 
 
 def container_summary(obj: Any) -> str | None:
-    """``[float32[4, 8], float32[8], …]`` for a list, tuple or dict holding TF values, also
-    inside containers it holds (``{'a': {'w': float32[3]}}``); None for any other
-    container, so that pydevd shows it as it always does. (Stock shows each tensor's whole
-    repr there, numpy values and all.)"""
+    """``[float32[4, 8], float32[8], …]`` for a list, tuple or dict holding TF values (or a
+    tracking container wrapping one: ``core.containers``), also inside containers it holds
+    (``{'a': {'w': float32[3]}}``); None for any other container, so that pydevd shows it
+    as it always does. (Stock shows each tensor's whole repr there, numpy values and all.)"""
     return _container_summary(obj, _NESTING)
 
 
@@ -294,8 +295,9 @@ def _container_summary(obj: Any, depth: int) -> str | None:
     else:
         if len(obj) > len(items):
             parts.append(f"… {fmt.count(len(obj) - len(items))} more")
-    opening, closing = _BRACKETS[type(obj)]
-    if isinstance(obj, tuple) and len(obj) == 1:
+    kind = container_kind(type(obj)) or list
+    opening, closing = _BRACKETS[kind]
+    if kind is tuple and len(obj) == 1:
         closing = ",)"
     head = _sequence_head(obj) if depth == _NESTING else ""
     return fmt.clip(head + opening + ", ".join(parts) + closing, fmt.MAX_SUMMARY_CHARS)

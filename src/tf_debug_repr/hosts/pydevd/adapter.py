@@ -18,6 +18,7 @@ from typing import Any
 
 from ...core import expressions, time_budget
 from ...core.bounded import TimedOut
+from ...core.containers import container_kind
 from ...core.tf_types import kind_of
 from ...core.view_model import (
     SHORT_TEXT_DTYPES,
@@ -50,9 +51,9 @@ def _handles(type_object: type) -> bool:
     return _views().handles(type_object)
 
 
-# Lists, tuples and dicts get a string only when they hold TF values (None otherwise, and
-# pydevd then shows them as usual); their children stay pydevd's.
-_CONTAINERS = (list, tuple, dict)
+# Lists, tuples and dicts, and TF's and Keras's tracking containers (``core.containers``),
+# get a string only when they hold TF values (None otherwise, and pydevd then shows them as
+# usual); their children stay pydevd's.
 
 
 def _container_summary(obj: Any) -> str | None:
@@ -334,7 +335,11 @@ class TensorStrProvider:
 
     def can_provide(self, type_object: type, type_name: str) -> bool:
         try:
-            return type_object in _CONTAINERS or type_object in _LEAVES or _handles(type_object)
+            return (
+                container_kind(type_object) is not None
+                or type_object in _LEAVES
+                or _handles(type_object)
+            )
         except Exception as exc:  # pydevd's own text for this type
             _debug(f"type check of {type_name} failed: {exc!r}")
             return False
@@ -345,7 +350,7 @@ class TensorStrProvider:
         return self.get_str_in_context(val, None)
 
     def get_str_in_context(self, val: Any, context: str | None) -> str | None:
-        if type(val) in _CONTAINERS:
+        if container_kind(type(val)) is not None:
             # The clipboard gets the containers' full repr, as stock does.
             return None if context == "clipboard" else _container_summary(val)
         # bare, without the quotes of a str's repr
