@@ -145,3 +145,26 @@ def test_the_programs_optimizer_or_schedule_class_is_bounded(bounded_calls):
     assert "lr=0.001 " in views.summary(MyAdam(1e-3))
     assert "lr=0.1 (MyDecay)" in views.summary(keras.optimizers.SGD(MyDecay(0.1, 10, 0.5)))
     assert bounded_calls == ["the Variable schedule", "the MyDecay schedule"]
+
+
+def test_a_keras_models_layers_are_read_in_place(bounded_calls):
+    """``Sequential``'s ``layers`` is Keras's property over its own list: no hand-off; a
+    model class of the program's that overrides it is read bounded (its code)."""
+    from tf_debug_repr.views import models
+
+    models.forget_structures()
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3, name="first")])
+    assert "1 layer" in views.summary(model)  # its structure, with its sublayers
+    assert [layer.name for layer in models._structure(model)[0].subs] == ["first"]
+    assert "reading .layers" not in bounded_calls
+
+    class Mine(keras.Sequential):
+        @property
+        def layers(self):
+            return list(super().layers)
+
+    mine = Mine([keras.Input((4,)), keras.layers.Dense(2, name="second")])
+    assert "1 layer" in views.summary(mine)
+    assert [layer.name for layer in models._structure(mine)[0].subs] == ["second"]
+    assert bounded_calls.count("reading .layers") == 1
+    models.forget_structures()
