@@ -193,3 +193,24 @@ def test_a_warmed_worker_takes_the_first_call_without_a_new_thread():
     bounded.warm()
     assert len(bounded._workers) == count
     assert {t.ident for t in threading.enumerate()} <= threads
+
+
+def test_a_worker_holds_nothing_of_a_call_once_it_returned():
+    """The worker waits for its next call holding nothing of the last one: a value shown
+    once through a bounded call (a loss's ``get_config``) is not kept alive by it."""
+    import gc
+    import weakref
+
+    class Shown:
+        def text(self) -> str:
+            return "shown"
+
+    shown = Shown()
+    gone = weakref.ref(shown)
+    assert bounded.call(shown.text, what="text") == "shown"
+    del shown
+    deadline = time.monotonic() + 5
+    while gone() is not None and time.monotonic() < deadline:  # the worker's finally
+        gc.collect()
+        time.sleep(0.01)
+    assert gone() is None

@@ -259,3 +259,42 @@ def test_a_change_every_element_shares_is_found_as_a_numpy_recompute_finds_it(ch
     assert (delta.changed, delta.where) == (now.size, 0)
     assert delta.largest == float(np.float64(now[0]) - np.float64(then[0]))
     _check(now, then, 1e-6)
+
+
+def test_a_chunk_whose_elements_all_changed_alike_is_not_read_again(monkeypatch):
+    """Where every element of a tied chunk changed by the same float32 amount, its first
+    element is its largest change (to the rounding): no chunk is read again in float64,
+    and the figures are those the chunks' re-read gave."""
+    then = np.ones(1_000_003, np.float32) * np.float32(3.375)
+    now = then * np.float32(1.5)
+
+    def no_reread(*_args):
+        raise AssertionError("a chunk whose elements all changed alike was read again")
+
+    monkeypatch.setattr(one_pass, "_largest_in", no_reread)
+    _, delta = one_pass.host_pass(now, then, True)
+    assert delta is not None and (delta.changed, delta.where) == (now.size, 0)
+    assert delta.largest == float(np.float64(now[0]) - np.float64(then[0]))
+    _check(now, then, 1e-6)
+
+
+def test_tied_chunks_whose_elements_differ_are_read_again_for_the_largest(monkeypatch):
+    """Chunks tied on the largest float32 change but holding smaller changes too are read
+    again in float64: the largest is where a numpy recompute finds it, not the chunk's
+    first element."""
+    then = np.zeros(1_000_003, np.float32)
+    now = then.copy()
+    now[::3] = np.float32(2.0)  # every chunk: some elements +2, the rest unchanged
+    now[5] = np.float32(1.0)
+    seen: list[int] = []
+    real = one_pass._largest_in
+
+    def counted(*args):
+        seen.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(one_pass, "_largest_in", counted)
+    _, delta = one_pass.host_pass(now, then, True)
+    assert delta is not None and delta.largest == 2.0 and delta.where == 0
+    assert len(seen) == one_pass.TIED_CHUNKS
+    _check(now, then, 1e-6)

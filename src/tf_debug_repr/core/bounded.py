@@ -61,6 +61,9 @@ class _Worker:
             try:
                 job()
             finally:
+                # the last call's function and arguments are not held while the worker
+                # waits for the next one (a value shown once stayed alive until then)
+                del job
                 with self.ready:
                     self.job = None
                     self.busy = False

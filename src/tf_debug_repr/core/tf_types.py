@@ -198,3 +198,32 @@ def kind_of(obj: object) -> Kind | None:
         return kind_of_type(type(obj))
     except Exception:
         return None
+
+
+# The libraries whose classes' code the views may run in place: TensorFlow's and Keras's.
+_LIBRARIES = ("tensorflow.", "keras.", "tf_keras.")
+_library: dict[type, bool] = {}
+
+
+def library_class(type_object: type) -> bool:
+    """Is every class of ``type_object``'s MRO (but ``object``) TensorFlow's or Keras's own?
+    Then its methods and properties are the library's code, not the program's (a subclass
+    of the program's, however thin, is not: it may override anything). Answered once per
+    class, from the classes' module names; never raises."""
+    try:
+        return _library[type_object]
+    except (KeyError, TypeError):
+        pass
+    try:
+        found = all(
+            cls is object or str(vars(cls).get("__module__", "")).startswith(_LIBRARIES)
+            for cls in type_object.__mro__
+        )
+    except Exception:
+        return False
+    try:
+        if len(_library) < 4096:
+            _library[type_object] = found
+    except TypeError:
+        pass
+    return found

@@ -25,7 +25,7 @@ import numpy as np
 from ..core import bounded, expressions
 from ..core import formatting as fmt
 from ..core.guards import harmless
-from ..core.tf_types import Kind, kind_of
+from ..core.tf_types import Kind, kind_of, library_class
 from ..core.view_model import Child, Expression, Node, Note, call, error_note
 from ..gradients import capture
 from . import attributes as attribute_views
@@ -90,9 +90,13 @@ def _global_norm(variables: list) -> str:
 
 def _sublayers(layer: Any) -> tuple[list, str]:
     """Direct sublayers and the attribute that lists them. ``layers`` is a property, which
-    a model of the program's may override (its code): read bounded."""
+    a model of the program's may override (its code): read bounded; in place where every
+    class of the model is Keras's own (``Sequential``, a functional ``Model``): Keras's
+    property walks its own lists, and the worker's hand-off was a first stop's cost."""
     if isinstance(getattr(type(layer), "layers", None), property):
         try:
+            if library_class(type(layer)):
+                return _listed(layer, "layers"), ".layers"
             found = bounded.call(_listed, layer, "layers", what="reading .layers")
             return found, ".layers"
         except bounded.TimedOut:

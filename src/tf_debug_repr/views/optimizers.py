@@ -22,8 +22,8 @@ import numpy as np
 
 from ..core import bounded, expressions
 from ..core import formatting as fmt
-from ..core.guards import harmless
-from ..core.tf_types import Kind, kind_of
+from ..core.guards import harmless, remote_device
+from ..core.tf_types import Kind, kind_of, library_class
 from ..core.view_model import FACADE, NUMPY, Child, Node, Note, call, lazy, scalar_leaf
 from . import attributes
 
@@ -84,8 +84,33 @@ def current_learning_rate(opt: Any) -> Any:
     lr = _lr_object(base)
     if callable(lr) and kind_of(lr) is not Kind.LR_SCHEDULE:
         return None
+    if _in_place(base, lr):
+        return _current_rate(base, lr)
     # a schedule's __call__ is the program's code where the schedule is its own: bounded
     return bounded.call(_current_rate, base, lr, what=f"the {type(lr).__name__} schedule")
+
+
+_READ_IN_PLACE = (Kind.VARIABLE, Kind.KERAS_VARIABLE)
+
+
+def _in_place(base: Any, lr: Any) -> bool:
+    """Is reading the rate only library code on a local value, so that it needs no worker
+    thread (whose hand-off was a sixth of a training loop's Locals at every stop)? Where
+    the optimizer's and the schedule's classes are TF's or Keras's own (``learning_rate``
+    and a built-in schedule's ``__call__`` are then Keras's code: a subclass of the
+    program's may override either), and the rate is a number, a variable in this process,
+    or a built-in schedule of one."""
+    if not library_class(type(base)):
+        return False
+    kind = kind_of(lr)
+    if kind is Kind.LR_SCHEDULE:
+        if not library_class(type(lr)):
+            return False
+        lr = getattr(base, "iterations", None)  # what the schedule reads
+        kind = kind_of(lr)
+    if type(lr) in (int, float):
+        return True
+    return kind in _READ_IN_PLACE and remote_device(lr) is None
 
 
 def _current_rate(base: Any, lr: Any) -> Any:
