@@ -166,8 +166,8 @@ def test_dataset_preview_leaves_the_programs_iterator_alone(in_turn):
         assert bool(saved["same"]), saved["second"]
 
 
-def _weights(tmp_path, name: str, env: dict | None) -> list[np.ndarray]:
-    out = str(tmp_path / f"{name}.npz")
+def _weights(directory, name: str, env: dict | None) -> list[np.ndarray]:
+    out = str(directory / f"{name}.npz")
     full = {"TFDR_OUT": out, "TF_CPP_MIN_LOG_LEVEL": "2", **(env or {})}
     if env is None:
         subprocess.run(
@@ -191,10 +191,30 @@ def _weights(tmp_path, name: str, env: dict | None) -> list[np.ndarray]:
         return [saved[k] for k in sorted(saved.files, key=lambda k: int(k.split("_")[1]))]
 
 
-def test_training_results_are_identical_with_activation_capture_on_and_off(tmp_path):
-    plain = _weights(tmp_path, "plain", None)
-    off = _weights(tmp_path, "off", {"TF_DEBUG_REPR_ACTIVATIONS": "0"})
-    on = _weights(tmp_path, "on", {})
+@pytest.fixture(scope="module")
+def identical_runs(tmp_path_factory) -> dict[str, list[np.ndarray]]:
+    """compiled_identical.py's final weights with no debugger, under the plugin as by default
+    (capture on) and with the capture off: one run each, read by both tests below (each ran
+    its own no-debugger and default runs before)."""
+    directory = tmp_path_factory.mktemp("identical")
+    return {
+        "plain": _weights(directory, "plain", None),
+        "off": _weights(directory, "off", {"TF_DEBUG_REPR_ACTIVATIONS": "0"}),
+        "on": _weights(directory, "on", {}),
+    }
+
+
+def test_compiled_training_is_bit_identical_under_the_debugger(identical_runs):
+    """No breakpoint in compiled code: a @tf.function loop, fit and fit with XLA train to the
+    same bytes under the debugger as without it (from test_compiled_breakpoints.py)."""
+    plain, debugged = identical_runs["plain"], identical_runs["on"]
+    assert len(plain) == len(debugged) == 12
+    for a, b in zip(plain, debugged, strict=True):
+        assert a.tobytes() == b.tobytes()
+
+
+def test_training_results_are_identical_with_activation_capture_on_and_off(identical_runs):
+    plain, off, on = (identical_runs[k] for k in ("plain", "off", "on"))
     assert len(plain) == len(off) == len(on) == 12
     for a, b, c in zip(plain, off, on, strict=True):
         assert a.tobytes() == b.tobytes() == c.tobytes()

@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
 from tf_debug_repr.hosts.demo.dap_client import DapClient, launch_config, line_of
@@ -96,33 +95,6 @@ def test_breakpoint_in_keras_train_step_under_compiled_fit(debug_session):
 def test_restored_saved_model_function_runs_in_every_mode(debug_session, mode):
     s = debug_session("compiled_restored.py", markers=["END"], env={"TF_DEBUG_REPR_EAGER": mode})
     assert py(s, "total") == "9.0"
-
-
-def _final_weights(tmp_path, name: str, debugger: bool) -> list[np.ndarray]:
-    out = str(tmp_path / f"{name}.npz")
-    env = {"TFDR_OUT": out, "TF_CPP_MIN_LOG_LEVEL": "2"}
-    if debugger:
-        from ..conftest import start_stopped
-
-        s = start_stopped("compiled_identical.py", "END", env=env)
-        s.client.close()
-    else:
-        subprocess.run(
-            [sys.executable, program_path("compiled_identical.py")],
-            env={**os.environ, **env},
-            check=True,
-            timeout=300,
-        )
-    with np.load(out) as saved:
-        return [saved[k] for k in sorted(saved.files, key=lambda k: int(k.split("_")[1]))]
-
-
-def test_compiled_training_is_bit_identical_under_the_debugger(tmp_path):
-    plain = _final_weights(tmp_path, "plain", debugger=False)
-    debugged = _final_weights(tmp_path, "debugged", debugger=True)
-    assert len(plain) == len(debugged) == 12
-    for a, b in zip(plain, debugged, strict=True):
-        assert a.tobytes() == b.tobytes()
 
 
 def test_a_breakpoint_in_a_helper_of_a_dataset_map_function_stops_at_each_element(

@@ -96,3 +96,27 @@ def test_a_plain_tf_compiled_tape_gradient_equals_an_eager_recompute(debug_sessi
         value = parts["value"].evaluate_name
         same = f"bool(np.array_equal(np.asarray(({value}).numpy()), expected[{i}]))"
         assert s.evaluate(same, "repl")["result"] == "True", (name, s.evaluate(value, "repl"))
+
+
+@pytest.mark.parametrize(
+    "env", [{"TFDR_NO_FUSION": "1"}, {"TFDR_JIT": "1"}], ids=["graph-unfused", "xla"]
+)
+def test_past_the_budget_each_weights_figures_are_its_own_gradients(debug_session, env):
+    """With no gradient values kept (a budget of 0), each weight's ∇ row shows the figures
+    of its own gradient in the last compiled step, from the sample the step kept for it (all
+    of a weight of at most 65,536 elements): the steps keep the samples in one vector, each
+    at its own place, which a stop reads back."""
+    budget = {"TF_DEBUG_REPR_GRADIENT_BUDGET_MB": "0"}
+    s = debug_session("grad_compiled_fit.py", marker="CALLBACK_BREAKPOINT", env={**env, **budget})
+    s.evaluate("expected = recompute(self.before)", "repl")
+    for i, row in enumerate(gradient_rows(s, 4)):
+        assert row.value.startswith("∇ Adam iteration 3 ‖g‖="), row.value
+        assert "values not kept" in row.value, row.value
+        size = int(s.evaluate(f"expected[{i}].size", "repl")["result"])
+        assert f"n={size} " in row.value, (size, row.value)
+        shown = re.search(r"x∈\[([^,\]]+), ([^\]]+)\]", row.value)
+        assert shown is not None, row.value
+        for k, figure in ((1, "min"), (2, "max")):
+            want = float(s.evaluate(f"float(expected[{i}].{figure}())", "repl")["result"])
+            got = float(shown.group(k))
+            assert got == pytest.approx(want, rel=2e-3, abs=1e-9), (i, figure, row.value, want)

@@ -281,6 +281,100 @@ def test_a_big_weights_step_norms_are_estimated_from_a_sample_and_say_so(budget_
         capture.set_budget_mb(None)
 
 
+@pytest.mark.parametrize("jit", [False, True], ids=["graph", "xla"])
+def test_past_the_budget_each_gradients_sample_takes_a_place_of_its_own_size(jit):
+    """With no values kept, a step keeps each gradient's sample for the stop's figures in
+    one vector, a gradient of at most ``SAMPLE`` elements in just its elements (padded to
+    ``SAMPLE`` and stacked, a 3-float bias wrote 2 x 256 KiB a step), at a place known at
+    the trace (XLA too); each weight's figures are its own gradient's."""
+    from tf_debug_repr.gradients import compiled
+
+    capture.set_budget_mb(0)
+    try:
+        keras.utils.set_random_seed(11)
+        model = keras.Sequential(
+            [keras.Input((512,)), keras.layers.Dense(300), keras.layers.Dense(3)]
+        )
+        model.compile(optimizer=keras.optimizers.SGD(0.0), loss="mse", jit_compile=jit)
+        rng = np.random.default_rng(4)
+        x = rng.standard_normal((8, 512), dtype=np.float32)
+        y = 10.0 * rng.standard_normal((8, 3), dtype=np.float32)
+        model.fit(x, y, batch_size=8, epochs=1, verbose=0)
+        weights = model.trainable_weights
+        records = [capture.record_of(w).latest for w in weights]  # read before the tape below
+        with tf.GradientTape() as tape:
+            loss = model.compute_loss(x=x, y=y, y_pred=model(x, training=True))
+        grads = [g.numpy() for g in tape.gradient(loss, weights)]
+        wanted = {id(w) for w in weights} | {id(getattr(w, "_value", w)) for w in weights}
+        found = [s for t in list(compiled._sites.values()) for s in t.values()]
+        found += list(compiled._tape_sites.values())  # fit's traced tape keeps them
+        sites = [
+            site
+            for site in found
+            if site.samples is not None and all(id(ref()) in wanted for ref in site.variables)
+        ]
+        assert len(sites) == 1, len(sites)
+        site = sites[0]
+        sizes = [compiled.SAMPLE, 300, 900, 3]  # the first kernel's 153,600: a sample
+        assert site.sample_places == tuple(sizes)
+        assert site.sample_offsets == [0, sizes[0], sizes[0] + 300, sizes[0] + 1200]
+        assert site.samples.shape == [sum(sizes)]  # was [4, SAMPLE]
+        for record, full in zip(records[1:], grads[1:]):  # whole: the gradient's figures
+            assert record.gradient is None
+            stats = record.figures.stats()
+            assert stats.min == pytest.approx(float(full.min()), rel=1e-5, abs=1e-7)
+            assert stats.max == pytest.approx(float(full.max()), rel=1e-5, abs=1e-7)
+            assert stats.mean == pytest.approx(float(full.mean()), rel=1e-4, abs=1e-7)
+            assert (stats.nan, stats.posinf, stats.neginf) == (0, 0, 0)
+        stats = records[0].figures.stats()  # a sample: within the gradient's range
+        assert grads[0].min() <= stats.min < stats.max <= grads[0].max()
+    finally:
+        capture.set_budget_mb(None)
+
+
+@pytest.mark.parametrize("jit", [False, True], ids=["graph", "xla"])
+def test_past_the_budget_a_sample_of_size_unknown_at_the_trace_is_padded_to_its_place(jit):
+    """An ``Embedding``'s ``IndexedSlices`` gradient in a step traced for an unknown batch
+    (a dataset whose last batch is short): its values' size is learned in the step, so its
+    place is ``SAMPLE`` long, the others' their own; every figure is the last step's."""
+    from tf_debug_repr.gradients import compiled
+
+    capture.set_budget_mb(0)
+    try:
+        keras.utils.set_random_seed(1)
+        model = keras.Sequential(
+            [
+                keras.Input((3,), dtype="int32"),
+                keras.layers.Embedding(10, 4),
+                keras.layers.Flatten(),
+                keras.layers.Dense(1),
+            ]
+        )
+        model.compile(optimizer=keras.optimizers.SGD(0.0), loss="mse", jit_compile=jit)
+        tokens = np.arange(18, dtype=np.int32).reshape(6, 3) % 10
+        dataset = tf.data.Dataset.from_tensor_slices((tokens, np.ones((6, 1), np.float32)))
+        model.fit(dataset.batch(4), epochs=2, shuffle=False, verbose=0)  # batches of 4 and 2
+        weights = model.trainable_weights
+        stats = [capture.record_of(w).latest.figures.stats() for w in weights]
+        wanted = {id(w) for w in weights} | {id(getattr(w, "_value", w)) for w in weights}
+        sites = [
+            site
+            for site in list(compiled._tape_sites.values())
+            if site.samples is not None and all(id(ref()) in wanted for ref in site.variables)
+        ]
+        assert len(sites) == 1 and sites[0].sample_places == (compiled.SAMPLE, 12, 1)
+        xb, yb = tokens[4:], np.ones((2, 1), np.float32)  # the last step's batch
+        with tf.GradientTape() as tape:
+            loss = model.compute_loss(x=xb, y=yb, y_pred=model(xb, training=True))
+        grads = tape.gradient(loss, weights)
+        fulls = [grads[0].values.numpy(), grads[1].numpy(), grads[2].numpy()]
+        for figures, full in zip(stats, fulls):
+            assert figures.min == pytest.approx(float(full.min()), rel=1e-5, abs=1e-7)
+            assert figures.max == pytest.approx(float(full.max()), rel=1e-5, abs=1e-7)
+    finally:
+        capture.set_budget_mb(None)
+
+
 def test_a_tape_gradient_inside_tf_function_keeps_its_values_counted_by_runs():
     """A plain-TF step (no optimizer: ``assign_sub``) compiled by ``tf.function``: the
     gradient each run computed lands in the variable's record, labelled by run number."""

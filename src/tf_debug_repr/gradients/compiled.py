@@ -266,9 +266,11 @@ class _Site:
         )
         # The last step's sample of each gradient whose values are not kept (made at the
         # trace, see _keep_samples), from which a stop computes its figures.
-        self.samples: Any = None  # [rows, SAMPLE] float32
-        self.sample_counts: Any = None  # [rows] int64: how much of each row is the sample
+        self.samples: Any = None  # [sum of the rows' places] float32, row after row
+        self.sample_counts: Any = None  # [rows] int64: how much of each row's place is its sample
         self.sample_rows: dict[int, int] = {}  # weight's index -> its row
+        self.sample_offsets: list[int] = []  # per row: where its place starts in ``samples``
+        self.sample_places: tuple[int, ...] = ()  # per row: its place's length
 
 
 def _variable(tf: Any, replicated: bool, initial: Any, **kwargs: Any) -> Any:
@@ -585,14 +587,25 @@ def _keep_samples(tf: Any, site: _Site, rows: list[int], samples: list) -> None:
     """A copy of the sample (at most ``SAMPLE`` floats, 256 KiB) of each gradient whose
     values are not kept: a stop computes its figures (range, mean, std, NaN/Inf counts)
     from it. Computed in the step instead, those figures cost ~2 ms of CPU per 16M-element
-    weight under XLA (its CPU reductions), 4-5% of a 25M-parameter step with no values kept."""
+    weight under XLA (its CPU reductions), 4-5% of a 25M-parameter step with no values kept.
+
+    One vector, each sample after the one before, in a place of its own length: a sample
+    of known size (a dense gradient's) takes just its elements. Each padded to ``SAMPLE``
+    and stacked, a 128-float bias wrote 2 x 256 KiB a step (the pad, then the stack): 552
+    ops and 1.043x the transformer's step of ``benchmarks/capture_parts.py`` with no values
+    kept. A sample whose size the trace does not know (``IndexedSlices``' values) is padded
+    to ``SAMPLE``, so that every place is known at the trace (an XLA step's variable keeps
+    its shape)."""
     where = {i: k for k, i in enumerate(rows)}
-    if site.samples is None or site.sample_rows != where:
+    # ``IndexedSlices`` values of more than SAMPLE elements: their first SAMPLE
+    flats = [tf.reshape(sample, [-1])[:SAMPLE] for sample in samples]
+    places = tuple(SAMPLE if flat.shape[0] is None else int(flat.shape[0]) for flat in flats)
+    if site.samples is None or site.sample_rows != where or site.sample_places != places:
         with tf.init_scope():
             site.samples = _variable(
                 tf,
                 site.replicated,
-                tf.zeros([len(rows), SAMPLE], tf.float32),
+                tf.zeros([sum(places)], tf.float32),
                 trainable=False,
                 name="tfdr_samples",
             )
@@ -604,10 +617,14 @@ def _keep_samples(tf: Any, site: _Site, rows: list[int], samples: list) -> None:
                 name="tfdr_sample_counts",
             )
         site.sample_rows = where
-    # ``IndexedSlices`` values of more than SAMPLE elements: their first SAMPLE
-    flats = [tf.reshape(sample, [-1])[:SAMPLE] for sample in samples]
+        site.sample_places = places
+        site.sample_offsets = [sum(places[:k]) for k in range(len(places))]
+    parts = [
+        tf.pad(flat, [[0, SAMPLE - tf.size(flat)]]) if flat.shape[0] is None else flat
+        for flat in flats
+    ]
     site.sample_counts.assign(tf.stack([tf.size(flat, out_type=tf.int64) for flat in flats]))
-    site.samples.assign(tf.stack([tf.pad(flat, [[0, SAMPLE - tf.size(flat)]]) for flat in flats]))
+    site.samples.assign(tf.concat(parts, 0))
 
 
 def _sample_figures(sample: Any) -> Any:
@@ -1121,7 +1138,8 @@ def _store_weight(
         row = site.sample_rows.get(i)
         samples = _samples(site, read) if row is not None else None
         if samples is not None and row is not None:
-            sample = samples[0][row, : int(samples[1][row])]
+            start = site.sample_offsets[row]
+            sample = samples[0][start : start + int(samples[1][row])]
             kept = Figures(size, _LazyFigures(sample), stride, counts_sampled=sampled)
     gradient = kept_values.gradient if kept_values is not None else None
     store(variable, optimizer, site.name, history, gradient, kept, skipped=skipped)
