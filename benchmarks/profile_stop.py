@@ -73,6 +73,8 @@ def one_stop(client: DapClient, thread: int, when: str, kinds: list[tuple[str, f
     for i in range(10):
         timed(f"Watch of one tensor, {when}", lambda i=i: client.evaluate(f"t{i}", frame))
     timed(f"hover, {when}", lambda: client.evaluate("model", frame, "hover"))
+    request = payload_request("layers[0].kernel")  # as training_session.py's MLP stop
+    timed(f"viewer payload, {when}", lambda: client.evaluate(request, frame, "clipboard"))
 
 
 def one_stop_models(

@@ -198,10 +198,13 @@ def weight_changes(layer: Any, looked: bool) -> WeightChanges | None:
     # seen, so that the row's expression, evaluated later at this stop, gives the same.
     # Keras 2's lookup layers list their table's handler among weights: no values to track
     variables = [w for w in weights if hasattr(w, "shape") and hasattr(w, "dtype")]
-    for var in sorted(variables, key=lambda v: not snapshots.tracked(v)):
-        # only their changes are shown here: the pass takes no figures (a weight's own row,
-        # shown later at this stop, takes them as an untracked value's are)
-        snapshots.observe(var, looked, figures=False)
+    from ..gradients import capture as gradient_capture
+
+    with gradient_capture.one_look():  # each weight's steps: the counters read once for all
+        for var in sorted(variables, key=lambda v: not snapshots.tracked(v)):
+            # only their changes are shown here: the pass takes no figures (a weight's own
+            # row, shown later at this stop, takes them as an untracked value's are)
+            snapshots.observe(var, looked, figures=False)
     rows = []
     for index, var in enumerate(weights):
         if not (hasattr(var, "shape") and hasattr(var, "dtype")):

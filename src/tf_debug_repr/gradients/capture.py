@@ -198,6 +198,14 @@ def record_of(obj: Any) -> SourceRecord | None:
     return _lookup(obj)
 
 
+def one_look() -> Any:
+    """A context in which each compiled site's counter is read once, however many records
+    are asked for (a model's ``Δ since last stop`` row asks for each of its weights': a
+    ResNet-50's 320 reads were 17% of expanding it). For one request: a suspended program
+    runs no step meanwhile."""
+    return compiled_capture.one_look()
+
+
 def generation() -> int:
     """A number that changes whenever any gradient record may have changed, compiled
     steps run since the last look included (their records are built when asked for)."""

@@ -41,10 +41,14 @@ def histogram(
     bool dtype TF can cast) in ``bins`` equal bins over ``[lo, hi]``; call under
     ``guards.harmless``. ``may_be_bad=False`` (the value's figures show no NaN/Inf) skips
     looking for them."""
-    import tensorflow as tf
-
     size = math.prod(int(d) for d in tensor.shape)
     stride = 1 if size <= EXACT_LIMIT else -(-size // EXACT_LIMIT)
+    host = _host_array(tensor)
+    counted = None if host is None else _host_histogram(host, stride, lo, hi, integral, bins)
+    if counted is not None:
+        return counted
+    import tensorflow as tf
+
     if isinstance(tensor, np.ndarray):  # only the sample goes to TF (``flat`` copies no more)
         flat = tf.constant(
             tensor.reshape(-1)[::stride] if tensor.flags.c_contiguous else tensor.flat[::stride]
@@ -84,4 +88,75 @@ def histogram(
         counts=[int(c) for c in fetched[:-1]],
         sampled=stride > 1,
         zeros=int(fetched[-1]) * stride,
+    )
+
+
+# Host values are counted by numpy in chunks of this many elements (its temporaries stay in
+# the cache and small whatever the value's size).
+_CHUNK = 1 << 18
+
+
+def _host_array(tensor: Any) -> np.ndarray | None:
+    """The values of a host array or a CPU tensor of a plain real or bool dtype as numpy,
+    no copy; None for the rest (a GPU tensor's are counted where it lives, by TF's ops).
+    On the host numpy counts them directly: a dozen eager TF ops, each a hand-off to TF's
+    thread pool, took 2-7 ms for a [512, 512] kernel on 2 busy cores (numpy ~1 ms)."""
+    from ..core.guards import host_view, is_on_host
+
+    if isinstance(tensor, np.ndarray):
+        array = tensor
+    else:
+        if not is_on_host(tensor) or not hasattr(tensor, "_numpy"):
+            return None
+        try:
+            array = host_view(tensor)
+        except Exception:  # TF has no numpy view of it: its own ops count it
+            return None
+        if not isinstance(array, np.ndarray):
+            return None
+    return array if array.dtype.kind in "biuf" else None
+
+
+def _host_histogram(
+    array: np.ndarray, stride: int, lo: float, hi: float, integral: bool, bins: int
+) -> Histogram | None:
+    """``histogram``'s counts by numpy: the values in the dtype TF would count them in,
+    ``(max(v, first) - first) / width`` in float64, truncated, at most the last bin (TF's
+    ``histogram_fixed_width`` rule; in float64 throughout, so that a range wider than
+    float32's, 3e38 - -1e38, still has a finite width, where a value within a float32
+    rounding of an edge may fall in the bin beside TF's); NaN/±Inf not counted. None
+    where the width is not a positive float64 (edges that round to one value in the
+    dtype, a range past float64's): TF's ops count those."""
+    flat = array.reshape(-1) if array.flags.c_contiguous else array.ravel()
+    if stride > 1:
+        flat = flat[::stride]
+    if flat.dtype in (np.float32, np.float64):
+        dtype = flat.dtype
+    else:
+        dtype = np.dtype(np.float64 if flat.dtype.itemsize >= 4 else np.float32)
+    first, last, count = bin_edges(float(lo), float(hi), integral, bins)
+    low = float(dtype.type(first))
+    width = (float(dtype.type(last)) - low) / count
+    if not (math.isfinite(width) and width > 0):
+        return None
+    counts = np.zeros(count, np.int64)
+    zeros = 0
+    with np.errstate(all="ignore"):
+        for start in range(0, flat.size, _CHUNK):
+            values = flat[start : start + _CHUNK].astype(dtype, copy=False)
+            zeros += int(np.count_nonzero(values == 0))
+            if values.dtype.kind == "f":
+                finite = np.isfinite(values)
+                if not finite.all():
+                    values = values[finite]
+            # one float64 temporary, each step in place (a new array per step was 3.6x)
+            offsets = values.astype(np.float64)
+            np.maximum(offsets, low, out=offsets)
+            offsets -= low
+            offsets /= width
+            np.minimum(offsets, count - 1, out=offsets)
+            counts += np.bincount(offsets.astype(np.intp), minlength=count)
+    edges = [first + i * ((last - first) / count) for i in range(count)] + [last]
+    return Histogram(
+        edges=edges, counts=[int(c) for c in counts], sampled=stride > 1, zeros=zeros * stride
     )

@@ -284,7 +284,12 @@ def compare_of(found: Any, a: int, b: int) -> dict:
             flat = flat.reshape(-1)
             cols = min(COMPARE_COLUMNS, int(flat.size)) or 1
             rows = -(-int(flat.size) // cols)
-        values = [_finite(float(v)) for v in flat.reshape(-1)]
+        cells = flat.reshape(-1)
+        finite = np.isfinite(cells)
+        # one list by numpy, None where not finite (a per-cell _finite was ~1.5 ms a payload)
+        values = cells.tolist()
+        if not finite.all():
+            values = [v if ok else None for v, ok in zip(values, finite.tolist(), strict=True)]
     return {
         "a": int(compare.a.stop),
         "b": int(compare.b.stop),

@@ -10,6 +10,7 @@ never by library code: a pydev* module in
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import math
 import os
@@ -248,16 +249,29 @@ def _content(child: Child) -> tuple[str, Any, Expression]:
         return child.name, _NoteLeaf(str(error_note(exc))), expression
 
 
+def _one_look() -> Any:
+    """For one request: each compiled step's counter read once, however many gradient
+    records its rows ask for (the program is suspended: no step runs meanwhile). Nothing
+    to do, and nothing imported, where gradient capture was never loaded."""
+    capture = sys.modules.get(_CAPTURE_MODULE)
+    return contextlib.nullcontext() if capture is None else capture.one_look()
+
+
+_CAPTURE_MODULE = __name__.rsplit(".hosts.", 1)[0] + ".gradients.capture"
+
+
 def _contents(obj: Any) -> list[tuple[str, Any, Expression]]:
-    return [_content(child) for child in _children(obj)]
+    with _one_look():
+        return [_content(child) for child in _children(obj)]
 
 
 def _summary(obj: Any, context: str | None) -> str:
-    if context in ("hover", "repl", "clipboard"):
-        # One value the user points at: exact figures, whatever the panes' time budget.
-        with time_budget.exact():
-            return _summary_in(obj, context)
-    return _summary_in(obj, context)
+    with _one_look():
+        if context in ("hover", "repl", "clipboard"):
+            # One value the user points at: exact figures, whatever the panes' time budget.
+            with time_budget.exact():
+                return _summary_in(obj, context)
+        return _summary_in(obj, context)
 
 
 def _summary_in(obj: Any, context: str | None) -> str:
