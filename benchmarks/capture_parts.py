@@ -36,6 +36,7 @@ import json
 import math
 import os
 import statistics
+import sys
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -43,24 +44,6 @@ from typing import Any
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 SIDES = "off,outputs,outputs-ops,off2,gradients,norms,norms-padded,both"
-
-
-def transformer(keras: Any, vocab: int = 2000, length: int = 64, width: int = 128) -> Any:
-    """The transformer of ``programs/session_models.py`` and ``programs/step_ab.py``."""
-    tokens = keras.Input((length,), dtype="int32")
-    positions = keras.ops.arange(length)
-    x = keras.layers.Embedding(vocab, width)(tokens) + keras.layers.Embedding(length, width)(
-        positions
-    )
-    for _ in range(2):
-        attended = keras.layers.MultiHeadAttention(num_heads=4, key_dim=width // 4)(x, x)
-        x = keras.layers.LayerNormalization(epsilon=1e-6)(x + attended)
-        ffn = keras.Sequential(
-            [keras.layers.Dense(4 * width, activation="relu"), keras.layers.Dense(width)]
-        )
-        x = keras.layers.LayerNormalization(epsilon=1e-6)(x + ffn(x))
-    pooled = keras.layers.GlobalAveragePooling1D()(x)
-    return keras.Model(tokens, keras.layers.Dense(10)(pooled))
 
 
 def quartiles(values: list[float]) -> tuple[float, float, float]:
@@ -159,16 +142,11 @@ def steps(args: argparse.Namespace) -> dict:
     capture.set_enabled(True)  # the hooks installed, as with a client attached
     keras.utils.set_random_seed(0)
     loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
-    if args.model == "resnet":
-        model = keras.applications.ResNet50(
-            weights=None, input_shape=(64, 64, 3), classes=1000, classifier_activation=None
-        )
-        x = tf.random.stateless_normal([8, 64, 64, 3], seed=[1, 2])
-        y = tf.random.stateless_uniform([8], seed=[3, 4], maxval=10, dtype=tf.int32)
-    else:
-        model = transformer(keras)
-        x = tf.random.stateless_uniform([16, 64], seed=[1, 2], maxval=2000, dtype=tf.int32)
-        y = tf.random.stateless_uniform([16], seed=[3, 4], maxval=10, dtype=tf.int32)
+    # the step benchmarks' own models and batches (programs/session_builders.py)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs"))
+    import session_builders
+
+    model, x, y = session_builders.build(args.model)
     optimizer = keras.optimizers.Adam(1e-3)
 
     def body(x: Any, y: Any) -> Any:
