@@ -736,9 +736,8 @@ def _as_expressions_give(tensor: Any, s: Stats) -> tuple[Any, Any]:
             flat = np.asarray(host_view(tensor)).reshape(-1)
         else:
             return s.mean, s.std
-        wide = flat.astype(np.float64)
-        if s.category == "complex":
-            wide = np.abs(flat).astype(np.float64)
+        # a complex value's moments are its magnitudes' (``magnitude`` in the expression)
+        wide = (np.abs(flat) if s.category == "complex" else flat).astype(np.float64)
         if s.bad:
             wide = wide[np.isfinite(wide)]
         if not wide.size:
