@@ -14,7 +14,10 @@ Sides (``--sides``, comma-separated):
 - ``outputs``: layer-output capture only (``gradients/activations.py``, ``→ output``);
 - ``outputs-ops``: the same ops and shadow inputs, each assign given an empty tensor
   instead of the output (what the ops cost without any buffer held to the next step);
-- ``both``: as the plugin traces a step with a client attached.
+- ``both``: as the plugin traces a step with a client attached;
+- ``gradients-values``, ``both-values``: the same with every ``Conv2D`` kernel's gradient
+  kept as its values, as before 2026-12-07 (now its ``Conv2DBackpropFilter``'s inputs where
+  they are the smaller), for a before/after in one run.
 
 Per round, each side's CPU time (the process's, all TF threads) over ``off``'s; printed:
 per side the median step (ms), the median ratio with its interquartile range, the ops
@@ -35,6 +38,7 @@ import contextlib
 import json
 import math
 import os
+import resource
 import statistics
 import sys
 import time
@@ -82,6 +86,7 @@ def side(name: str, seen: list) -> Iterator[None]:
     # same line for every side): ``norms`` gets empty tables, so that its budget decides.
     tables = compiled._tape_sites, compiled._shadows, compiled._shadow_bytes
     keep_samples = compiled._keep_samples
+    conv_factors = compiled._conv_factors_of
     was = (
         capture._enabled,
         activations._on,
@@ -98,6 +103,10 @@ def side(name: str, seen: list) -> Iterator[None]:
         seen.append(shadow)
         (empty if name == "outputs-ops" else keep)(tf, step, shadow, tensor, in_body)
 
+    if name.endswith("-values"):  # as before 2026-12-07: a conv kernel's gradient kept whole
+        compiled._conv_factors_of = lambda grad: None
+        compiled._tape_sites, compiled._shadows, compiled._shadow_bytes = {}, {}, 0
+        name = name[: -len("-values")]
     try:
         if name.startswith("off"):
             capture._enabled, activations._on = False, False
@@ -120,6 +129,7 @@ def side(name: str, seen: list) -> Iterator[None]:
         capture._budget_bytes = was[4]
         compiled._tape_sites, compiled._shadows, compiled._shadow_bytes = tables
         compiled._keep_samples = keep_samples
+        compiled._conv_factors_of = conv_factors
 
 
 def held_mib(shadows: list) -> float:
@@ -128,6 +138,27 @@ def held_mib(shadows: list) -> float:
         with contextlib.suppress(Exception):
             total += int(math.prod(shadow.values.value().shape)) * shadow.dtype.size
     return total / (1 << 20)
+
+
+def gradients_mib() -> float:
+    """Bytes the gradient shadows hold now: values, indices, a product's factors."""
+    from tf_debug_repr.gradients import compiled
+
+    total = 0
+    for shadow in list(compiled._shadows.values()):
+        parts = [shadow.values, shadow.indices, *(shadow.factors or ())]
+        for variable in parts:
+            if variable is not None:
+                with contextlib.suppress(Exception):
+                    shape = tf_shape(variable)
+                    total += int(math.prod(shape)) * variable.dtype.size
+    return total / (1 << 20)
+
+
+def tf_shape(variable: Any) -> list[int]:
+    from tensorflow.python.ops import gen_resource_variable_ops
+
+    return [int(d) for d in gen_resource_variable_ops.variable_shape(variable.handle).numpy()]
 
 
 def steps(args: argparse.Namespace) -> dict:
@@ -160,24 +191,34 @@ def steps(args: argparse.Namespace) -> dict:
     functions: dict[str, Callable[..., Any]] = {}
     ops: dict[str, int] = {}
     seen: dict[str, list] = {}
+    gradients_held: dict[str, float] = {}
     for name in names:
         seen[name] = []
         with side(name, seen[name]):
             function = tf.function(body)
             for _ in range(3):
                 float(function(x, y))
+            gradients_held[name] = (
+                gradients_mib() if name.startswith(("gradients", "norms", "both")) else 0.0
+            )
         functions[name] = function
         graph = function.get_concrete_function(x, y).graph
         ops[name] = len(graph.get_operations())
     cpu: dict[str, list[float]] = {n: [] for n in names}
     ratios: dict[str, list[float]] = {n: [] for n in names}
+    faults: dict[str, list[int]] = {n: [] for n in names}
+    system: dict[str, list[float]] = {n: [] for n in names}
     load = [os.getloadavg()[0]]
     for round_ in range(args.rounds):
         got = {}
         for name in names if round_ % 2 == 0 else names[::-1]:
+            before = resource.getrusage(resource.RUSAGE_SELF)
             start = time.process_time()
             float(functions[name](x, y))
             got[name] = (time.process_time() - start) * 1e3
+            after = resource.getrusage(resource.RUSAGE_SELF)
+            faults[name].append(after.ru_minflt - before.ru_minflt)
+            system[name].append((after.ru_stime - before.ru_stime) * 1e3)
             cpu[name].append(got[name])
         for name in names:
             ratios[name].append(got[name] / got[names[0]])
@@ -192,7 +233,10 @@ def steps(args: argparse.Namespace) -> dict:
                 "cpu_ms": round(statistics.median(cpu[name]), 2),
                 "ratio_q1_median_q3": [round(v, 3) for v in quartiles(ratios[name])],
                 "ops_added": ops[name] - ops[names[0]],
+                "minor_faults": round(statistics.median(faults[name])),
+                "system_cpu_ms": round(statistics.median(system[name]), 2),
                 "held_outputs_mib": round(held_mib(seen[name]), 2),
+                "held_gradients_mib": round(gradients_held[name], 2),
             }
             for name in names
         },
