@@ -25,7 +25,9 @@ the capture added to the graph, the bytes its shadows hold. ``--threads 1`` runs
 one thread (its CPU time is then the work itself, without the pool's spinning under
 load). ``--part held``: the mechanism alone, a chain of elementwise ops on 512 KiB
 tensors with each result assigned to a variable of its own (held to the next call)
-or not.
+or not. ``--part conv``: every ``Conv2D`` kernel's gradient of the step computed again from
+its ``Conv2DBackpropFilter``'s inputs (a stop's work for a kernel kept as those), compared
+bit for bit.
 
     .venv/bin/python benchmarks/capture_parts.py --model transformer --rounds 300
     .venv/bin/python benchmarks/capture_parts.py --model resnet --rounds 40 --sides off,off2,gradients,outputs,both
@@ -297,15 +299,58 @@ def held(args: argparse.Namespace) -> dict:
     }
 
 
+def conv(args: argparse.Namespace) -> dict:
+    """Every ``Conv2D`` kernel gradient of the model's step, computed again eagerly by
+    ``Conv2DBackpropFilter`` from the step's own input and output gradient (what a stop does
+    with a kernel kept as those): how many are bit-equal to the step's, and how many such
+    factors hold fewer elements than their kernel."""
+    import keras
+    import numpy as np
+    import tensorflow as tf
+
+    keras.utils.set_random_seed(0)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs"))
+    import session_builders
+
+    model, x, y = session_builders.build(args.model)
+    loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    names = ("strides", "padding", "explicit_paddings", "dilations", "data_format")
+    attrs: list[dict] = []
+
+    @tf.function
+    def step(x: Any, y: Any) -> Any:
+        with tf.GradientTape() as tape:
+            loss = loss_fn(y, model(x, training=True))
+        grads = tape.gradient(loss, model.trainable_variables)
+        attrs.clear()
+        found = []
+        for grad in grads:
+            if grad.op.type == "Conv2DBackpropFilter":
+                attrs.append({name: grad.op.get_attr(name) for name in names})
+                found.append((grad, *grad.op.inputs))
+        return found
+
+    equal = smaller = 0
+    found = step(x, y)
+    for named, (grad, a, sizes, b) in zip(attrs, found, strict=True):
+        again = tf.raw_ops.Conv2DBackpropFilter(
+            input=a, filter_sizes=sizes, out_backprop=b, **named
+        )
+        equal += int(np.array_equal(grad.numpy(), again.numpy()))
+        smaller += int(int(tf.size(a)) + int(tf.size(b)) < int(tf.size(grad)))
+    return {"model": args.model, "kernels": len(found), "bit_equal": equal, "smaller": smaller}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--model", default="transformer", choices=["transformer", "resnet"])
-    parser.add_argument("--part", default="steps", choices=["steps", "held"])
+    parser.add_argument("--part", default="steps", choices=["steps", "held", "conv"])
     parser.add_argument("--sides", default=SIDES)
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--threads", type=int, default=0)
     args = parser.parse_args()
-    result = steps(args) if args.part == "steps" else held(args)
+    parts = {"steps": steps, "held": held, "conv": conv}
+    result = parts[args.part](args)
     print(json.dumps(result, indent=1))
 
 
