@@ -21,7 +21,8 @@ Sides (``--sides``, comma-separated):
 
 Per round, each side's CPU time (the process's, all TF threads) over ``off``'s; printed:
 per side the median step (ms), the median ratio with its interquartile range, the ops
-the capture added to the graph, the bytes its shadows hold. ``--threads 1`` runs TF on
+the capture added to the graph, the bytes its shadows hold (layer outputs, gradients),
+the median minor page faults and system CPU of a step. ``--threads 1`` runs TF on
 one thread (its CPU time is then the work itself, without the pool's spinning under
 load). ``--part held``: the mechanism alone, a chain of elementwise ops on 512 KiB
 tensors with each result assigned to a variable of its own (held to the next call)
