@@ -14,15 +14,21 @@ Sides (``--sides``, comma-separated):
 - ``outputs``: layer-output capture only (``gradients/activations.py``, ``→ output``);
 - ``outputs-ops``: the same ops and shadow inputs, each assign given an empty tensor
   instead of the output (what the ops cost without any buffer held to the next step);
-- ``both``: as the plugin traces a step with a client attached.
+- ``both``: as the plugin traces a step with a client attached;
+- ``gradients-values``, ``both-values``: the same with every ``Conv2D`` kernel's gradient
+  kept as its values, as before 2026-12-07 (now its ``Conv2DBackpropFilter``'s inputs where
+  they are the smaller), for a before/after in one run.
 
 Per round, each side's CPU time (the process's, all TF threads) over ``off``'s; printed:
 per side the median step (ms), the median ratio with its interquartile range, the ops
-the capture added to the graph, the bytes its shadows hold. ``--threads 1`` runs TF on
+the capture added to the graph, the bytes its shadows hold (layer outputs, gradients),
+the median minor page faults and system CPU of a step. ``--threads 1`` runs TF on
 one thread (its CPU time is then the work itself, without the pool's spinning under
 load). ``--part held``: the mechanism alone, a chain of elementwise ops on 512 KiB
 tensors with each result assigned to a variable of its own (held to the next call)
-or not.
+or not. ``--part conv``: every ``Conv2D`` kernel's gradient of the step computed again from
+its ``Conv2DBackpropFilter``'s inputs (a stop's work for a kernel kept as those), compared
+bit for bit.
 
     .venv/bin/python benchmarks/capture_parts.py --model transformer --rounds 300
     .venv/bin/python benchmarks/capture_parts.py --model resnet --rounds 40 --sides off,off2,gradients,outputs,both
@@ -35,6 +41,7 @@ import contextlib
 import json
 import math
 import os
+import resource
 import statistics
 import sys
 import time
@@ -82,6 +89,7 @@ def side(name: str, seen: list) -> Iterator[None]:
     # same line for every side): ``norms`` gets empty tables, so that its budget decides.
     tables = compiled._tape_sites, compiled._shadows, compiled._shadow_bytes
     keep_samples = compiled._keep_samples
+    conv_factors = compiled._conv_factors_of
     was = (
         capture._enabled,
         activations._on,
@@ -98,6 +106,10 @@ def side(name: str, seen: list) -> Iterator[None]:
         seen.append(shadow)
         (empty if name == "outputs-ops" else keep)(tf, step, shadow, tensor, in_body)
 
+    if name.endswith("-values"):  # as before 2026-12-07: a conv kernel's gradient kept whole
+        compiled._conv_factors_of = lambda grad: None
+        compiled._tape_sites, compiled._shadows, compiled._shadow_bytes = {}, {}, 0
+        name = name[: -len("-values")]
     try:
         if name.startswith("off"):
             capture._enabled, activations._on = False, False
@@ -120,6 +132,7 @@ def side(name: str, seen: list) -> Iterator[None]:
         capture._budget_bytes = was[4]
         compiled._tape_sites, compiled._shadows, compiled._shadow_bytes = tables
         compiled._keep_samples = keep_samples
+        compiled._conv_factors_of = conv_factors
 
 
 def held_mib(shadows: list) -> float:
@@ -128,6 +141,27 @@ def held_mib(shadows: list) -> float:
         with contextlib.suppress(Exception):
             total += int(math.prod(shadow.values.value().shape)) * shadow.dtype.size
     return total / (1 << 20)
+
+
+def gradients_mib() -> float:
+    """Bytes the gradient shadows hold now: values, indices, a product's factors."""
+    from tf_debug_repr.gradients import compiled
+
+    total = 0
+    for shadow in list(compiled._shadows.values()):
+        parts = [shadow.values, shadow.indices, *(shadow.factors or ())]
+        for variable in parts:
+            if variable is not None:
+                with contextlib.suppress(Exception):
+                    shape = tf_shape(variable)
+                    total += int(math.prod(shape)) * variable.dtype.size
+    return total / (1 << 20)
+
+
+def tf_shape(variable: Any) -> list[int]:
+    from tensorflow.python.ops import gen_resource_variable_ops
+
+    return [int(d) for d in gen_resource_variable_ops.variable_shape(variable.handle).numpy()]
 
 
 def steps(args: argparse.Namespace) -> dict:
@@ -160,24 +194,34 @@ def steps(args: argparse.Namespace) -> dict:
     functions: dict[str, Callable[..., Any]] = {}
     ops: dict[str, int] = {}
     seen: dict[str, list] = {}
+    gradients_held: dict[str, float] = {}
     for name in names:
         seen[name] = []
         with side(name, seen[name]):
             function = tf.function(body)
             for _ in range(3):
                 float(function(x, y))
+            gradients_held[name] = (
+                gradients_mib() if name.startswith(("gradients", "norms", "both")) else 0.0
+            )
         functions[name] = function
         graph = function.get_concrete_function(x, y).graph
         ops[name] = len(graph.get_operations())
     cpu: dict[str, list[float]] = {n: [] for n in names}
     ratios: dict[str, list[float]] = {n: [] for n in names}
+    faults: dict[str, list[int]] = {n: [] for n in names}
+    system: dict[str, list[float]] = {n: [] for n in names}
     load = [os.getloadavg()[0]]
     for round_ in range(args.rounds):
         got = {}
         for name in names if round_ % 2 == 0 else names[::-1]:
+            before = resource.getrusage(resource.RUSAGE_SELF)
             start = time.process_time()
             float(functions[name](x, y))
             got[name] = (time.process_time() - start) * 1e3
+            after = resource.getrusage(resource.RUSAGE_SELF)
+            faults[name].append(after.ru_minflt - before.ru_minflt)
+            system[name].append((after.ru_stime - before.ru_stime) * 1e3)
             cpu[name].append(got[name])
         for name in names:
             ratios[name].append(got[name] / got[names[0]])
@@ -192,7 +236,10 @@ def steps(args: argparse.Namespace) -> dict:
                 "cpu_ms": round(statistics.median(cpu[name]), 2),
                 "ratio_q1_median_q3": [round(v, 3) for v in quartiles(ratios[name])],
                 "ops_added": ops[name] - ops[names[0]],
+                "minor_faults": round(statistics.median(faults[name])),
+                "system_cpu_ms": round(statistics.median(system[name]), 2),
                 "held_outputs_mib": round(held_mib(seen[name]), 2),
+                "held_gradients_mib": round(gradients_held[name], 2),
             }
             for name in names
         },
@@ -253,15 +300,58 @@ def held(args: argparse.Namespace) -> dict:
     }
 
 
+def conv(args: argparse.Namespace) -> dict:
+    """Every ``Conv2D`` kernel gradient of the model's step, computed again eagerly by
+    ``Conv2DBackpropFilter`` from the step's own input and output gradient (what a stop does
+    with a kernel kept as those): how many are bit-equal to the step's, and how many such
+    factors hold fewer elements than their kernel."""
+    import keras
+    import numpy as np
+    import tensorflow as tf
+
+    keras.utils.set_random_seed(0)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs"))
+    import session_builders
+
+    model, x, y = session_builders.build(args.model)
+    loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    names = ("strides", "padding", "explicit_paddings", "dilations", "data_format")
+    attrs: list[dict] = []
+
+    @tf.function
+    def step(x: Any, y: Any) -> Any:
+        with tf.GradientTape() as tape:
+            loss = loss_fn(y, model(x, training=True))
+        grads = tape.gradient(loss, model.trainable_variables)
+        attrs.clear()
+        found = []
+        for grad in grads:
+            if grad.op.type == "Conv2DBackpropFilter":
+                attrs.append({name: grad.op.get_attr(name) for name in names})
+                found.append((grad, *grad.op.inputs))
+        return found
+
+    equal = smaller = 0
+    found = step(x, y)
+    for named, (grad, a, sizes, b) in zip(attrs, found, strict=True):
+        again = tf.raw_ops.Conv2DBackpropFilter(
+            input=a, filter_sizes=sizes, out_backprop=b, **named
+        )
+        equal += int(np.array_equal(grad.numpy(), again.numpy()))
+        smaller += int(int(tf.size(a)) + int(tf.size(b)) < int(tf.size(grad)))
+    return {"model": args.model, "kernels": len(found), "bit_equal": equal, "smaller": smaller}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--model", default="transformer", choices=["transformer", "resnet"])
-    parser.add_argument("--part", default="steps", choices=["steps", "held"])
+    parser.add_argument("--part", default="steps", choices=["steps", "held", "conv"])
     parser.add_argument("--sides", default=SIDES)
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--threads", type=int, default=0)
     args = parser.parse_args()
-    result = steps(args) if args.part == "steps" else held(args)
+    parts = {"steps": steps, "held": held, "conv": conv}
+    result = parts[args.part](args)
     print(json.dumps(result, indent=1))
 
 

@@ -29,6 +29,7 @@ def gradient_rows(s, count: int) -> list:
     [
         ({"TFDR_NO_FUSION": "1"}, True),
         ({"TFDR_NO_FUSION": "1", "TFDR_WIDE": "1"}, True),
+        ({"TFDR_CONV": "1"}, False),
         ({}, False),
         ({"TFDR_JIT": "1"}, False),
         ({"TFDR_MIRRORED": "1"}, False),
@@ -36,7 +37,15 @@ def gradient_rows(s, count: int) -> list:
         # they are made past it (NotImplementedError on their first write, before)
         ({"TFDR_MIRRORED": "one", "TFDR_NO_FUSION": "1"}, True),
     ],
-    ids=["graph-unfused", "graph-unfused-factored", "graph", "xla", "mirrored", "mirrored-one"],
+    ids=[
+        "graph-unfused",
+        "graph-unfused-factored",
+        "graph-conv-factored",
+        "graph",
+        "xla",
+        "mirrored",
+        "mirrored-one",
+    ],
 )
 def test_compiled_fit_gradients_equal_an_eager_recompute(debug_session, env, exact):
     s = debug_session("grad_compiled_fit.py", marker="CALLBACK_BREAKPOINT", env=env)
@@ -65,19 +74,23 @@ def test_compiled_fit_gradients_equal_an_eager_recompute(debug_session, env, exa
     # from its sample, marked ~.
     shown = re.search(r"∇‖g‖=(~?)([0-9.e+-]+)@", model)
     assert shown is not None, model
-    assert (shown.group(1) == "~") == ("TFDR_WIDE" in env), model
+    wide = "TFDR_WIDE" in env or "TFDR_CONV" in env
+    assert (shown.group(1) == "~") == wide, model
     total = float(
         s.evaluate("float(np.sqrt(sum(np.sum(np.square(g)) for g in expected)))")["result"]
     )
-    tolerance = 0.05 if "TFDR_WIDE" in env else 1e-3  # the row shows 4 significant digits
+    tolerance = 0.05 if wide else 1e-3  # the row shows 4 significant digits
     assert float(shown.group(2)) == pytest.approx(total, rel=tolerance), (model, total)
-    # Graph mode keeps the wide kernel's gradient as its MatMul's factors (and only there).
+    # Graph mode keeps the wide kernel's gradient as its MatMul's factors, the second conv
+    # kernel's as its Conv2DBackpropFilter's (and only there).
     factored = (
         "sum(s.factors is not None for s in "
         "__import__('tf_debug_repr.gradients.compiled', fromlist=['_shadows'])._shadows.values())"
     )
-    want = "1" if "TFDR_WIDE" in env else "0"
+    want = "1" if wide else "0"
     assert s.evaluate(factored, "repl")["result"] == want
+    convs = factored.replace("s.factors is not None", "s.conv is not None")
+    assert s.evaluate(convs, "repl")["result"] == ("1" if "TFDR_CONV" in env else "0")
 
 
 def test_a_plain_tf_compiled_tape_gradient_equals_an_eager_recompute(debug_session):

@@ -14,6 +14,10 @@ MIRRORED = os.environ.get("TFDR_MIRRORED") == "1"
 # its MatMul (16x512 each) and a stop multiplies them again.
 WIDE = os.environ.get("TFDR_WIDE") == "1"
 FEATURES, UNITS = (512, 512) if WIDE else (5, 8)
+# Two Conv2D layers on 6x6x8 pictures, the second's kernel 3x3x128x256 (294,912 elements):
+# graph mode keeps its gradient as its Conv2DBackpropFilter's input and output gradient
+# (16x6x6x128 and 16x2x2x256) and a stop runs that op again.
+CONV = os.environ.get("TFDR_CONV") == "1"
 strategy = tf.distribute.get_strategy()
 if os.environ.get("TFDR_MIRRORED") == "one":  # the common one-GPU shape: one replica
     strategy = tf.distribute.MirroredStrategy(["/cpu:0"])
@@ -26,12 +30,22 @@ if os.environ.get("TFDR_NO_FUSION") == "1":
     # ops: off, the compiled step's gradients must equal the eager recompute bit for bit.
     tf.config.optimizer.set_experimental_options({"remapping": False})
 keras.utils.set_random_seed(5)
-x = np.random.rand(64, FEATURES).astype("float32")
+x = np.random.rand(*((64, 6, 6, 8) if CONV else (64, FEATURES))).astype("float32")
 y = np.random.rand(64, 1).astype("float32")
 LAST = 3  # 64 / 16 batches
 
 
 def build():
+    if CONV:
+        return keras.Sequential(
+            [
+                keras.Input((6, 6, 8)),
+                keras.layers.Conv2D(128, 3, padding="same", activation="tanh"),
+                keras.layers.Conv2D(256, 3, strides=2),
+                keras.layers.GlobalAveragePooling2D(),
+                keras.layers.Dense(1),
+            ]
+        )
     return keras.Sequential(
         [
             keras.Input((FEATURES,)),

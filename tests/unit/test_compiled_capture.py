@@ -227,6 +227,95 @@ def test_where_the_batch_is_unknown_at_the_trace_a_big_batch_keeps_the_gradient_
     assert step.experimental_get_tracing_count() == traces, "no retrace: each step decided"
 
 
+def conv_model(channels: int, seed: int = 4):
+    keras.utils.set_random_seed(seed)
+    return keras.Sequential(
+        [
+            keras.Input((6, 6, 8)),
+            keras.layers.Conv2D(channels, 3, padding="same", activation="relu"),
+            keras.layers.Conv2D(2 * channels, 3, strides=2, padding="valid"),
+            keras.layers.GlobalAveragePooling2D(),
+            keras.layers.Dense(1),
+        ]
+    )
+
+
+def conv_shadow(weight):
+    from tf_debug_repr.gradients import compiled
+
+    return next(sh for (_, v), sh in compiled._shadows.items() if v == id(weight))
+
+
+def test_a_conv_kernels_gradient_kept_as_its_backprops_inputs_is_bit_equal_to_the_steps():
+    """A ``Conv2D`` kernel's gradient is a ``Conv2DBackpropFilter`` of the layer's input and
+    its output's gradient: where those hold fewer elements than the kernel (a small batch,
+    a small picture, many channels: the last stages of a ResNet) they are kept instead, and
+    a stop runs the same op on them: bit for bit what the step applied, and its norm."""
+    model = conv_model(64)
+    optimizer = keras.optimizers.Adam(1e-3)
+    weights = model.trainable_variables
+    optimizer.build(weights)
+
+    @tf.function
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(model(x, training=True) - y))
+        grads = tape.gradient(loss, weights)
+        optimizer.apply(grads, weights)
+        return [tf.identity(g) for g in grads]
+
+    rng = np.random.default_rng(11)
+    for _ in range(3):
+        applied = step(
+            rng.standard_normal((2, 6, 6, 8), dtype=np.float32),
+            rng.standard_normal((2, 1), dtype=np.float32),
+        )
+        for weight, want in zip(weights, applied, strict=True):
+            record = capture.record_of(weight).latest
+            got = record.gradient.numpy()
+            assert got.shape == tuple(want.shape) and got.tobytes() == want.numpy().tobytes()
+            exact = float(np.linalg.norm(want.numpy().astype(np.float64)))
+            assert record.norm == pytest.approx(exact, rel=1e-6)
+    kinds = [
+        "conv" if conv_shadow(w).conv is not None else "values" for w in weights if w.ndim == 4
+    ]
+    # 3x3x8x64 (4,608 elements) from 576 + 4,608: its values; 3x3x64x128 (73,728) from
+    # 4,608 + 512: the factors
+    assert kinds == ["values", "conv"]
+
+
+def test_where_a_convs_batch_is_unknown_at_the_trace_each_step_keeps_the_smaller_side():
+    """A step traced for any batch decides in the step, as for a ``MatMul``: the factors
+    while they hold fewer elements than the kernel's gradient, the gradient past that. Both
+    read bit-equal to what the step applied, and no retrace."""
+    model = conv_model(128)  # the second kernel: 3x3x128x256, 294,912 elements
+    optimizer = keras.optimizers.SGD(1e-3)
+    weights = model.trainable_variables
+    optimizer.build(weights)
+    spec = [tf.TensorSpec([None, 6, 6, 8]), tf.TensorSpec([None, 1])]
+
+    @tf.function(input_signature=spec)
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(model(x, training=True) - y))
+        grads = tape.gradient(loss, weights)
+        optimizer.apply(grads, weights)
+        return tf.identity(grads[2])
+
+    rng = np.random.default_rng(12)
+    kept = []
+    for batch in (4, 80, 4):  # 4 x (36 x 128 + 4 x 256) < 294,912 < 80 x 5,632
+        x = rng.standard_normal((batch, 6, 6, 8), dtype=np.float32)
+        applied = step(x, rng.standard_normal((batch, 1), dtype=np.float32)).numpy()
+        shadow = conv_shadow(weights[2])
+        assert shadow.conv is not None
+        kept.append("factors" if int(tf.size(shadow.values)) == 0 else "gradient")
+        got = capture.record_of(weights[2]).gradient.numpy()
+        assert got.tobytes() == applied.tobytes()
+    assert kept == ["factors", "gradient", "factors"]
+    assert step.experimental_get_tracing_count() == 1
+
+
 @pytest.mark.parametrize("budget_mb", [0, 64], ids=["norms only", "values kept"])
 def test_a_big_weights_step_norms_are_estimated_from_a_sample_and_say_so(budget_mb):
     """Past ``SAMPLE`` elements a compiled step reads a spread sample of the gradient for

@@ -16,7 +16,9 @@ kept (unscaled). ``steps_per_execution > 1``: the ring holds every inner step's 
 values are the last inner step's. ``IndexedSlices`` keep their values and indices. A
 gradient computed by a ``MatMul`` of smaller factors (a ``Dense`` kernel's: the layer's input
 and its output's gradient) keeps those factors instead, and a stop multiplies them again
-(graph mode; see ``_factors_of``). Under a
+(graph mode; see ``_factors_of``); so does a ``Conv2D`` kernel's, computed by a
+``Conv2DBackpropFilter`` of the layer's input and its output's gradient (``_conv_factors_of``,
+on CPU). Under a
 ``tf.distribute`` strategy with several replicas each replica writes its own copy of the
 shadows, which read as their sum (the gradient the optimizer applied, for the global
 batch); norms are then those of the last step only, computed at the stop.
@@ -66,6 +68,8 @@ class _Shadow:
         self.nbytes = nbytes
         self.factors: tuple[Any, Any] | None = factors
         self.transposes: tuple[bool, bool] = (False, False)  # the MatMul's, at its trace
+        # factors of a Conv2DBackpropFilter instead of a MatMul: (filter sizes, its attrs)
+        self.conv: tuple[list[int], dict] | None = None
 
     def read(self) -> _Kept | None:
         """What the last step left here, as snapshots (reads of the shadow variables: a
@@ -79,12 +83,19 @@ class _Shadow:
             # not a matrix; a step whose batch made the product the smaller keeps it empty).
             a = _snapshot(self.factors[0])
             dims = _dims(a)
-            if len(dims) == 2 and 0 not in dims:
-                return _Kept(None, None, None, (a, _snapshot(self.factors[1])), self.transposes)
-            values = _snapshot(self.values)
-            if len(dims) == 2 and 0 in _dims(values):  # a batch of 0
-                return _Kept(values, None, None, (a, _snapshot(self.factors[1])), self.transposes)
-            return _Kept(values, None, None, None, (False, False))
+            rank = 2 if self.conv is None else 4  # a MatMul's matrix, a Conv2D's input
+            kept = None
+            if len(dims) == rank and 0 not in dims:
+                kept = _Kept(None, None, None, (a, _snapshot(self.factors[1])), self.transposes)
+            else:
+                values = _snapshot(self.values)
+                if len(dims) == rank and 0 in _dims(values):  # a batch of 0
+                    factors = (a, _snapshot(self.factors[1]))
+                    kept = _Kept(values, None, None, factors, self.transposes)
+                else:
+                    return _Kept(values, None, None, None, (False, False))
+            kept.conv = self.conv
+            return kept
         values = _snapshot(self.values)  # this step's values: the next step writes anew
         if self.indices is None:
             return _Kept(values, None, None, None, (False, False))
@@ -134,6 +145,7 @@ class _Kept:
         self.dense_shape = dense_shape
         self.factors = factors
         self.transposes = transposes
+        self.conv: tuple[list[int], dict] | None = None  # factors of a Conv2DBackpropFilter
         self._gradient: Any = None
 
     def gradient(self) -> Any:
@@ -147,7 +159,14 @@ class _Kept:
         from ..core.guards import harmless
 
         with harmless():
-            if self.factors is not None:
+            if self.factors is not None and self.conv is not None:
+                gradient = tf.raw_ops.Conv2DBackpropFilter(
+                    input=self.factors[0],
+                    filter_sizes=tf.constant(self.conv[0], tf.int32),
+                    out_backprop=self.factors[1],
+                    **self.conv[1],
+                )
+            elif self.factors is not None:
                 gradient = tf.raw_ops.MatMul(
                     a=self.factors[0],
                     b=self.factors[1],
@@ -206,7 +225,9 @@ def _host_norm(kept: _Kept) -> float | None:
     TF's path then says NaN or Inf as it always did)."""
     import numpy as np
 
-    if kept.factors is not None:
+    if kept.factors is not None and kept.conv is not None:
+        values = _host_float(kept.gradient())  # the product: no cheaper form for a conv
+    elif kept.factors is not None:
         a, b = (_host_float(f) for f in kept.factors)
         if a is None or b is None or a.ndim != 2 or b.ndim != 2:
             return None
@@ -220,7 +241,8 @@ def _host_norm(kept: _Kept) -> float | None:
         if not math.isfinite(square):
             return None
         return math.sqrt(max(square, 0.0))
-    values = _host_float(kept.values)
+    else:
+        values = _host_float(kept.values)
     if values is None:
         return None
     with np.errstate(all="ignore"):
@@ -338,7 +360,8 @@ def _shadow_for(
         fits = nbytes <= budget - _shadow_bytes
         summed = _per_replica(tf, "SUM") if replicated else {}
         found = _factors_of(grad) if fits and factored else None
-        if found is not None:
+        conv = _conv_factors_of(grad) if fits and factored and found is None else None
+        if found is not None or conv is not None:
             # Shapes left open: the batch (the factors' inner dimension) may change, and
             # the values are written only by a trace that has no such factors.
             values, a, b = (
@@ -353,7 +376,10 @@ def _shadow_for(
                 for name in ("tfdr_gradient", "tfdr_gradient_a", "tfdr_gradient_b")
             )
             shadow = _Shadow(values, None, None, 0, (a, b))
-            shadow.transposes = (found[2], found[3])
+            if found is not None:
+                shadow.transposes = (found[2], found[3])
+            elif conv is not None:
+                shadow.conv = (shape, conv[2])
         else:
             values = (
                 _variable(
@@ -642,7 +668,13 @@ def _keep_values(site: _Site, pairs: list, shadows: list, factored: bool) -> Non
         for (grad, _), shadow in zip(pairs, shadows):
             if shadow.values is None:
                 continue
-            if shadow.factors is not None:
+            if shadow.factors is not None and shadow.conv is not None:
+                conv = _conv_factors_of(grad) if factored else None
+                if conv is not None and conv[2] == shadow.conv[1]:
+                    _keep_conv_factors(tf, shadow, grad, conv)
+                    continue
+                _keep_product(tf, shadow, grad)
+            elif shadow.factors is not None:
                 found = _factors_of(grad) if factored else None
                 if found is not None and (found[2], found[3]) == shadow.transposes:
                     _keep_factors(tf, shadow, grad, found)
@@ -686,6 +718,76 @@ def _keep_factors(tf: Any, shadow: _Shadow, grad: Any, found: tuple) -> None:
     # No tf.cond: its lowering met a Grappler constant-folding bug that read this very
     # Shape as [] at run time (TF 2.21). A slice of every row shares its tensor's buffer, a
     # slice of none holds nothing: so each side is kept whole or not at all, never copied.
+    zero = tf.constant(0, tf.int64)
+    for variable, tensor in ((factors[0], a), (factors[1], b)):
+        whole = tf.shape(tensor, out_type=tf.int64)[0]
+        variable.assign(tensor[: tf.where(small, whole, zero)])
+    shadow.values.assign(grad[: tf.where(small, zero, tf.constant(rows, tf.int64))])
+
+
+def _conv_factors_of(grad: Any) -> tuple[Any, Any, dict] | None:
+    """The input and output gradient of the ``Conv2DBackpropFilter`` that computed a dense
+    gradient (a ``Conv2D`` kernel's), with the op's attributes, when they hold fewer
+    elements than the kernel: the big kernels of a convolutional network's last stages
+    (ResNet-50 at 64x64, batch 8: a 3x3x512x512 kernel's 2,359,296 elements from 32,768).
+    As for a ``MatMul`` (``_factors_of``): where a size is not known at the trace, only for
+    a gradient of ``FACTORED_MIN`` elements or more, and each step decides. A stop computes
+    the same op, with the same kernel, on them: bit-equal to the step's (all 53 of
+    ResNet-50's kernels, tests/unit/test_compiled_capture.py), on CPU: with a GPU present
+    the values are kept (cuDNN may pick a non-deterministic algorithm).
+
+    Why: the input is one the step keeps for its backward pass anyway, and the output's
+    gradient is read by the convolution's other backward ops; holding the kernel's gradient
+    instead costs a fresh buffer a step (``benchmarks/capture_parts.py``)."""
+    try:
+        op = grad.op
+    except AttributeError:  # an eager tensor
+        return None
+    if op.type != "Conv2DBackpropFilter" or len(op.inputs) != 3:
+        return None
+    if not grad.shape.is_fully_defined() or grad.shape.rank != 4 or _gpus():
+        return None
+    a, _, b = op.inputs
+    if a.dtype != grad.dtype or b.dtype != grad.dtype or a.shape.rank != 4:
+        return None
+    names = ("strides", "padding", "explicit_paddings", "dilations", "data_format")
+    try:
+        attrs = {name: op.get_attr(name) for name in names}
+    except ValueError:
+        return None
+    if isinstance(attrs["padding"], bytes):
+        attrs["padding"] = attrs["padding"].decode()
+    if isinstance(attrs["data_format"], bytes):
+        attrs["data_format"] = attrs["data_format"].decode()
+    elements = grad.shape.num_elements()
+    if not (a.shape.is_fully_defined() and b.shape.is_fully_defined()):
+        return (a, b, attrs) if elements >= FACTORED_MIN else None
+    if a.shape.num_elements() + b.shape.num_elements() >= elements:
+        return None
+    return a, b, attrs
+
+
+def _gpus() -> bool:
+    import tensorflow as tf
+
+    return bool(tf.config.list_logical_devices("GPU"))
+
+
+def _keep_conv_factors(tf: Any, shadow: _Shadow, grad: Any, found: tuple) -> None:
+    """A ``Conv2DBackpropFilter``'s input and output gradient into the shadow, as
+    ``_keep_factors`` does a ``MatMul``'s: whole or (a step whose sizes make them bigger
+    than the gradient) not at all, the gradient itself then kept instead."""
+    a, b, _ = found
+    factors = shadow.factors
+    assert factors is not None
+    rows = int(grad.shape[0])
+    if a.shape.is_fully_defined() and b.shape.is_fully_defined():  # decided at the trace
+        factors[0].assign(a)
+        factors[1].assign(b)
+        shadow.values.assign(tf.zeros([0] + [int(d) for d in grad.shape[1:]], grad.dtype))
+        return
+    elements = tf.constant(grad.shape.num_elements(), tf.int64)
+    small = tf.size(a, out_type=tf.int64) + tf.size(b, out_type=tf.int64) < elements
     zero = tf.constant(0, tf.int64)
     for variable, tensor in ((factors[0], a), (factors[1], b)):
         whole = tf.shape(tensor, out_type=tf.int64)[0]
