@@ -191,9 +191,7 @@ def _evict(need: int, displace: bool = True) -> bool:
     if not displace and _none_older == _stop:
         return False
     held = [
-        (k, e)
-        for k, e in _entries.items()
-        if e.value is not None and (displace or e.stop != _stop)
+        (k, e) for k, e in _entries.items() if e.value is not None and (displace or e.stop != _stop)
     ]
     if not displace and not held:
         _none_older = _stop
@@ -299,9 +297,8 @@ def observe_all(variables: list[Any], looked: bool) -> None:
             entry = _lookup(id(storage), storage)
             if entry is not None and entry.stop == stop:
                 continue  # already brought to this stop: nothing is read
-            if entry is None or entry.value is None:
-                if not looked:
-                    continue
+            if (entry is None or entry.value is None) and not looked:
+                continue  # nothing to compare with, and not a look: nothing is kept
             due.append(var)
     values = variable_views.read_values(due)
     for var, value in zip(due, values):
@@ -384,9 +381,7 @@ def _observe(
         if entry is not None:
             change = _compare(entry, now, stop, steps, delta)
             entry.unchanged_stops = change.unchanged_stops
-        return _keep(
-            key, target, name, entry, now, stop, steps, looked, change, figures, displace
-        )
+        return _keep(key, target, name, entry, now, stop, steps, looked, change, figures, displace)
 
 
 def _fused(value: Any) -> bool:

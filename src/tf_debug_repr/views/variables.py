@@ -69,7 +69,7 @@ def read_values(variables: Sequence[Any]) -> list[Any]:
         from tensorflow.python.ops import gen_resource_variable_ops as ops
 
         for var in variables:
-            inner = getattr(var, "_value", None) if not hasattr(var, "read_value") else var
+            inner: Any = getattr(var, "_value", None) if not hasattr(var, "read_value") else var
             if (
                 plain is not None
                 and type(inner) is plain
@@ -81,7 +81,7 @@ def read_values(variables: Sequence[Any]) -> list[Any]:
     return found
 
 
-def _plain_resource_variable() -> type | None:
+def _plain_resource_variable() -> Any:
     try:
         from tensorflow.python.ops.resource_variable_ops import ResourceVariable
     except ImportError:  # a TF without that module: every read takes ``read_value``
