@@ -214,3 +214,72 @@ def test_a_worker_holds_nothing_of_a_call_once_it_returned():
         gc.collect()
         time.sleep(0.01)
     assert gone() is None
+
+
+def _submits(monkeypatch) -> list:
+    """The jobs handed to workers (each a thread hand-off), counted."""
+    handed: list = []
+    submit = bounded._Worker.submit
+
+    def counted(self, job):
+        handed.append(job)
+        return submit(self, job)
+
+    monkeypatch.setattr(bounded._Worker, "submit", counted)
+    return handed
+
+
+def test_a_batch_of_calls_is_one_hand_off_with_each_outcome_its_own(monkeypatch):
+    handed = _submits(monkeypatch)
+    found = bounded.call_each(
+        [(len, ([1, 2],), "a"), (lambda: 1 / 0, (), "b"), (str.upper, ("x",), "c")]
+    )
+    assert len(handed) == 1
+    assert found[0] == (True, 2) and found[2] == (True, "X")
+    assert found[1][0] is False and isinstance(found[1][1], ZeroDivisionError)
+    assert not bounded._running
+
+
+def test_a_hanging_call_of_a_batch_costs_its_own_item_and_the_rest_go_on(monkeypatch):
+    handed = _submits(monkeypatch)
+    obj = object()
+    calls = [(len, ([1],), "first"), (hang, (obj,), "stuck"), (len, ([1, 2],), "after")]
+    found, seconds = timed(bounded.call_each, calls, 0.3)
+    assert found[0] == (True, 1) and found[2] == (True, 2)
+    ok, timed_out = found[1]
+    assert not ok and isinstance(timed_out, bounded.TimedOut)
+    assert str(timed_out) == "stuck did not return within 0.3 s (it still runs)"
+    assert 0.3 <= seconds < 0.3 + bounded.HUNG_SECONDS, seconds
+    assert len(handed) == 2  # the calls after the hung one: from another worker
+    # looked at again: the hung call is not started again, the others are
+    again, seconds = timed(bounded.call_each, calls, 0.3)
+    assert seconds < 0.2, seconds
+    assert again[0] == (True, 1) and again[2] == (True, 2)
+    assert "not called again" in str(again[1][1])
+
+
+def test_a_slow_call_of_a_batch_is_bounded_from_its_own_start():
+    """Each call of a batch has the bound from when the one before it returned: calls
+    that each return within it all give their values, whatever they take together."""
+    found, seconds = timed(
+        bounded.call_each, [(time.sleep, (0.15,), f"sleep {i}") for i in range(4)], 0.25
+    )
+    assert found == [(True, None)] * 4
+    assert seconds >= 0.6, seconds
+
+
+def test_a_model_whose_properties_hang_reads_the_rest_in_one_hand_off(monkeypatch):
+    model = SlowLayers()
+    model(tf.zeros([1, 3]))
+    handed = _submits(monkeypatch)
+    from tf_debug_repr.views import attributes
+
+    found, seconds = timed(attributes.read_attributes, model)
+    by_name = {a.name: a.value for a in found}
+    # ``layers`` and ``stuck`` hang (the second at the shorter bound once the first does);
+    # every other property of the model is read, on the worker that took over
+    assert str(by_name["stuck"]).startswith("<timed out: reading .stuck did not return")
+    assert str(by_name["layers"]).startswith("<timed out: reading .layers did not return")
+    assert by_name["built"] is True and by_name["trainable"] is True
+    assert seconds < bounded.SECONDS + 2 * bounded.HUNG_SECONDS, seconds
+    assert len(handed) == 3, len(handed)  # one batch, taken over after each hung call

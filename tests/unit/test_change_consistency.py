@@ -107,3 +107,52 @@ def test_a_gradient_watch_does_not_take_over_its_tensors_watch():
     # the Variables pane (no evaluation on the stack) and expanding the watched tensor
     assert mark in change_views.change_mark(g, Kind.EAGER)
     assert change_views.change_since_last_stop(g) is not None
+
+
+def test_a_model_over_the_budget_keeps_the_same_weights_tracked_at_every_stop():
+    """A model's weights first seen take only the room left: they never push out the
+    snapshots its other weights had compared a moment before at the same stop, so the same
+    weights are compared at every stop (they took turns, one stop in two, before)."""
+    model = keras.Sequential([keras.Input((50,))] + [keras.layers.Dense(50) for _ in range(4)])
+    kernel = 50 * 50 * 4
+    snapshots.set_budget_mb(2.5 * kernel / 2**20)  # two kernels and some biases of eight
+    snapshots.next_stop()
+    assert _change_row(model) is None  # looked at: snapshots of what fits
+    first = [snapshots.tracked(w) for w in model.weights]
+    assert 0 < sum(first) < len(first)
+    summaries = []
+    for _ in range(3):
+        for var in model.weights:
+            var.assign_add(tf.ones(var.shape))
+        snapshots.next_stop()
+        row = _change_row(model)
+        assert row is not None
+        summaries.append(row.resolve().summary())
+        assert [snapshots.tracked(w) for w in model.weights] == first
+    changed = sum(first)
+    untracked = len(first) - changed
+    for text in summaries:
+        assert text.startswith(f"{changed} of {changed} weights changed"), text
+        assert text.endswith(f"{untracked} more not tracked (snapshot budget)"), text
+
+
+def test_weights_read_together_are_the_reads_one_by_one():
+    """``read_values`` (the raw op of a plain resource variable) gives what ``read_value``
+    gives: the same values, and the same buffer while nothing writes the variable (a
+    snapshot's version compare holds), a new one once something does."""
+    from tf_debug_repr.forensics import one_pass
+    from tf_debug_repr.views import variables as variable_views
+
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+    plain = tf.Variable([1.0, 2.0])
+    values = [*model.weights, plain]
+    together = variable_views.read_values(values)
+    for var, read in zip(values, together):
+        alone = variable_views.read_value(var)
+        assert read.dtype == alone.dtype and read.shape == alone.shape
+        assert (read.numpy() == alone.numpy()).all()
+        assert one_pass.same_version(read, alone)
+    plain.assign_add([1.0, 1.0])
+    after = variable_views.read_values([plain])[0]
+    assert not one_pass.same_version(after, together[-1])
+    assert after.numpy().tolist() == [2.0, 3.0]

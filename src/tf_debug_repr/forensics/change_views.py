@@ -201,10 +201,9 @@ def weight_changes(layer: Any, looked: bool) -> WeightChanges | None:
     from ..gradients import capture as gradient_capture
 
     with gradient_capture.one_look():  # each weight's steps: the counters read once for all
-        for var in sorted(variables, key=lambda v: not snapshots.tracked(v)):
-            # only their changes are shown here: the pass takes no figures (a weight's own
-            # row, shown later at this stop, takes them as an untracked value's are)
-            snapshots.observe(var, looked, figures=False)
+        # only their changes are shown here: the pass takes no figures (a weight's own
+        # row, shown later at this stop, takes them as an untracked value's are)
+        snapshots.observe_all(sorted(variables, key=lambda v: not snapshots.tracked(v)), looked)
     rows = []
     for index, var in enumerate(weights):
         if not (hasattr(var, "shape") and hasattr(var, "dtype")):

@@ -127,6 +127,21 @@ class _Entry:
 
 _entries: dict[Any, _Entry] = {}
 _held = 0
+# Keys whose variable was collected (its weak reference's callback): dropped at the next
+# eviction, not found by a scan of every entry at each new snapshot (that scan, and a sort
+# of every held entry per snapshot, were O(n²) over a 320-weight model's expansion).
+_dead: list[Any] = []
+# The stop at which a scan found no snapshot of an earlier stop left to evict: a new
+# snapshot that may not displace this stop's (a model's weights first seen) finds none
+# later in the same stop either.
+_none_older = -1
+
+
+def _on_collected(key: Any) -> Callable[[Any], None]:
+    def collected(_ref: Any) -> None:
+        _dead.append(key)  # list.append: atomic, safe from whichever thread collects
+
+    return collected
 
 
 def _storage(var: Any) -> Any:
@@ -154,13 +169,33 @@ def _drop(key: Any) -> None:
         _held -= entry.nbytes
 
 
-def _evict(need: int) -> bool:
-    """Make room for ``need`` bytes by dropping the snapshots looked at longest ago."""
-    for key in [k for k, e in _entries.items() if e.ref is not None and e.ref() is None]:
-        _drop(key)
+def _sweep() -> None:
+    """Drop the entries of variables collected since the last sweep."""
+    while _dead:
+        key = _dead.pop()
+        entry = _entries.get(key)
+        if entry is not None and entry.ref is not None and entry.ref() is None:
+            _drop(key)
+
+
+def _evict(need: int, displace: bool = True) -> bool:
+    """Make room for ``need`` bytes by dropping the snapshots looked at longest ago.
+    ``displace=False``: only snapshots of earlier stops go, none taken or compared at this
+    one (a model's weights first seen do not push out those compared a moment before)."""
+    global _none_older
+    _sweep()
     if need > _budget:
         return False
-    held = [(k, e) for k, e in _entries.items() if e.value is not None]
+    if _held + need <= _budget:
+        return True
+    if not displace and _none_older == _stop:
+        return False
+    held = [
+        (k, e) for k, e in _entries.items() if e.value is not None and (displace or e.stop != _stop)
+    ]
+    if not displace and not held:
+        _none_older = _stop
+        return False
     for key, entry in sorted(held, key=lambda item: item[1].looked):
         if _held + need <= _budget:
             break
@@ -222,11 +257,16 @@ def tracked(var: Any) -> bool:
         return entry is not None and (entry.value is not None or entry.stop == _stop)
 
 
-def observe(var: Any, looked: bool, figures: bool = True) -> Change | None:
+def observe(
+    var: Any, looked: bool, figures: bool = True, displace: bool = True, value: Any = None
+) -> Change | None:
     """Bring ``var``'s record up to the current stop; start tracking it if ``looked``.
     Returns its change since the previous snapshot, when there is one for this stop.
     ``figures``: the pass also takes the value's figures (its row is shown: the summary
-    and history take them); False for a model's weights listed only by their change."""
+    and history take them); False for a model's weights listed only by their change.
+    ``displace``: a new snapshot may push out one taken at this stop (a look of the
+    user's); False for a model's weights, which take what room is left. ``value``: the
+    variable's current value, read already (``read_values``), or None to read it here."""
     if not looked and not _entries:
         return None  # nothing tracked: every summary line pays one truth test
     storage = _storage(var)
@@ -234,11 +274,35 @@ def observe(var: Any, looked: bool, figures: bool = True) -> Change | None:
         id(storage),
         storage,
         lambda: variable_views.label(var),
-        lambda: _read(var),
+        (lambda: value) if value is not None else (lambda: _read(var)),
         lambda: _steps(var),
         looked,
         figures,
+        displace,
     )
+
+
+def observe_all(variables: list[Any], looked: bool) -> None:
+    """``observe`` of each of a model's weights, listed only by their change: their reads
+    made together (``variable_views.read_values``), and a weight first seen taking only
+    the room left (``displace=False``), so that the weights compared at this stop keep
+    their snapshots for the next one."""
+    stop = current_stop()
+    if stop == 0 or (not looked and not _entries):
+        return
+    with _lock:
+        due = []
+        for var in variables:
+            storage = _storage(var)
+            entry = _lookup(id(storage), storage)
+            if entry is not None and entry.stop == stop:
+                continue  # already brought to this stop: nothing is read
+            if (entry is None or entry.value is None) and not looked:
+                continue  # nothing to compare with, and not a look: nothing is kept
+            due.append(var)
+    values = variable_views.read_values(due)
+    for var, value in zip(due, values):
+        observe(var, looked, figures=False, displace=False, value=value)
 
 
 def observe_watched(key: tuple, tensor: Any, looked: bool) -> Change | None:
@@ -276,6 +340,7 @@ def _observe(
     steps_of: Callable[[], tuple[int | None, int]],
     looked: bool,
     want_figures: bool = True,
+    displace: bool = True,
 ) -> Change | None:
     stop = current_stop()
     if stop == 0:
@@ -316,7 +381,7 @@ def _observe(
         if entry is not None:
             change = _compare(entry, now, stop, steps, delta)
             entry.unchanged_stops = change.unchanged_stops
-        return _keep(key, target, name, entry, now, stop, steps, looked, change, figures)
+        return _keep(key, target, name, entry, now, stop, steps, looked, change, figures, displace)
 
 
 def _fused(value: Any) -> bool:
@@ -340,18 +405,19 @@ def _keep(
     looked: bool,
     change: Change | None,
     figures: one_pass.Figures | None = None,
+    displace: bool = True,
 ) -> Change | None:
     global _held
     size = _nbytes(now)
     if entry is not None:
         _drop(key)
-    fits = _evict(size)
+    fits = _evict(size, displace)
     if not fits and change is None:
         return None  # over budget, and nothing to show at this stop
     # Over budget with a change: the figures stay for this stop (its row's expression
     # gives them again), no snapshot for the next.
     new = _Entry(
-        ref=None if target is None else weakref.ref(target),
+        ref=None if target is None else weakref.ref(target, _on_collected(key)),
         name=name(),
         value=now if fits else None,
         stop=stop,
@@ -510,7 +576,9 @@ def held_bytes() -> int:
 
 
 def clear() -> None:
-    global _held
+    global _held, _none_older
     with _lock:
         _entries.clear()
+        _dead.clear()
         _held = 0
+        _none_older = -1

@@ -101,17 +101,6 @@ def _is_code(static: Any) -> bool:
         return False
 
 
-def _read(obj: Any, name: str, instance: dict) -> Any:
-    if _plain_read(obj, name, instance):  # no code of the program runs: read it here
-        return instance[name]
-    try:
-        return bounded.call(_getattr, obj, name, what=f"reading .{name}")
-    except bounded.TimedOut as exc:  # a property that hangs: that one row says so
-        return error_note(exc)
-    except Exception as exc:  # a property that raises: that one row says so
-        return raised_note(exc)
-
-
 def _getattr(obj: Any, name: str) -> Any:
     # Keras 2 warns on reading deprecated properties (``Model.state_updates``): the
     # debugger's look must not print into the program's output.
@@ -134,7 +123,10 @@ def _plain_read(obj: Any, name: str, instance: dict) -> bool:
 def read_attributes(obj: Any, skip: Collection[str] = ()) -> list[Attribute]:
     """The data attributes pydevd would list, in ``dir`` order, each read once; ``skip``
     names are never read (a property that would change the object: a checkpoint's
-    ``save_counter`` creates its variable)."""
+    ``save_counter`` creates its variable). The reads that run the program's code
+    (properties, ``__getattr__``) are made on one worker, one after another
+    (``bounded.call_each``): one hand-off for all, and a property that hangs still costs
+    its own row alone."""
     cls = type(obj)
     found: dict[str, Attribute] = {}
     read: set[str] = set(skip)
@@ -144,9 +136,12 @@ def read_attributes(obj: Any, skip: Collection[str] = ()) -> list[Attribute]:
         for _ in range(2):
             instance = _instance_dict(obj)
             names = [name for name in _names(obj, instance) if name not in read]
-            for name in names:
-                read.add(name)
-                attribute = _attribute(obj, cls, instance, name)
+            read.update(names)
+            wanted = [(name, _static(cls, name)) for name in names]
+            wanted = [(n, st) for n, st in wanted if _wanted(n, st, instance)]
+            values = _read_all(obj, [n for n, _ in wanted], instance)
+            for (name, static), value in zip(wanted, values):
+                attribute = _attribute_of(name, static, value, instance)
                 if attribute is not None:
                     found[name] = attribute
         # A property read later may have set an attribute read earlier (Keras's
@@ -158,14 +153,42 @@ def read_attributes(obj: Any, skip: Collection[str] = ()) -> list[Attribute]:
     return sorted(found.values(), key=lambda a: a.name)  # dir's order
 
 
-def _attribute(obj: Any, cls: type, instance: dict, name: str) -> Attribute | None:
-    static = _static(cls, name)
+def _wanted(name: str, static: Any, instance: dict) -> bool:
+    """Is the attribute read at all? Not a method or class defined on the class (pydevd's
+    function and class groups), unless the instance holds one of that name or it is a
+    ``tf.function`` (a value of its own)."""
+    if kind_of(static) in _FUNCTIONS:
+        return True
+    return not (_is_code(static) and name not in instance)
+
+
+def _read_all(obj: Any, names: list[str], instance: dict) -> list[Any]:
+    """``_read`` of each name: the instance's own values here, the rest in one bounded
+    batch."""
+    values: list[Any] = [_MISSING] * len(names)
+    bounded_at = []
+    for i, name in enumerate(names):
+        if _plain_read(obj, name, instance):  # no code of the program runs: read it here
+            values[i] = instance[name]
+        else:
+            bounded_at.append(i)
+    calls = [(_getattr, (obj, names[i]), f"reading .{names[i]}") for i in bounded_at]
+    for i, (ok, value) in zip(bounded_at, bounded.call_each(calls)):
+        if ok:
+            values[i] = value
+        elif isinstance(value, bounded.TimedOut):  # a property that hangs: its row says so
+            values[i] = error_note(value)
+        elif isinstance(value, Exception):  # a property that raises: that one row says so
+            values[i] = raised_note(value)
+        else:  # KeyboardInterrupt, SystemExit: as a read in place would
+            raise value
+    return values
+
+
+def _attribute_of(name: str, static: Any, value: Any, instance: dict) -> Attribute | None:
     if kind_of(static) in _FUNCTIONS:  # a tf.function on the class: a value of its own
-        return Attribute(name, _read(obj, name, instance))
+        return Attribute(name, value)
     method = _is_code(static)
-    if method and name not in instance:
-        return None
-    value = _read(obj, name, instance)
     if _is_code(value) and (method or name not in instance) and kind_of(value) not in _FUNCTIONS:
         # a method: bound on the instance (Keras wraps ``build`` so), or read through a
         # class-level descriptor
