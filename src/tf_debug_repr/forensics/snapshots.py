@@ -222,11 +222,13 @@ def tracked(var: Any) -> bool:
         return entry is not None and (entry.value is not None or entry.stop == _stop)
 
 
-def observe(var: Any, looked: bool, figures: bool = True) -> Change | None:
+def observe(var: Any, looked: bool, figures: bool = True, value: Any = None) -> Change | None:
     """Bring ``var``'s record up to the current stop; start tracking it if ``looked``.
     Returns its change since the previous snapshot, when there is one for this stop.
     ``figures``: the pass also takes the value's figures (its row is shown: the summary
-    and history take them); False for a model's weights listed only by their change."""
+    and history take them); False for a model's weights listed only by their change.
+    ``value``: ``var``'s value read at this stop already (the history's read: one read
+    of the variable, not two; the program is suspended, nothing writes it meanwhile)."""
     if not looked and not _entries:
         return None  # nothing tracked: every summary line pays one truth test
     storage = _storage(var)
@@ -234,7 +236,7 @@ def observe(var: Any, looked: bool, figures: bool = True) -> Change | None:
         id(storage),
         storage,
         lambda: variable_views.label(var),
-        lambda: _read(var),
+        (lambda: value) if value is not None else (lambda: _read(var)),
         lambda: _steps(var),
         looked,
         figures,
