@@ -300,9 +300,12 @@ def _observe(
         then = None if entry is None else entry.value
         figures: one_pass.Figures | None = None
         delta: one_pass.Delta | None = None
-        if target is not None and then is not None and one_pass.same_version(now, then):
+        if then is not None and (
+            now is then or (target is not None and one_pass.same_version(now, then))
+        ):
             # Nothing wrote the variable since its snapshot (its read shares the held
-            # buffer): no pass at all, the snapshot's figures hold.
+            # buffer), or a watch expression gives the very tensor it gave (an eager
+            # tensor never changes): no pass at all, the snapshot's figures hold.
             now, figures, delta = (
                 then,
                 entry.figures if entry is not None else None,
@@ -366,8 +369,9 @@ def _keep(
     )
     _entries[key] = new
     _held += new.nbytes
-    if fits and figures is not None:
+    if fits and figures is not None and (entry is None or entry.value is not now):
         # the summary line, the stats row and any other read of this buffer get them
+        # (the very tensor kept before has them already)
         core_stats.remember_version(now, figures.stats)
     return change
 
