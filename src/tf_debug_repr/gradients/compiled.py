@@ -111,7 +111,34 @@ def _snapshot(variable: Any) -> Any:
         return gen_resource_variable_ops.read_variable_op(variable.handle, variable.dtype)
     import tensorflow as tf
 
-    return tf.identity(variable)
+    summed = _replica_sum(tf, variable)
+    return summed if summed is not None else tf.identity(variable)
+
+
+def _replica_sum(tf: Any, variable: Any) -> Any:
+    """A per-replica SUM variable's value (a replicated step's shadow) as TF's aggregated
+    read computes it, the ``AddN`` of its replicas' reads in their order (the same kernel,
+    bit for bit), where every replica's variable is in host memory: without the
+    strategy's reduce path, which took ~3.6 ms of Python per read against ~0.09 ms (a
+    model's global norm reads every weight's at each stop). None elsewhere."""
+    from tensorflow.python.ops import gen_resource_variable_ops, resource_variable_ops
+
+    from ..core.guards import is_on_host
+
+    if getattr(variable, "aggregation", None) != tf.VariableAggregation.SUM:
+        return None
+    if getattr(variable, "synchronization", None) != tf.VariableSynchronization.ON_READ:
+        return None
+    parts = getattr(variable, "values", None)
+    if not isinstance(parts, tuple) or not parts:
+        return None
+    if not all(
+        isinstance(part, resource_variable_ops.BaseResourceVariable) and is_on_host(part)
+        for part in parts
+    ):
+        return None
+    reads = [gen_resource_variable_ops.read_variable_op(p.handle, p.dtype) for p in parts]
+    return reads[0] if len(reads) == 1 else tf.raw_ops.AddN(inputs=reads)
 
 
 class _Kept:
