@@ -600,3 +600,15 @@ def test_a_kept_samples_figures_count_nan_and_inf_and_describe_the_finite_rest()
     assert mean == pytest.approx(2 / 3) and std == pytest.approx(np.std([1.0, -2.0, 3.0]))
     nothing_finite = compiled._sample_figures(np.array([np.nan], np.float32))
     assert np.isnan(nothing_finite[:4]).all() and nothing_finite[4] == 1.0
+
+
+def test_a_replicated_shadow_reads_as_tfs_aggregated_read_without_its_reduce_path(two_cpus):
+    """A replicated step's gradient shadow (a per-replica SUM variable) is read at a stop
+    as the AddN of its replicas' reads: bit-equal to TF's aggregated read and to the sum
+    of the replicas' values, without the strategy's reduce path (~3.6 ms of Python a read;
+    a model's global norm reads every weight's) (tests/unit/two_cpus_program.py)."""
+    from .conftest import answer
+
+    same, summed, differ, ops = answer(two_cpus, "replica_sum_of_a_shadow")
+    assert same and summed and differ
+    assert ops == ["AddN", "ReadVariableOp"], ops

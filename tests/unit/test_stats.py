@@ -198,3 +198,25 @@ def test_a_sample_visits_every_column_of_the_last_dimension():
     sampled = array_stats(array, stride)
     assert sampled.moments_sample is not None  # a sample, and said so
     assert abs(sampled.mean) < 0.01, sampled.mean  # every column's share, not column 0's
+
+
+def test_a_tensors_buffer_address_is_told_once_while_it_lives(monkeypatch):
+    """The address of an eager tensor's buffer (what tells a value's version) is read
+    from its host view once; a new tensor, even at a recycled id, is read anew."""
+    import gc
+
+    from tensorflow.python.framework import ops
+
+    t = tf.constant(np.arange(6, dtype=np.float32))
+    expected = int(t._numpy().ctypes.data)
+    views = []
+    real = ops._EagerTensorBase._numpy
+    monkeypatch.setattr(ops._EagerTensorBase, "_numpy", lambda self: views.append(1) or real(self))
+    assert [stats.buffer_address(t) for _ in range(3)] == [expected] * 3
+    assert len(views) == 1
+    key = id(t)
+    del t
+    gc.collect()
+    assert key not in stats._ADDRESSES  # forgotten with its tensor
+    u = tf.constant(np.arange(6, dtype=np.float32) + 1)
+    assert stats.buffer_address(u) == int(real(u).ctypes.data) and len(views) == 2

@@ -164,3 +164,30 @@ def test_a_watch_expressions_change_by_its_key_never_evaluates_it():
     assert tf_debug_repr.change_since_last_stop(watch=("/w/it's @here.py", "f", key[3])) is None
     assert "watch key" in tf_debug_repr.change_since_last_stop(watch="loss").text
     assert change_views.watch_change_expression(("watch", "/f.py", 3, "x")) is None
+
+
+def test_a_watch_giving_the_same_tensor_again_is_not_measured_again(monkeypatch):
+    """A watch expression that gives the very tensor it gave at the last stop (a tensor
+    of the frame no step replaced): unchanged, with the figures of the pass that kept it,
+    and no pass at this stop (an eager tensor never changes)."""
+    from tf_debug_repr.forensics import one_pass
+
+    key = ("watch", "/w/loop.py", "<module>", "t0")
+    t0 = tf.constant([1.0, -2.0, 4.0])
+    snapshots.next_stop()
+    snapshots.observe_watched(key, t0, looked=True)
+    kept = snapshots.version_figures(key, None, t0)
+    assert kept is not None and (kept.stats.min, kept.stats.max) == (-2.0, 4.0)
+    passes = []
+    real = one_pass.measure
+    monkeypatch.setattr(one_pass, "measure", lambda *a, **k: passes.append(1) or real(*a, **k))
+    for _ in range(2):
+        snapshots.next_stop()
+        change = snapshots.observe_watched(key, t0, looked=False)
+        assert change is not None and change.changed == 0 and change.norm == 0.0
+        assert snapshots.version_figures(key, None, t0) is kept
+    assert passes == []
+    # another tensor under the same key, equal values or not, is measured
+    snapshots.next_stop()
+    change = snapshots.observe_watched(key, tf.constant([1.0, -2.0, 5.0]), looked=False)
+    assert passes == [1] and change is not None and change.changed == 1 and change.norm == 1.0

@@ -116,4 +116,48 @@ def _():
     ]
 
 
+@check("replica_sum_of_a_shadow")
+def _():
+    """A per-replica SUM variable (a replicated step's gradient shadow) read by the
+    capture's direct path against TF's aggregated read: bit for bit, and the strategy's
+    reduce path not taken (no Identity op)."""
+    from tensorflow.python.eager import context as eager_context
+
+    from tf_debug_repr.gradients import compiled
+
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    with strategy.scope():
+        v = tf.Variable(
+            tf.zeros([300, 200]),
+            synchronization=tf.VariableSynchronization.ON_READ,
+            aggregation=tf.VariableAggregation.SUM,
+        )
+
+    def write():
+        rid = tf.distribute.get_replica_context().replica_id_in_sync_group
+        v.assign(tf.random.stateless_normal([300, 200], seed=[rid, 7]) * 1e3)
+
+    strategy.run(tf.function(write))
+    ran = []
+    from tensorflow.python.framework import op_callbacks
+
+    def note(op_type, *args, **kwargs):
+        ran.append(op_type)
+
+    op_callbacks.add_op_callback(note)
+    try:
+        direct = compiled._snapshot(v)
+    finally:
+        op_callbacks.remove_op_callback(note)
+    aggregated = tf.identity(v)
+    halves = [c.numpy() for c in v.values]
+    assert eager_context.executing_eagerly()
+    return [
+        bool((direct.numpy() == aggregated.numpy()).all()),
+        bool((direct.numpy() == halves[0] + halves[1]).all()),
+        bool((halves[0] != halves[1]).any()),
+        sorted(set(ran)),
+    ]
+
+
 print(json.dumps(results))

@@ -280,11 +280,35 @@ _VERSIONS: dict[tuple[int, str, tuple[int, ...]], tuple[weakref.ref, Stats]] = {
 _NO_BUFFER = ("string", "resource", "variant")
 
 
+# id(eager tensor) -> (weak reference to it, its buffer's address): a tensor's buffer never
+# moves, and a stop asks for the same tensor's several times (its version compared, its
+# figures remembered and looked up), each a host view (``_numpy``) of its own otherwise.
+_ADDRESSES: OrderedDict[int, tuple[weakref.ref, int | None]] = OrderedDict()
+_ADDRESSES_KEPT = 4096
+
+
 def buffer_address(tensor: Any) -> int | None:
     """Where an eager tensor's buffer is, when that can be told without a copy: a CPU
     tensor's from its zero-copy host view, another device's from its DLPack capsule (the
     capsule's reference to the buffer is dropped with it); None for an empty tensor or
-    anything else."""
+    anything else. Told once per eager tensor (kept while it lives)."""
+    key = id(tensor)
+    found = _ADDRESSES.get(key)
+    if found is not None and found[0]() is tensor:
+        return found[1]
+    where = _buffer_address(tensor)
+    if type(tensor).__name__.endswith("EagerTensor"):
+        try:
+            ref = weakref.ref(tensor, lambda _, key=key: _ADDRESSES.pop(key, None))  # type: ignore[misc]
+        except TypeError:
+            return where
+        _ADDRESSES[key] = (ref, where)
+        while len(_ADDRESSES) > _ADDRESSES_KEPT:
+            _ADDRESSES.popitem(last=False)
+    return where
+
+
+def _buffer_address(tensor: Any) -> int | None:
     try:
         dtype = tensor.dtype
         if getattr(dtype, "name", "") in _NO_BUFFER or not getattr(dtype, "is_numpy_compatible", 0):

@@ -587,7 +587,8 @@ def _record_variable(
     last stop`` snapshot at this stop when that read the same version."""
 
     def measured(value: Any) -> one_pass.Figures | None:
-        snapshots.observe(var, looked=False)  # its snapshot's pass first, if it has one
+        # its snapshot's pass first, if it has one, on this very read of the variable
+        snapshots.observe(var, looked=False, value=value)
         return snapshots.version_figures(key, storage, value)
 
     return _record(

@@ -266,7 +266,9 @@ def observe(
     and history take them); False for a model's weights listed only by their change.
     ``displace``: a new snapshot may push out one taken at this stop (a look of the
     user's); False for a model's weights, which take what room is left. ``value``: the
-    variable's current value, read already (``read_values``), or None to read it here."""
+    variable's current value, read already at this stop (``read_values``, or the history's
+    read: one read, not two; the program is suspended, nothing writes it meanwhile), or
+    None to read it here."""
     if not looked and not _entries:
         return None  # nothing tracked: every summary line pays one truth test
     storage = _storage(var)
@@ -363,9 +365,12 @@ def _observe(
         then = None if entry is None else entry.value
         figures: one_pass.Figures | None = None
         delta: one_pass.Delta | None = None
-        if target is not None and then is not None and one_pass.same_version(now, then):
+        if then is not None and (
+            now is then or (target is not None and one_pass.same_version(now, then))
+        ):
             # Nothing wrote the variable since its snapshot (its read shares the held
-            # buffer): no pass at all, the snapshot's figures hold.
+            # buffer), or a watch expression gives the very tensor it gave (an eager
+            # tensor never changes): no pass at all, the snapshot's figures hold.
             now, figures, delta = (
                 then,
                 entry.figures if entry is not None else None,
@@ -430,8 +435,9 @@ def _keep(
     )
     _entries[key] = new
     _held += new.nbytes
-    if fits and figures is not None:
+    if fits and figures is not None and (entry is None or entry.value is not now):
         # the summary line, the stats row and any other read of this buffer get them
+        # (the very tensor kept before has them already)
         core_stats.remember_version(now, figures.stats)
     return change
 

@@ -198,12 +198,13 @@ def record_of(obj: Any) -> SourceRecord | None:
     return _lookup(obj)
 
 
-def one_look() -> Any:
+def one_look(request: Any = None) -> Any:
     """A context in which each compiled site's counter is read once, however many records
     are asked for (a model's ``Δ since last stop`` row asks for each of its weights': a
     ResNet-50's 320 reads were 17% of expanding it). For one request: a suspended program
-    runs no step meanwhile."""
-    return compiled_capture.one_look()
+    runs no step meanwhile. ``request``: the debugger's request being answered, whose
+    blocks share one look (``compiled.one_look``)."""
+    return compiled_capture.one_look(request)
 
 
 def generation() -> int:

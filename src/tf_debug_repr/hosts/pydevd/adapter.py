@@ -15,6 +15,7 @@ import copy
 import math
 import os
 import sys
+from types import FrameType
 from typing import Any
 
 from ...core import expressions, time_budget
@@ -61,7 +62,8 @@ def _container_summary(obj: Any) -> str | None:
     if "tensorflow" not in sys.modules and "keras" not in sys.modules:
         return None
     try:
-        return _views().container_summary(obj)
+        with _one_look():  # a list of layers: each one's global norm
+            return _views().container_summary(obj)
     except Exception as exc:
         _debug(f"summary of a {type(obj).__name__} failed: {exc!r}")
         return None
@@ -254,10 +256,37 @@ def _one_look() -> Any:
     records its rows ask for (the program is suspended: no step runs meanwhile). Nothing
     to do, and nothing imported, where gradient capture was never loaded."""
     capture = sys.modules.get(_CAPTURE_MODULE)
-    return contextlib.nullcontext() if capture is None else capture.one_look()
+    return contextlib.nullcontext() if capture is None else capture.one_look(_request())
 
 
 _CAPTURE_MODULE = __name__.rsplit(".hosts.", 1)[0] + ".gradients.capture"
+# pydevd's functions that answer one DAP request on the suspended thread, each with the
+# request as its ``request`` argument: Locals and expansions (each row's line is a call
+# of its own), and an evaluation (a Watch, a hover, the console), whose expression runs
+# before any line of its result is asked for.
+_REQUEST_FUNCTIONS = frozenset({"internal_get_variable_json", "internal_evaluate_expression_json"})
+_REQUEST_DEPTH = 24  # frames looked up from here: pydevd calls a provider ~6 frames down
+
+
+def _request() -> Any:
+    """The pydevd request this thread is answering (the ``request`` argument of one of
+    ``_REQUEST_FUNCTIONS`` below on the stack), so that the calls pydevd makes for the
+    rows of one Locals or expansion read the compiled steps' counters once for all, not
+    once per row; None elsewhere (PyCharm's protocol, a notebook, a direct call): each
+    call then reads them itself, as before."""
+    try:
+        frame: FrameType | None = sys._getframe(2)
+        for _ in range(_REQUEST_DEPTH):
+            if frame is None:
+                return None
+            if frame.f_code.co_name in _REQUEST_FUNCTIONS:
+                request = frame.f_locals.get("request")
+                # a DAP request object, never a value of the program
+                return request if type(request).__module__.endswith("pydevd_schema") else None
+            frame = frame.f_back
+    except Exception:
+        pass
+    return None
 
 
 def _contents(obj: Any) -> list[tuple[str, Any, Expression]]:
