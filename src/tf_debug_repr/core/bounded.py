@@ -113,10 +113,8 @@ def call(fn: Callable[..., T], *args: Any, seconds: float | None = None, what: s
     a bounded call), it runs there directly: the outer bound covers it."""
     if _on_worker():
         return fn(*args)
-    label = what or getattr(fn, "__qualname__", None) or "the call"
-    # The same call (what, on the same object) still running from an earlier look: not
-    # started again, or one hung property would take every worker.
-    key = (label, id(args[0]) if args else None)
+    key = _key(fn, args, what)
+    label = key[0]
     if key in _running:
         raise TimedOut(f"{label}: not called again, an earlier call has not returned")
     worker = _idle_worker()
@@ -129,16 +127,12 @@ def call(fn: Callable[..., T], *args: Any, seconds: float | None = None, what: s
 
     def job() -> None:
         try:
-            outcome.append((True, fn(*args)))
-        except BaseException as exc:  # handed to the caller, as if raised there
-            outcome.append((False, exc))
+            outcome.append(_outcome(fn, args))
         finally:
             _running.pop(key, None)
             done.set()
 
-    bound = SECONDS if seconds is None else seconds
-    if _running:
-        bound = min(bound, HUNG_SECONDS)
+    bound = _bound(seconds)
     _running[key] = worker
     worker.submit(job)
     if not done.wait(bound):
@@ -160,19 +154,28 @@ def call_each(
     that hangs is that one's ``TimedOut``, and the calls after it go on from another
     worker (with the shorter bound, as while any call hangs). Gives ``(True, value)`` or
     ``(False, the exception it raised or TimedOut)`` per call."""
+    if _on_worker():  # inside a bounded call: run here, the outer bound covers them
+        return [_outcome(fn, args) for fn, args, _ in calls]
     found: list[tuple[bool, Any] | None] = [None] * len(calls)
-    keys = [
-        ((what or getattr(fn, "__qualname__", None) or "the call"), id(args[0]) if args else None)
-        for fn, args, what in calls
-    ]
-    if _on_worker():
-        for i, (fn, args, _) in enumerate(calls):
-            found[i] = _outcome(fn, args)
-        return [item for item in found if item is not None]
+    keys = [_key(fn, args, what) for fn, args, what in calls]
     start = 0
     while start < len(calls):
         start = _run_from(calls, keys, found, start, seconds)
     return [item if item is not None else (False, TimedOut("not called")) for item in found]
+
+
+def _key(fn: Callable[..., Any], args: tuple[Any, ...], what: str) -> tuple[str, int | None]:
+    """A call's label and the object it is on: the same call still running from an
+    earlier look is not started again, or one hung property would take every worker."""
+    label = what or getattr(fn, "__qualname__", None) or "the call"
+    return label, (id(args[0]) if args else None)
+
+
+def _bound(seconds: float | None) -> float:
+    """The seconds a call may take: ``SECONDS`` or the caller's, shorter while any call
+    hangs."""
+    bound = SECONDS if seconds is None else seconds
+    return min(bound, HUNG_SECONDS) if _running else bound
 
 
 def _outcome(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[bool, Any]:
@@ -201,9 +204,7 @@ def _run_from(
                 ),
             )
         return len(calls)
-    bound = SECONDS if seconds is None else seconds
-    if _running:
-        bound = min(bound, HUNG_SECONDS)
+    bound = _bound(seconds)
     # The caller sleeps until the worker is done, waking only when the call running has
     # had its bound: a wake-up per call would make the two threads trade the GIL at each
     # one (the interpreter's 5 ms switch interval: slower than one hand-off per call).

@@ -4,8 +4,9 @@ dicts, and the tracking containers TF and Keras keep a module's, a layer's or a 
 sublayers and variables in (``ListWrapper`` of a ``tf.Module``'s list attribute, Keras 3's
 ``TrackedList``). Stock debugpy shows a tracking list through its ``__repr__``: every
 variable's values printed, which in a walk of ``keras_io_walk.py``'s objects was 44% of
-pydevd's ``variables`` handler and 18% of its ``evaluate`` handler. A wrapper is known by its class's module and name, so that this
-module imports neither TensorFlow nor Keras (the plugin asks before either is loaded).
+pydevd's ``variables`` handler and 18% of its ``evaluate`` handler. A wrapper is known by
+its class's module and name, so that this module imports neither TensorFlow nor Keras (the
+plugin asks before either is loaded).
 """
 
 from __future__ import annotations

@@ -735,21 +735,38 @@ def _keep_factors(tf: Any, shadow: _Shadow, grad: Any, found: tuple) -> None:
     assert factors is not None
     inner = a.shape[0] if transpose_a else a.shape[1]
     if inner is not None:  # known at the trace: _factors_of kept only smaller factors
-        factors[0].assign(a)
-        factors[1].assign(b)
-        shadow.values.assign(tf.zeros([0, int(grad.shape[1])], grad.dtype))  # not a reader
+        _keep_both(tf, shadow, grad, a, b)
         return
     rows, cols = (int(d) for d in grad.shape)
     batch = tf.shape(a, out_type=tf.int64)[0 if transpose_a else 1]
-    small = batch * (rows + cols) < rows * cols
-    # No tf.cond: its lowering met a Grappler constant-folding bug that read this very
-    # Shape as [] at run time (TF 2.21). A slice of every row shares its tensor's buffer, a
-    # slice of none holds nothing: so each side is kept whole or not at all, never copied.
+    _keep_factors_or_values(tf, shadow, grad, a, b, batch * (rows + cols) < rows * cols)
+
+
+def _keep_both(tf: Any, shadow: _Shadow, grad: Any, a: Any, b: Any) -> None:
+    """Both factors whole, decided at the trace; the values an empty slice (not a reader)."""
+    factors = shadow.factors
+    assert factors is not None
+    factors[0].assign(a)
+    factors[1].assign(b)
+    shadow.values.assign(tf.zeros([0] + [int(d) for d in grad.shape[1:]], grad.dtype))
+
+
+def _keep_factors_or_values(
+    tf: Any, shadow: _Shadow, grad: Any, a: Any, b: Any, small: Any
+) -> None:
+    """Decided in the step (``small``: the factors hold fewer elements than the gradient):
+    the factors, or the gradient's values. No tf.cond: its lowering met a Grappler
+    constant-folding bug that read a Shape as [] at run time (TF 2.21). A slice of every
+    row shares its tensor's buffer, a slice of none holds nothing: so each side is kept
+    whole or not at all, never copied."""
+    factors = shadow.factors
+    assert factors is not None
     zero = tf.constant(0, tf.int64)
     for variable, tensor in ((factors[0], a), (factors[1], b)):
         whole = tf.shape(tensor, out_type=tf.int64)[0]
         variable.assign(tensor[: tf.where(small, whole, zero)])
-    shadow.values.assign(grad[: tf.where(small, zero, tf.constant(rows, tf.int64))])
+    rows = tf.constant(int(grad.shape[0]), tf.int64)
+    shadow.values.assign(grad[: tf.where(small, zero, rows)])
 
 
 def _conv_factors_of(grad: Any) -> tuple[Any, Any, dict] | None:
@@ -805,21 +822,12 @@ def _keep_conv_factors(tf: Any, shadow: _Shadow, grad: Any, found: tuple) -> Non
     ``_keep_factors`` does a ``MatMul``'s: whole or (a step whose sizes make them bigger
     than the gradient) not at all, the gradient itself then kept instead."""
     a, b, _ = found
-    factors = shadow.factors
-    assert factors is not None
-    rows = int(grad.shape[0])
     if a.shape.is_fully_defined() and b.shape.is_fully_defined():  # decided at the trace
-        factors[0].assign(a)
-        factors[1].assign(b)
-        shadow.values.assign(tf.zeros([0] + [int(d) for d in grad.shape[1:]], grad.dtype))
+        _keep_both(tf, shadow, grad, a, b)
         return
     elements = tf.constant(grad.shape.num_elements(), tf.int64)
     small = tf.size(a, out_type=tf.int64) + tf.size(b, out_type=tf.int64) < elements
-    zero = tf.constant(0, tf.int64)
-    for variable, tensor in ((factors[0], a), (factors[1], b)):
-        whole = tf.shape(tensor, out_type=tf.int64)[0]
-        variable.assign(tensor[: tf.where(small, whole, zero)])
-    shadow.values.assign(grad[: tf.where(small, zero, tf.constant(rows, tf.int64))])
+    _keep_factors_or_values(tf, shadow, grad, a, b, small)
 
 
 # Per step, a weight's norm reads at most this many of its gradient's elements: a whole
