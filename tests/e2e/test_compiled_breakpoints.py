@@ -126,16 +126,35 @@ def test_a_breakpoint_in_a_helper_of_a_dataset_map_function_stops_at_each_elemen
 STOCK = {"TF_DEBUG_REPR_DISABLE": "1"}
 
 
+def run_key(*parts: object, env: dict[str, str]) -> tuple:
+    """What a plain run's output depends on: its program, arguments and environment (less
+    pytest's own ``PYTEST_…`` variables, which name the test that asks)."""
+    kept = tuple(sorted((k, v) for k, v in env.items() if not k.startswith("PYTEST_")))
+    return (*parts, kept)
+
+
+# A plain run's output per run_key, for this pytest process: the tests of a file that
+# compare with the same plain run (test_compiled_datasets.py's four) run it once.
+_PLAIN_OUTPUTS: dict[tuple, list[str]] = {}
+
+
 def plain_output(name: str) -> list[str]:
-    run = subprocess.run(
-        [sys.executable, program_path(name)],
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    return [r for r in run.stdout.splitlines() if r.startswith(("RESULT", "UNTOUCHED"))]
+    """The RESULT and UNTOUCHED lines of ``name`` run with no debugger (once per program and
+    environment in a pytest process; each caller gets its own copy)."""
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"}
+    key = run_key(name, env=env)
+    if key not in _PLAIN_OUTPUTS:
+        run = subprocess.run(
+            [sys.executable, program_path(name)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        )
+        lines = run.stdout.splitlines()
+        _PLAIN_OUTPUTS[key] = [r for r in lines if r.startswith(("RESULT", "UNTOUCHED"))]
+    return list(_PLAIN_OUTPUTS[key])
 
 
 def printed(s) -> list[str]:

@@ -20,6 +20,7 @@ import pytest
 from tf_debug_repr.hosts.demo.dap_client import DapClient, launch_config, line_of
 
 from ..conftest import Stopped, program_path
+from .test_compiled_breakpoints import run_key
 from .test_forensics_numerics_compiled import ANSWER_WITHIN_S, answers_quickly
 
 pytestmark = pytest.mark.e2e
@@ -59,18 +60,29 @@ def _launch(program: str, args: list[str], env: dict) -> tuple[DapClient, dict, 
         raise
 
 
+# The plain runs' outcomes per run_key, for this pytest process: FIT's layer-graph run and
+# DISTRIBUTE's two-CPU run are each compared with by two tests, and run once.
+_PLAIN_RUNS: dict[tuple, tuple[list[str], set[str]]] = {}
+
+
 def _plain(program: str, args: list[str]) -> tuple[list[str], set[str]]:
-    """The plain run (no debugger): its RESULT lines and the TF warnings it logs."""
-    done = subprocess.run(
-        [sys.executable, program_path(program), *args],
-        env={**os.environ, **SWITCH},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    results = [r for r in done.stdout.splitlines() if r.startswith("RESULT")]
-    return results, set(TF_WARNING.findall(done.stderr))
+    """The plain run (no debugger): its RESULT lines and the TF warnings it logs (once per
+    program, arguments and environment in a pytest process)."""
+    env = {**os.environ, **SWITCH}
+    key = run_key(program, *args, env=env)
+    if key not in _PLAIN_RUNS:
+        done = subprocess.run(
+            [sys.executable, program_path(program), *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        results = [r for r in done.stdout.splitlines() if r.startswith("RESULT")]
+        _PLAIN_RUNS[key] = (results, set(TF_WARNING.findall(done.stderr)))
+    results, warnings = _PLAIN_RUNS[key]
+    return list(results), set(warnings)
 
 
 def _answers(client: DapClient, s: Stopped) -> dict[str, str]:
