@@ -4,10 +4,12 @@ flagged, sync-on-read variables aggregated, expressions evaluated in the program
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from ..conftest import start_stopped
 from .test_kinds import assert_expressions_evaluate
+from .test_viewer_payload import cells, fetch
 
 pytestmark = pytest.mark.e2e
 
@@ -89,3 +91,21 @@ def test_debug_console_prints_the_values(s):
     assert text.splitlines()[0].startswith("MirroredVariable 'weights' replicas equal")
     assert text.splitlines()[1] == "[1., 2., 3.]"
     assert s.evaluate("counter", "clipboard")["result"] == "3."
+
+
+def test_distributed_values_show_their_first_replica_or_the_aggregate(s):
+    """The tensor viewer's payloads (test_viewer_payload.py's ``fetch``) of the values
+    above: read last, from the same session (its own session of the program before)."""
+    p = fetch(s, "diverged")
+    assert p["kind"] == "distributed variable" and p["device"].endswith("CPU:0")
+    assert "‼ replicas differ" in p["summary"]
+    assert p["summary"].endswith("· showing replica 0 of 2 (CPU:0)")
+    assert cells(p).tolist() == [[1.0, 2.0, 3.0]]
+    p = fetch(s, "counter")  # sync-on-read: what the program would read
+    assert p["summary"].endswith("· showing the SUM of 2 replicas") and cells(p).tolist() == [[3.0]]
+    p = fetch(s, "per_replica")
+    assert p["kind"] == "per-replica value" and cells(p).tolist() == [[0.0, 0.0]]
+    p = fetch(s, "kernel")  # a Keras weight created in the strategy's scope
+    program = s.evaluate("kernel.numpy().tolist()", "repl")["result"]
+    assert p["shape"] == [3, 2] and "mirrored ×2" in p["summary"]
+    np.testing.assert_allclose(cells(p), np.array(eval(program), np.float32))

@@ -127,20 +127,3 @@ def test_a_megabyte_payload_comes_whole_and_bad_input_reads_as_an_error(values, 
     )
     assert strings["result"] == repr(f"saved string[2] (2 B) to {path}")
     assert np.load(path).tolist() == [b"a", b"b"]  # fixed-width bytes: no pickle needed
-
-
-def test_distributed_values_show_their_first_replica_or_the_aggregate(debug_session):
-    s = debug_session("kinds_distributed.py")
-    p = fetch(s, "diverged")
-    assert p["kind"] == "distributed variable" and p["device"].endswith("CPU:0")
-    assert "‼ replicas differ" in p["summary"]
-    assert p["summary"].endswith("· showing replica 0 of 2 (CPU:0)")
-    assert cells(p).tolist() == [[1.0, 2.0, 3.0]]
-    p = fetch(s, "counter")  # sync-on-read: what the program would read
-    assert p["summary"].endswith("· showing the SUM of 2 replicas") and cells(p).tolist() == [[3.0]]
-    p = fetch(s, "per_replica")
-    assert p["kind"] == "per-replica value" and cells(p).tolist() == [[0.0, 0.0]]
-    p = fetch(s, "kernel")  # a Keras weight created in the strategy's scope
-    program = s.evaluate("kernel.numpy().tolist()", "repl")["result"]
-    assert p["shape"] == [3, 2] and "mirrored ×2" in p["summary"]
-    np.testing.assert_allclose(cells(p), np.array(eval(program), np.float32))
