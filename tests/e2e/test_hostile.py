@@ -4,11 +4,15 @@ the program's text, and no row of a 20 MB string is slow (tests/programs/hostile
 
 from __future__ import annotations
 
+import ast
+import json
+import re
 import time
 
 import pytest
 
 from ..conftest import start_stopped
+from .test_report import _report
 
 pytestmark = pytest.mark.e2e
 
@@ -44,6 +48,31 @@ def walk(s, var, depth, seen):
     for row in rows:
         found += walk(s, row, depth - 1, seen)
     return found
+
+
+def test_the_report_of_hostile_names_and_strings_runs_nothing_and_stays_text(s, marker):
+    """``tf_debug_repr.report()`` (test_report.py's ``_report``, as the extension asks for it)
+    and the inline values of the hostile names: the first reads of the file's session (a
+    session of their own before, in test_report.py), so they meet the program as it stopped."""
+    start = time.perf_counter()
+    text = _report(s)
+    seconds = time.perf_counter() - start
+    data = json.loads(_report(s, "json"))
+    names = json.dumps(["module", "layer", "opt", "keyed", "big", "NAMES", "CODE"])
+    inline = s.client.evaluate(
+        f"__import__('tf_debug_repr').inline_values({names!r})", s.frame_id, "clipboard"
+    )
+    found = json.loads(ast.literal_eval(inline["result"]))
+    assert not marker.exists()
+    assert seconds < 10, seconds  # with a 20 MB string tensor in the frame
+    assert "<" not in text and "](" not in text
+    for line in text.splitlines():
+        if line.startswith("| "):
+            # every row keeps its columns, whatever a name or a summary holds
+            assert len(re.split(r"(?<!\\)\|", line)) in (4, 5, 8), line
+    rows = {v["name"] for v in data["values"]}
+    assert {"module", "layer", "opt", "keyed", "big"} <= rows, rows
+    assert set(found) == {"module", "layer", "opt", "big"}, found  # TF values; keyed is a dict
 
 
 def test_adding_every_row_to_watch_never_runs_the_programs_text(s, marker):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 import json
 import re
-import time
 
 import pytest
 
@@ -91,30 +90,3 @@ def test_in_the_debug_console(s):
     assert "error" not in body.get("type", "").lower(), body
     text = s.evaluate("__import__('tf_debug_repr').report()", "repl")["result"]
     assert "TensorFlow state at train" in text
-
-
-def test_the_report_of_hostile_names_and_strings_runs_nothing_and_stays_text(tmp_path):
-    marker = tmp_path / "MARKER"
-    session = start_stopped("hostile_names.py", env={"HOSTILE_MARKER": str(marker)})
-    try:
-        start = time.perf_counter()
-        text = _report(session)
-        seconds = time.perf_counter() - start
-        data = json.loads(_report(session, "json"))
-        names = json.dumps(["module", "layer", "opt", "keyed", "big", "NAMES", "CODE"])
-        inline = session.client.evaluate(
-            f"__import__('tf_debug_repr').inline_values({names!r})", session.frame_id, "clipboard"
-        )
-        found = json.loads(ast.literal_eval(inline["result"]))
-    finally:
-        session.client.close()
-    assert not marker.exists()
-    assert seconds < 10, seconds  # with a 20 MB string tensor in the frame
-    assert "<" not in text and "](" not in text
-    for line in text.splitlines():
-        if line.startswith("| "):
-            # every row keeps its columns, whatever a name or a summary holds
-            assert len(re.split(r"(?<!\\)\|", line)) in (4, 5, 8), line
-    rows = {v["name"] for v in data["values"]}
-    assert {"module", "layer", "opt", "keyed", "big"} <= rows, rows
-    assert set(found) == {"module", "layer", "opt", "big"}, found  # TF values; keyed is a dict
