@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import ast
 import math
+import subprocess
+import sys
 
 import pytest
 
-from ..conftest import Stopped, start_stopped
+from ..conftest import Stopped, program_path, start_stopped
 
 pytestmark = pytest.mark.e2e
 
@@ -194,9 +196,57 @@ def test_list_of_symbolic_tensors_says_symbolic(s):
     )
 
 
+_ENDED: list[str] = []
+
+
+def run_to_end(s: Stopped, timeout: float) -> str:
+    """Continue the shared session to the program's end, once (the two tests below that
+    read what it printed after the stop ask for it): everything it printed."""
+    if not _ENDED:
+        s.client.resume(s.thread_id)
+        s.client.wait_event("terminated", timeout=timeout)
+        _ENDED.append("".join(s.client.output))
+    return _ENDED[0]
+
+
+WARNINGS = ("PYDEV DEBUGGER WARNING", "sys.settrace()")
+
+
+def test_looking_at_big_values_prints_no_debugger_warning(s):
+    """Issue 32 item 4: a session that looks at big values (a Keras model, its optimizer and
+    metrics, whose rows read the program's properties through the plugin's bounded calls,
+    and a tensor of a million elements) prints no line that a plain run of the program
+    lacks: pydevd's ``PYDEV DEBUGGER WARNING: sys.settrace() should not be used`` came from
+    the bounded calls' worker thread, which replaced the debugger's trace function. (Its own
+    session of kinds_training.py before, in test_no_debugger_warnings.py: it now looks last
+    at this file's stop, after the tests above, and then lets the program end.)"""
+    plain = subprocess.run(
+        [sys.executable, program_path("kinds_training.py")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"TF_CPP_MIN_LOG_LEVEL": "2", "PATH": "/usr/bin:/bin"},
+    )
+    assert plain.returncode == 0, plain.stderr[-2000:]
+    assert not [w for w in WARNINGS if w in plain.stdout + plain.stderr]
+
+    local = s.locals()
+    for name in ("model", "optimizer", "mean_loss", "accuracy", "scaled", "loss_fn"):
+        for row in s.children(local[name]):  # each row's kept attributes: bounded reads
+            if row.reference and row.name in ("layers", "hidden", "out", "variables"):
+                s.children(row)
+    big = s.evaluate("tf.reshape(tf.range(1_000_000, dtype=tf.float32), [1000, 1000])")
+    assert big["result"].startswith("float32[1000, 1000]"), big
+    assert s.client.variables(int(big["variablesReference"]))  # its rows, read
+    # the bounded calls ran on their worker thread (the warning's source before)
+    workers = "len(__import__('tf_debug_repr.core.bounded', fromlist=['_workers'])._workers)"
+    assert int(s.evaluate(workers, "repl")["result"]) >= 1
+    output = run_to_end(s, timeout=120)
+    assert "after 2.0 9.0" in output, output[-2000:]
+    assert not [w for w in WARNINGS if w in output], output[-3000:]
+
+
 def test_program_reads_its_tensor_array_afterwards(s):
     """Looking at the TensorArray read nothing: with clear_after_read, a read by the
     debugger would have emptied the elements the program reads next."""
-    s.client.resume(s.thread_id)
-    s.client.wait_event("terminated", timeout=60)
-    assert "after 2.0 9.0" in "".join(s.client.output)
+    assert "after 2.0 9.0" in run_to_end(s, timeout=60)
