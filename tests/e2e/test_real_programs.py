@@ -18,7 +18,7 @@ import pytest
 from tf_debug_repr.eager.breakpoints import EAGER_DIFFERENCES
 from tf_debug_repr.hosts.demo.dap_client import DapError, Variable, line_of
 
-from ..conftest import program_path, start_stopped
+from ..conftest import program_path
 from . import real_suite, viewer_walk
 from .walk_checks import GROUPS, same_count, same_value
 
@@ -85,82 +85,6 @@ def view_all(session, seen: list[tuple[str, Variable]], least: int) -> None:
     assert not problems, "\n".join(problems)
 
 
-@pytest.fixture(scope="class")
-def dcgan_loop():
-    """The session TestDcganLoop's checks share (module level: pytest deprecates a
-    class-scoped fixture written as a method)."""
-    session = start_stopped("real/dcgan_loop.py")
-    yield session
-    session.client.close()
-
-
-class TestDcganLoop:
-    """Two looks at one stop of real/dcgan_loop.py, read from one session (a class-scoped
-    fixture: both only read; a session each before). A class, so that pytest-xdist's
-    ``--dist loadscope`` keeps both on the worker that holds the session."""
-
-    def test_dcgan_loop_two_tapes_two_optimizers(self, dcgan_loop):
-        s = dcgan_loop
-        seen: list[tuple[str, Variable]] = []
-        checked, problems = walk_locals(s, seen)
-        assert checked > 50
-        assert not problems, "\n".join(problems)
-        # The globals hold both models and both optimizers: walk them from the module frame's view.
-        for name in ("generator", "discriminator", "g_optimizer", "d_optimizer", "d_loss_metric"):
-            row = Variable(
-                name,
-                s.evaluate(name)["result"],
-                "",
-                s.evaluate(name)["variablesReference"],
-                name,
-                {},
-            )
-            problems = []
-            walk(s, [row], "", DEPTH, problems, seen)
-            assert not problems, "\n".join(problems)
-        # Tensors, tf.Variables, Keras 3 Variables, numpy arrays: each one's payload.
-        view_all(s, seen, 100)
-        assert {"EagerTensor", "ResourceVariable", "Variable", "ndarray"} <= {
-            row.type for _, row in seen if viewer_walk.is_tagged(row)
-        }
-        batch = viewer_walk.fetch(s, "real_images")
-        assert batch["image"]["layout"] == "NHWC" and batch["image"]["count"] == 8
-        assert batch["slice"]["axes"] == [1, 2]  # one image's height x width, not width x channels
-
-    def test_dcgan_gradient_row_viewed_as_the_gradient(self, dcgan_loop):
-        s = dcgan_loop
-        kernel = s.evaluate("generator.trainable_weights[0]")
-        rows = {r.name: r for r in s.client.variables(kernel["variablesReference"])}
-        gradient = rows["∇ gradient"]
-        assert viewer_walk.is_tagged(gradient)
-        expression = viewer_walk.viewable_expression(gradient.evaluate_name)
-        assert expression.startswith("__import__('tf_debug_repr').gradient_of(")
-        p = viewer_walk.fetch(s, expression)
-        assert not viewer_walk.check_payload(s, gradient, expression, p), p["error"]
-        assert p["kind"] == "tensor" and p["shape"] == [16, 7 * 7 * 16]
-        # The very gradient the step applied (its own list holds it), not the weight.
-        same = viewer_walk.fetch(s, "g_grads[0]")
-        for part in ("stats", "histogram", "slice"):
-            assert p[part] == same[part], part
-        low = float(s.evaluate("float(g_grads[0].numpy().min())")["result"])
-        high = float(s.evaluate("float(g_grads[0].numpy().max())")["result"])
-        assert (p["stats"]["min"], p["stats"]["max"]) == pytest.approx((low, high), rel=1e-6)
-        weight = viewer_walk.fetch(s, "generator.trainable_weights[0]")
-        assert weight["stats"]["min"] != p["stats"]["min"]
-        # The model's own "∇ gradients" table: its first row is that same gradient.
-        model = s.evaluate("generator")
-        table = {r.name: r for r in s.client.variables(model["variablesReference"])}["∇ gradients"]
-        first = s.children(table)[0]
-        assert viewer_walk.is_tagged(first)
-        expression = viewer_walk.viewable_expression(first.evaluate_name)
-        row_payload = viewer_walk.fetch(s, expression)
-        assert not viewer_walk.check_payload(s, first, expression, row_payload), row_payload[
-            "error"
-        ]
-        for part in ("stats", "histogram", "slice"):
-            assert row_payload[part] == same[part], part
-
-
 def test_transformer_block_build_pass_and_real_call(debug_session):
     # The build pass's stops are passed by default (the same call() runs later with values,
     # tests/e2e/test_trace_stops.py); TF_DEBUG_REPR_TRACE_STOPS=1 brings them back, and the
@@ -209,7 +133,8 @@ def walk_and_view(
     return seen
 
 
-# Two programs below (oxford_pets_segmentation, text_classification) are looked at in the
+# Three programs below (oxford_pets_segmentation, text_classification, dcgan_loop) are
+# looked at in the
 # plugin's run of the real-program suite (``real_suite.Look``: the suite's class of the
 # program runs them), at stops that run makes too, instead of in a session of their own:
 # each look's test is a test of that class (``TestReal_<program>::<test>``), and fails with
@@ -319,6 +244,66 @@ def test_mixed_precision_loop_float16_values(debug_session):
     walk_and_view(s, 50, 20, ("model", "optimizer"))
 
 
+def dcgan_loop_two_tapes_two_optimizers(s) -> None:
+    # real/dcgan_loop.py: two tapes, two optimizers, walked from the locals and the globals.
+    seen: list[tuple[str, Variable]] = []
+    checked, problems = walk_locals(s, seen)
+    assert checked > 50
+    assert not problems, "\n".join(problems)
+    # The globals hold both models and both optimizers: walk them from the module frame's view.
+    for name in ("generator", "discriminator", "g_optimizer", "d_optimizer", "d_loss_metric"):
+        row = Variable(
+            name,
+            s.evaluate(name)["result"],
+            "",
+            s.evaluate(name)["variablesReference"],
+            name,
+            {},
+        )
+        problems = []
+        walk(s, [row], "", DEPTH, problems, seen)
+        assert not problems, "\n".join(problems)
+    # Tensors, tf.Variables, Keras 3 Variables, numpy arrays: each one's payload.
+    view_all(s, seen, 100)
+    assert {"EagerTensor", "ResourceVariable", "Variable", "ndarray"} <= {
+        row.type for _, row in seen if viewer_walk.is_tagged(row)
+    }
+    batch = viewer_walk.fetch(s, "real_images")
+    assert batch["image"]["layout"] == "NHWC" and batch["image"]["count"] == 8
+    assert batch["slice"]["axes"] == [1, 2]  # one image's height x width, not width x channels
+
+
+def dcgan_gradient_row_viewed_as_the_gradient(s) -> None:
+    kernel = s.evaluate("generator.trainable_weights[0]")
+    rows = {r.name: r for r in s.client.variables(kernel["variablesReference"])}
+    gradient = rows["∇ gradient"]
+    assert viewer_walk.is_tagged(gradient)
+    expression = viewer_walk.viewable_expression(gradient.evaluate_name)
+    assert expression.startswith("__import__('tf_debug_repr').gradient_of(")
+    p = viewer_walk.fetch(s, expression)
+    assert not viewer_walk.check_payload(s, gradient, expression, p), p["error"]
+    assert p["kind"] == "tensor" and p["shape"] == [16, 7 * 7 * 16]
+    # The very gradient the step applied (its own list holds it), not the weight.
+    same = viewer_walk.fetch(s, "g_grads[0]")
+    for part in ("stats", "histogram", "slice"):
+        assert p[part] == same[part], part
+    low = float(s.evaluate("float(g_grads[0].numpy().min())")["result"])
+    high = float(s.evaluate("float(g_grads[0].numpy().max())")["result"])
+    assert (p["stats"]["min"], p["stats"]["max"]) == pytest.approx((low, high), rel=1e-6)
+    weight = viewer_walk.fetch(s, "generator.trainable_weights[0]")
+    assert weight["stats"]["min"] != p["stats"]["min"]
+    # The model's own "∇ gradients" table: its first row is that same gradient.
+    model = s.evaluate("generator")
+    table = {r.name: r for r in s.client.variables(model["variablesReference"])}["∇ gradients"]
+    first = s.children(table)[0]
+    assert viewer_walk.is_tagged(first)
+    expression = viewer_walk.viewable_expression(first.evaluate_name)
+    row_payload = viewer_walk.fetch(s, expression)
+    assert not viewer_walk.check_payload(s, first, expression, row_payload), row_payload["error"]
+    for part in ("stats", "histogram", "slice"):
+        assert row_payload[part] == same[part], part
+
+
 LOOKS = (
     real_suite.Look(
         "test_oxford_pets_segmentation_batch_and_predicted_mask",
@@ -335,6 +320,19 @@ LOOKS = (
             "END_BREAKPOINT": text_classification_end,
             "VECTOR_BREAKPOINT": text_classification_vector,
         },
+    ),
+    # TestDcganLoop's two tests before, on a session of their own to the same stop
+    real_suite.Look(
+        "test_dcgan_loop_two_tapes_two_optimizers",
+        "real/dcgan_loop.py",
+        ("compiled",),
+        {"BREAKPOINT": dcgan_loop_two_tapes_two_optimizers},
+    ),
+    real_suite.Look(
+        "test_dcgan_gradient_row_viewed_as_the_gradient",
+        "real/dcgan_loop.py",
+        ("compiled",),
+        {"BREAKPOINT": dcgan_gradient_row_viewed_as_the_gradient},
     ),
 )
 
