@@ -18,9 +18,12 @@ if TYPE_CHECKING:
     from importlib.abc import Loader
 
 Callback = Callable[[ModuleType], None]
+# Called before and after a module's code runs: ``leave(enter())`` (``run_around``)
+Around = tuple[Callable[[], Any], Callable[[Any], None]]
 
 _lock = threading.RLock()
 _pending: dict[str, list[Callback]] = {}
+_around: dict[str, Around] = {}
 
 
 def _run(callbacks: list[Callback], module: ModuleType) -> None:
@@ -53,7 +56,13 @@ class _LoaderWrapper:  # duck-typed: importlib.abc costs ~20 ms at debugger star
         return self._loader.create_module(spec)
 
     def exec_module(self, module: ModuleType) -> None:
-        self._loader.exec_module(module)
+        with _lock:
+            around = _around.pop(self._name, None)
+        token = _enter(around)
+        try:
+            self._loader.exec_module(module)
+        finally:
+            _leave(around, token)
         with _lock:
             callbacks = _pending.pop(self._name, [])
         _run(callbacks, module)
@@ -68,7 +77,8 @@ class _PostImportFinder:
         self._busy = threading.local()
 
     def find_spec(self, fullname, path=None, target=None):
-        if fullname not in _pending or getattr(self._busy, "active", False):
+        wanted = fullname in _pending or fullname in _around
+        if not wanted or getattr(self._busy, "active", False):
             return None
         self._busy.active = True
         try:
@@ -88,6 +98,37 @@ class _PostImportFinder:
 
 
 _finder = _PostImportFinder()
+
+
+def _enter(around: Around | None) -> Any:
+    if around is None:
+        return None
+    try:
+        return around[0]()
+    except Exception as exc:  # never break the user's import
+        report(f"tf-debug-repr: before an import: {exc!r}")
+        return None
+
+
+def _leave(around: Around | None, token: Any) -> None:
+    if around is None:
+        return
+    try:
+        around[1](token)
+    except Exception as exc:
+        report(f"tf-debug-repr: after an import: {exc!r}")
+
+
+def run_around(name: str, enter: Callable[[], Any], leave: Callable[[Any], None]) -> None:
+    """Run ``name``'s module code, at its first import, between ``enter()`` and
+    ``leave(what enter returned)`` (``leave`` also when the import raises). Nothing for a
+    module already imported."""
+    with _lock:
+        if name in sys.modules:
+            return
+        _around[name] = (enter, leave)
+        if _finder not in sys.meta_path:
+            sys.meta_path.insert(0, _finder)
 
 
 def when_imported(name: str, callback: Callback) -> None:

@@ -19,7 +19,7 @@ import threading
 from types import ModuleType
 
 from ..hosts.pydevd import client as debugger_client
-from ..hosts.pydevd import socket_tuning
+from ..hosts.pydevd import quiet_import, socket_tuning
 from . import import_hooks
 
 _activated = False
@@ -196,6 +196,10 @@ def activate() -> None:
     import_hooks.when_imported("tensorflow", _on_tensorflow)
     import_hooks.when_imported("keras", _on_keras)
     import_hooks.when_imported("tf_keras", _on_keras)
+    # Their module code runs without pydevd's trace function where nothing in it could stop
+    # (seconds of every session's start: hosts/pydevd/quiet_import.py)
+    for name in quiet_import.NAMES:
+        import_hooks.run_around(name, quiet_import.pause, quiet_import.resume)
     debugger_client.when_connected(_arm)
     # pydevd's own machinery: tuned only once the hooks above are in place, and each
     # guarded so that nothing here can stop the debugger from starting.
