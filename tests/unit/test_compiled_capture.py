@@ -612,3 +612,48 @@ def test_a_replicated_shadow_reads_as_tfs_aggregated_read_without_its_reduce_pat
     same, summed, differ, ops = answer(two_cpus, "replica_sum_of_a_shadow")
     assert same and summed and differ
     assert ops == ["AddN", "ReadVariableOp"], ops
+
+
+def test_a_sites_own_variables_are_read_where_made_and_no_read_joins_a_graph(monkeypatch):
+    """A site reads its counter and rings once where it makes them (TF makes a read's
+    kernel at the first read of each dtype and shape, which the first stop paid): eagerly,
+    past the function being traced, and not at all where the outermost context is a TF1
+    graph (the read would be an op of the program's graph)."""
+    from tf_debug_repr.gradients import compiled
+
+    made: list = []
+    real = compiled._snapshot
+    monkeypatch.setattr(compiled, "_snapshot", lambda v: made.append(real(v)) or made[-1])
+    counter = tf.Variable(7, dtype=tf.int64)
+
+    @tf.function
+    def step() -> tf.Tensor:
+        compiled._warm(tf, (counter,))
+        return tf.constant(1)
+
+    graph = step.get_concrete_function().graph
+    assert [int(value.numpy()) for value in made] == [7]  # read once, eagerly
+    assert not [op for op in graph.get_operations() if op.type == "ReadVariableOp"]
+    made.clear()
+    with tf.Graph().as_default() as v1:
+        held = tf.Variable(1.0)
+        before = len(v1.get_operations())
+        compiled._warm(tf, (held,))
+        assert len(v1.get_operations()) == before and not made
+
+
+def test_a_compiled_steps_site_reads_its_counter_and_rings_at_the_trace(monkeypatch):
+    from tf_debug_repr.gradients import compiled
+
+    warmed: list = []
+    real = compiled._warm
+    monkeypatch.setattr(compiled, "_warm", lambda tf_, vs: warmed.append(vs) or real(tf_, vs))
+    model = dense_model()
+    model.compile(optimizer="sgd", loss="mse")
+    x, y = data(16)
+    model.fit(x, y, batch_size=16, epochs=1, verbose=0)
+    names = [[v.name for v in variables] for variables in warmed]
+    assert names and all(
+        [n.split(":")[0] for n in each] == ["tfdr_steps", "tfdr_iterations", "tfdr_norms"]
+        for each in names
+    ), names
