@@ -1167,9 +1167,8 @@ def _any_weight(objs: Any) -> bool:
     site, by identity: where none is, a stop's records of them need no counter read (a
     Locals row of a tensor or of a variable no compiled step applies to). Under
     ``_lock``."""
-    if _held:  # this request already read the counters: its index is current
-        return True
-    _found_sites()
+    if not _held:  # else this request read the counters already: its index is current
+        _found_sites()
     for obj in objs:
         for candidate in (obj, getattr(obj, "_value", None)):
             if candidate is not None and id(candidate) in _index:
@@ -1228,21 +1227,27 @@ def sync(store: Callable[..., None], wanted: Any = None) -> None:
         return
     from ..core.guards import harmless
 
-    with _lock, harmless():
+    with _lock:
         if wanted and not _any_weight(wanted):
             return  # no site holds any of them: no counter to read (a tensor's row)
-        looked = _look()
-        if wanted is None:
-            for optimizer, site, read in looked:
-                for i, ref in enumerate(site.variables):
-                    variable = ref()
-                    if variable is not None and read.stored[i] < read.count:
-                        _store_weight(store, optimizer, site, read, i, variable)
-            return
-        for obj in wanted:
-            for optimizer, site, read, i, variable in _positions(obj, looked):
-                if read.stored[i] < read.count:
+        with harmless():  # entered only where there is a counter to read (~20 µs a row)
+            _sync_looked(store, wanted)
+
+
+def _sync_looked(store: Callable[..., None], wanted: Any) -> None:
+    """``sync``'s reads and records, under ``_lock`` and ``harmless``."""
+    looked = _look()
+    if wanted is None:
+        for optimizer, site, read in looked:
+            for i, ref in enumerate(site.variables):
+                variable = ref()
+                if variable is not None and read.stored[i] < read.count:
                     _store_weight(store, optimizer, site, read, i, variable)
+        return
+    for obj in wanted:
+        for optimizer, site, read, i, variable in _positions(obj, looked):
+            if read.stored[i] < read.count:
+                _store_weight(store, optimizer, site, read, i, variable)
 
 
 def pending(variables: list) -> list[tuple[float, bool, str] | None]:
@@ -1257,23 +1262,26 @@ def pending(variables: list) -> list[tuple[float, bool, str] | None]:
     from ..core.guards import harmless
 
     found: list[tuple[float, bool, str] | None] = []
-    with _lock, harmless():
+    with _lock:
         if not _any_weight(variables):
             return [None] * len(variables)
-        looked = _look()
-        for variable in variables:
-            latest = None
-            for optimizer, site, read, i, _ in _positions(variable, looked):
-                if read.stored[i] < read.count:
-                    latest = (optimizer, site, read, i)
-            if latest is None or latest[1].replicated:
-                found.append(None)
-                continue
-            optimizer, site, read, i = latest
-            iterations, squares = _rings(site, read)
-            last = (read.count - 1) % HISTORY
-            norm = math.sqrt(float(squares[last, i]))  # NaN and Inf carry through
-            found.append((norm, site.steps[i] > 0, _label_of(site, optimizer, read, iterations)))
+        with harmless():  # entered only where there is a counter to read
+            looked = _look()
+            for variable in variables:
+                latest = None
+                for optimizer, site, read, i, _ in _positions(variable, looked):
+                    if read.stored[i] < read.count:
+                        latest = (optimizer, site, read, i)
+                if latest is None or latest[1].replicated:
+                    found.append(None)
+                    continue
+                optimizer, site, read, i = latest
+                iterations, squares = _rings(site, read)
+                last = (read.count - 1) % HISTORY
+                norm = math.sqrt(float(squares[last, i]))  # NaN and Inf carry through
+                found.append(
+                    (norm, site.steps[i] > 0, _label_of(site, optimizer, read, iterations))
+                )
     return found
 
 
