@@ -657,3 +657,34 @@ def test_a_compiled_steps_site_reads_its_counter_and_rings_at_the_trace(monkeypa
         [n.split(":")[0] for n in each] == ["tfdr_steps", "tfdr_iterations", "tfdr_norms"]
         for each in names
     ), names
+
+
+def test_a_value_no_compiled_step_applies_to_reads_no_counter_and_enters_no_observer_scope(
+    monkeypatch,
+):
+    """A Locals row of a tensor (or of a variable no step trains) asks for its gradient
+    record: told by the sites' index, with no op and no observer scope (~20 µs a row);
+    a weight's still gets its record, outside a request and inside one."""
+    from tf_debug_repr.core import guards
+    from tf_debug_repr.gradients import compiled
+
+    model = dense_model()
+    model.compile(optimizer="sgd", loss="mse")
+    x, y = data(16)
+    model.fit(x, y, batch_size=16, epochs=1, verbose=0)
+    scopes: list = []
+    real = guards.harmless
+    monkeypatch.setattr(guards, "harmless", lambda *a: scopes.append(a) or real(*a))
+    looks: list = []
+    real_look = compiled._look_now
+    monkeypatch.setattr(compiled, "_look_now", lambda: looks.append(1) or real_look())
+    others = [tf.constant([1.0, 2.0]), tf.Variable([3.0])]
+    for request in (None, object()):
+        with capture.one_look(request):
+            assert capture.record_of(model.trainable_weights[0]) is not None
+            scopes.clear()
+            looks.clear()
+            assert [capture.record_of(v) for v in others] == [None, None]
+            assert compiled.pending(others) == [None, None]
+            assert not scopes and not looks, (scopes, looks)
+    assert capture.record_of(others[0]) is None and not looks
