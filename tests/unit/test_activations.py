@@ -369,3 +369,36 @@ def test_an_rnn_cell_keeps_its_last_iterations_output():
     kept = capture.outputs_of(rnn.cell)
     assert kept is not None and kept[0].detail == "last of 5 tf.while_loop iterations", kept
     assert kept[0].value.numpy().tobytes() == out.numpy().tobytes()
+
+
+def test_a_stops_read_of_a_layers_output_runs_no_identity_and_keeps_the_steps_values(
+    monkeypatch,
+):
+    """The stamp, a shadow's shape and its values are read by the raw read alone: an
+    ``Identity`` is one more op kernel TF makes at its first run (~2 ms of a model's first
+    expansion). What was read still keeps the step's values when the next step writes."""
+    from tensorflow.python import pywrap_tfe
+
+    model = mlp()
+    first, _ = model.layers
+
+    @tf.function
+    def step(x):
+        return model(x)
+
+    x = np.random.default_rng(0).random((5, 6), dtype=np.float32)
+    step(x)
+    ops: list = []
+    real = pywrap_tfe.TFE_Py_FastPathExecute
+    monkeypatch.setattr(
+        pywrap_tfe,
+        "TFE_Py_FastPathExecute",
+        lambda ctx, op, *a: ops.append(op) or real(ctx, op, *a),
+    )
+    kept = capture.outputs_of(first)
+    assert kept is not None and "ReadVariableOp" in ops and "Identity" not in ops, ops
+    held = kept[0].value.numpy().tobytes()
+    assert held == first(x).numpy().tobytes()
+    step(x * 2)
+    assert kept[0].value.numpy().tobytes() == held
+    assert capture.outputs_of(first)[0].value.numpy().tobytes() != held

@@ -612,3 +612,79 @@ def test_a_replicated_shadow_reads_as_tfs_aggregated_read_without_its_reduce_pat
     same, summed, differ, ops = answer(two_cpus, "replica_sum_of_a_shadow")
     assert same and summed and differ
     assert ops == ["AddN", "ReadVariableOp"], ops
+
+
+def test_a_sites_own_variables_are_read_where_made_and_no_read_joins_a_graph(monkeypatch):
+    """A site reads its counter and rings once where it makes them (TF makes a read's
+    kernel at the first read of each dtype and shape, which the first stop paid): eagerly,
+    past the function being traced, and not at all where the outermost context is a TF1
+    graph (the read would be an op of the program's graph)."""
+    from tf_debug_repr.gradients import compiled
+
+    made: list = []
+    real = compiled._snapshot
+    monkeypatch.setattr(compiled, "_snapshot", lambda v: made.append(real(v)) or made[-1])
+    counter = tf.Variable(7, dtype=tf.int64)
+
+    @tf.function
+    def step() -> tf.Tensor:
+        compiled._warm(tf, (counter,))
+        return tf.constant(1)
+
+    graph = step.get_concrete_function().graph
+    assert [int(value.numpy()) for value in made] == [7]  # read once, eagerly
+    assert not [op for op in graph.get_operations() if op.type == "ReadVariableOp"]
+    made.clear()
+    with tf.Graph().as_default() as v1:
+        held = tf.Variable(1.0)
+        before = len(v1.get_operations())
+        compiled._warm(tf, (held,))
+        assert len(v1.get_operations()) == before and not made
+
+
+def test_a_compiled_steps_site_reads_its_counter_and_rings_at_the_trace(monkeypatch):
+    from tf_debug_repr.gradients import compiled
+
+    warmed: list = []
+    real = compiled._warm
+    monkeypatch.setattr(compiled, "_warm", lambda tf_, vs: warmed.append(vs) or real(tf_, vs))
+    model = dense_model()
+    model.compile(optimizer="sgd", loss="mse")
+    x, y = data(16)
+    model.fit(x, y, batch_size=16, epochs=1, verbose=0)
+    names = [[v.name for v in variables] for variables in warmed]
+    assert names and all(
+        [n.split(":")[0] for n in each] == ["tfdr_steps", "tfdr_iterations", "tfdr_norms"]
+        for each in names
+    ), names
+
+
+def test_a_value_no_compiled_step_applies_to_reads_no_counter_and_enters_no_observer_scope(
+    monkeypatch,
+):
+    """A Locals row of a tensor (or of a variable no step trains) asks for its gradient
+    record: told by the sites' index, with no op and no observer scope (~20 µs a row);
+    a weight's still gets its record, outside a request and inside one."""
+    from tf_debug_repr.core import guards
+    from tf_debug_repr.gradients import compiled
+
+    model = dense_model()
+    model.compile(optimizer="sgd", loss="mse")
+    x, y = data(16)
+    model.fit(x, y, batch_size=16, epochs=1, verbose=0)
+    scopes: list = []
+    real = guards.harmless
+    monkeypatch.setattr(guards, "harmless", lambda *a: scopes.append(a) or real(*a))
+    looks: list = []
+    real_look = compiled._look_now
+    monkeypatch.setattr(compiled, "_look_now", lambda: looks.append(1) or real_look())
+    others = [tf.constant([1.0, 2.0]), tf.Variable([3.0])]
+    for request in (None, object()):
+        with capture.one_look(request):
+            assert capture.record_of(model.trainable_weights[0]) is not None
+            scopes.clear()
+            looks.clear()
+            assert [capture.record_of(v) for v in others] == [None, None]
+            assert compiled.pending(others) == [None, None]
+            assert not scopes and not looks, (scopes, looks)
+    assert capture.record_of(others[0]) is None and not looks

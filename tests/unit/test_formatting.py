@@ -60,3 +60,36 @@ def test_sparkline_marks_bad_entries():
     assert fmt.sparkline([0.0, 1.0, 2.0, 3.0]) == "▁▃▆█"
     assert fmt.sparkline([1.0, float("nan"), 1.0]) == "▅!▅"
     assert fmt.sparkline([float("inf")]) == "!"
+
+
+def _render_every_step(parts, limit=fmt.MAX_SUMMARY_CHARS, reserve=40):
+    """``render`` as it was before its short-line shortcut: every drop and shrink run."""
+    kept = [fmt.Part(" ".join(p.text.split()), p.priority, p.shrink) for p in parts]
+    kept = [p for p in kept if p.text]
+    fmt._drop(kept, limit, fmt.VALUES)
+    fmt._shrink(kept, limit - reserve, fmt.NAME_FLOOR)
+    fmt._drop(kept, limit, fmt.FIGURES)
+    fmt._shrink(kept, limit, 8)
+    return fmt.clip(fmt.join(p.text for p in kept), limit)
+
+
+def test_render_gives_every_line_what_every_drop_and_shrink_gave():
+    """A line short enough skips the drops and shrinks (each a no-op there): the same
+    text for lines around every threshold (the limit, the limit less the reserve), with
+    runs of whitespace, empty parts, long names and every priority."""
+    rng = np.random.default_rng(27)
+    words = ["x∈[0, 1]", "μ=0.5", "σ=0.29", "float32[1000000]", "", "  two  spaces ", "‼ NaN×3"]
+    checked = short = 0
+    for _ in range(3000):
+        parts = []
+        for _ in range(int(rng.integers(1, 12))):
+            long_name = rng.random() < 0.2
+            text = "n" * int(rng.integers(1, 200)) if long_name else str(rng.choice(words))
+            parts.append(fmt.Part(text, int(rng.integers(0, 5)), bool(rng.random() < 0.3)))
+        limit = int(rng.integers(20, 320))
+        reserve = int(rng.choice([0, 10, 40]))
+        expected = _render_every_step(parts, limit, reserve)
+        assert fmt.render(parts, limit, reserve) == expected, (parts, limit, reserve)
+        checked += 1
+        short += len(expected) <= limit - reserve
+    assert checked == 3000 and 500 < short < 2900  # both paths taken many times

@@ -120,6 +120,15 @@ def _variable(tf: Any, initial: Any, name: str, open_shape: bool = False) -> Any
     )
 
 
+def _now(variable: Any) -> Any:
+    """One of this module's variables' value now (immutable: a later write never shows in
+    it), by its raw read: ``numpy()`` and ``tf.identity`` of a variable add an ``Identity``
+    op, one more kernel TF makes at its first run (~2 ms of a first stop's expansion)."""
+    from tensorflow.python.ops import gen_resource_variable_ops
+
+    return gen_resource_variable_ops.read_variable_op(variable.handle, variable.dtype)
+
+
 class _Step:
     """One traced step function (a FuncGraph): its name, a stamp it writes when it runs
     (the value of a clock every step advances: the largest stamp is the last step run),
@@ -619,7 +628,7 @@ def _last(traces: dict) -> tuple[_Step, list[Kept], int] | None:
     for key, (step, kept) in sorted(
         traces.items(), key=lambda item: (item[0][1] is not None, item[0][1] or 0)
     ):
-        stamp = int(step.stamp.numpy())
+        stamp = int(_now(step.stamp).numpy())
         if stamp <= 0:
             continue
         if best is None or stamp > best[2]:
@@ -673,8 +682,8 @@ def _read(kept: list[Kept], step: _Step, stamp: int) -> list[Output]:
             # this step's (the next one writes anew), read where the shadow lives
             place = tf.device(shadow.replica[1]) if shadow.replica and shadow.replica[1] else None
             with place or contextlib.nullcontext():
-                values = tf.identity(shadow.values)
-            shape = [int(d) for d in shadow.shape.numpy()]
+                values = _now(shadow.values) if place is None else tf.identity(shadow.values)
+            shape = [int(d) for d in _now(shadow.shape).numpy()]
             if shadow.static_fit is True:
                 shape = [int(d) for d in values.shape]
             whole = shadow.static_fit is not False and list(values.shape) == shape
@@ -700,8 +709,8 @@ def _body_detail(shadow: Kept, step: _Step) -> tuple[str, str]:
     run of the step wrote it, and whether that was the last run."""
     if shadow.ran is None or shadow.iterations is None:
         return "", ""
-    ran = int(shadow.ran.numpy())
-    last = int(step.runs.numpy())
+    ran = int(_now(shadow.ran).numpy())
+    last = int(_now(step.runs).numpy())
     what = "its tf.cond branch" if shadow.body == "tf.cond" else "its tf.while_loop body"
     if ran <= 0:
         return "", (

@@ -320,6 +320,21 @@ class _Site:
         self.sample_rows: dict[int, int] = {}  # weight's index -> its row
         self.sample_offsets: list[int] = []  # per row: where its place starts in ``samples``
         self.sample_places: tuple[int, ...] = ()  # per row: its place's length
+        if not replicated:
+            _warm(tf, (self.counter, self.iterations, self.squares))
+
+
+def _warm(tf: Any, variables: tuple) -> None:
+    """Read each of a site's own variables once where they are made (at the trace, in its
+    ``init_scope``): TF makes a read's kernel at the first read of each dtype and shape
+    (0.4-2.5 ms each, measured), which the first stop's Locals paid for the counter and
+    the two rings. Only the capture's own variables are read, eagerly (no op of the
+    program's graph: nothing where ``init_scope`` is not eager, a TF1 graph)."""
+    with tf.init_scope():
+        if not tf.executing_eagerly():
+            return
+        for variable in variables:
+            _snapshot(variable)
 
 
 def _variable(tf: Any, replicated: bool, initial: Any, **kwargs: Any) -> Any:
@@ -1152,9 +1167,8 @@ def _any_weight(objs: Any) -> bool:
     site, by identity: where none is, a stop's records of them need no counter read (a
     Locals row of a tensor or of a variable no compiled step applies to). Under
     ``_lock``."""
-    if _held:  # this request already read the counters: its index is current
-        return True
-    _found_sites()
+    if not _held:  # else this request read the counters already: its index is current
+        _found_sites()
     for obj in objs:
         for candidate in (obj, getattr(obj, "_value", None)):
             if candidate is not None and id(candidate) in _index:
@@ -1213,21 +1227,27 @@ def sync(store: Callable[..., None], wanted: Any = None) -> None:
         return
     from ..core.guards import harmless
 
-    with _lock, harmless():
+    with _lock:
         if wanted and not _any_weight(wanted):
             return  # no site holds any of them: no counter to read (a tensor's row)
-        looked = _look()
-        if wanted is None:
-            for optimizer, site, read in looked:
-                for i, ref in enumerate(site.variables):
-                    variable = ref()
-                    if variable is not None and read.stored[i] < read.count:
-                        _store_weight(store, optimizer, site, read, i, variable)
-            return
-        for obj in wanted:
-            for optimizer, site, read, i, variable in _positions(obj, looked):
-                if read.stored[i] < read.count:
+        with harmless():  # entered only where there is a counter to read (~20 µs a row)
+            _sync_looked(store, wanted)
+
+
+def _sync_looked(store: Callable[..., None], wanted: Any) -> None:
+    """``sync``'s reads and records, under ``_lock`` and ``harmless``."""
+    looked = _look()
+    if wanted is None:
+        for optimizer, site, read in looked:
+            for i, ref in enumerate(site.variables):
+                variable = ref()
+                if variable is not None and read.stored[i] < read.count:
                     _store_weight(store, optimizer, site, read, i, variable)
+        return
+    for obj in wanted:
+        for optimizer, site, read, i, variable in _positions(obj, looked):
+            if read.stored[i] < read.count:
+                _store_weight(store, optimizer, site, read, i, variable)
 
 
 def pending(variables: list) -> list[tuple[float, bool, str] | None]:
@@ -1242,23 +1262,26 @@ def pending(variables: list) -> list[tuple[float, bool, str] | None]:
     from ..core.guards import harmless
 
     found: list[tuple[float, bool, str] | None] = []
-    with _lock, harmless():
+    with _lock:
         if not _any_weight(variables):
             return [None] * len(variables)
-        looked = _look()
-        for variable in variables:
-            latest = None
-            for optimizer, site, read, i, _ in _positions(variable, looked):
-                if read.stored[i] < read.count:
-                    latest = (optimizer, site, read, i)
-            if latest is None or latest[1].replicated:
-                found.append(None)
-                continue
-            optimizer, site, read, i = latest
-            iterations, squares = _rings(site, read)
-            last = (read.count - 1) % HISTORY
-            norm = math.sqrt(float(squares[last, i]))  # NaN and Inf carry through
-            found.append((norm, site.steps[i] > 0, _label_of(site, optimizer, read, iterations)))
+        with harmless():  # entered only where there is a counter to read
+            looked = _look()
+            for variable in variables:
+                latest = None
+                for optimizer, site, read, i, _ in _positions(variable, looked):
+                    if read.stored[i] < read.count:
+                        latest = (optimizer, site, read, i)
+                if latest is None or latest[1].replicated:
+                    found.append(None)
+                    continue
+                optimizer, site, read, i = latest
+                iterations, squares = _rings(site, read)
+                last = (read.count - 1) % HISTORY
+                norm = math.sqrt(float(squares[last, i]))  # NaN and Inf carry through
+                found.append(
+                    (norm, site.steps[i] > 0, _label_of(site, optimizer, read, iterations))
+                )
     return found
 
 

@@ -26,6 +26,7 @@ from ..core.guards import harmless, remote_device
 from ..core.tf_types import Kind, kind_of, library_class
 from ..core.view_model import FACADE, NUMPY, Child, Node, Note, call, lazy, scalar_leaf
 from . import attributes
+from . import variables as variable_views
 
 MODULE = FACADE  # expressions name the stable facade, never this module's path
 CLIPPING = ("clipnorm", "clipvalue", "global_clipnorm")
@@ -121,7 +122,7 @@ def _current_rate(base: Any, lr: Any) -> Any:
             current = lr(base.iterations) if kind_of(lr) is Kind.LR_SCHEDULE else lr
         else:
             current = base.learning_rate
-        value = np.asarray(current).astype(np.float32)
+        value = variable_views.host_array(current).astype(np.float32)
     return scalar_leaf(value[()])
 
 
@@ -164,8 +165,7 @@ def _is_distributed(value: Any) -> bool:
 
 
 def _iterations(opt: Any) -> int:
-    with harmless():
-        return int(np.asarray(opt.iterations))
+    return int(variable_views.host_array(opt.iterations))
 
 
 def _loss_scale(opt: Any) -> float | None:
