@@ -112,9 +112,7 @@ def main() -> int:
         for side in sides:
             load = os.getloadavg()[0]
             result = run_side(side, args.program, args.marker, sources, envs)
-            picked = [
-                t for t in result["traces"] if args.trace in t["name"] and t["depth"] == 0
-            ]
+            picked = [t for t in result["traces"] if args.trace in t["name"] and t["depth"] == 0]
             cpu = sum(t["cpu"] for t in picked)
             every = sum(t["cpu"] for t in result["traces"] if t["depth"] == 0)
             found[side].append((cpu, every))
@@ -135,9 +133,7 @@ def main() -> int:
         cells = []
         for side in sides:
             values = [v[index] for v in found[side]]
-            cells.append(
-                f"{statistics.median(values):.2f} ({min(values):.2f}–{max(values):.2f})"
-            )
+            cells.append(f"{statistics.median(values):.2f} ({min(values):.2f}–{max(values):.2f})")
         print(f"| {what}, median (range), n = {args.rounds} | {' | '.join(cells)} |")
     return 0
 
