@@ -68,3 +68,18 @@ def test_a_pause_leaves_the_recorder_on_after_the_op():
     codes = recorded(step)
     assert helper.__code__ in codes
     assert ops.Graph._create_op_helper.__code__ not in codes
+
+
+class Doubled:
+    """A type of the program's own that TF converts to a tensor by its code."""
+
+    def __init__(self, x) -> None:
+        self.x = x
+
+    def __tf_tensor__(self, dtype=None, name=None):
+        return tf.convert_to_tensor(self.x, dtype=dtype) * 2.0
+
+
+def test_an_input_of_a_type_of_the_programs_own_is_recorded_in_op_making():
+    codes = recorded(lambda x: tf.raw_ops.AddV2(x=Doubled(x), y=x))
+    assert Doubled.__tf_tensor__.__code__ in codes

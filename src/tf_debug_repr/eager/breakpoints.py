@@ -467,20 +467,48 @@ def _only_tf_code(graph: Any) -> bool:
     return all(spec.function is None or spec.fast_string_merge for spec in specs)
 
 
-def _unrecorded_op_making() -> None:
-    """The trace's recorder is paused while TF makes an op (``Graph._create_op_internal``:
-    the node, its shape inference, its device and control inputs): about a third of the
-    Python calls of a Keras ``fit``'s trace, none of them the program's code, each of which
-    the C profiler saw (profiled, that trace took ~40% more CPU without a debugger). The
-    pause leaves the profiler's own stack as it was: no call made while paused returns
-    after it."""
-    from tensorflow.python.framework import ops
+# Types whose conversion to a tensor runs only their library's code (a subclass of the
+# program's own is of its module, and is not).
+_PLAIN_MODULES = frozenset({"builtins", "numpy", "tensorflow", "keras", "tf_keras"})
 
-    def wrap(original: Any) -> Any:
+
+def _plain(value: Any, depth: int = 0) -> bool:
+    """Does converting ``value`` (an op's input or attr) to a tensor run library code only?"""
+    if type(value).__module__.partition(".")[0] not in _PLAIN_MODULES:
+        return False
+    if isinstance(value, (list, tuple)):
+        return depth < 3 and all(_plain(item, depth + 1) for item in value)
+    if isinstance(value, dict):
+        return depth < 3 and all(_plain(item, depth + 1) for item in value.values())
+    return True
+
+
+_device_functions = False  # a device function was pushed on a graph's device stack
+
+
+def _unrecorded_op_making() -> None:
+    """The trace's recorder is paused while TF makes an op: the generated op functions'
+    ``_apply_op_helper`` (its inputs converted, the node made, its shape inference, its
+    device and control inputs) and ``Graph._create_op_internal`` (constants and other ops
+    made without it), and while its automatic control dependencies are added: over half of the Python calls of a Keras ``fit``'s trace, each of
+    which the C profiler saw (profiled, that trace took ~50% more CPU without a debugger).
+    Not paused where the program's own code may run there: an input or attr of a type of
+    the program's own (its conversion to a tensor), op callbacks, a device function
+    (``Graph.device(fn)``: TF calls it for each op; ``_only_tf_code``). The pause leaves
+    the profiler's own stack as it was: no call made while paused returns after it. The
+    wrappers are one Python call each (a debugger's trace function sees each call)."""
+    from tensorflow.python.eager import context
+    from tensorflow.python.framework import op_def_library, ops
+
+    def wrap_create(original: Any) -> Any:
         def _create_op_internal(self, *args, **kwargs):
             recorder = getattr(_local, "recorder", None)
             profile = None if recorder is None else recorder._profile
-            if profile is None or sys.getprofile() is not profile or not _only_tf_code(self):
+            if (
+                profile is None
+                or sys.getprofile() is not profile
+                or (_device_functions and not _only_tf_code(self))
+            ):
                 return original(self, *args, **kwargs)
             sys.setprofile(None)
             try:
@@ -490,7 +518,64 @@ def _unrecorded_op_making() -> None:
 
         return _create_op_internal
 
-    patch_once(ops.Graph, "_create_op_internal", wrap)
+    def wrap_apply(original: Any) -> Any:
+        def _apply_op_helper(op_type_name, name=None, **keywords):
+            recorder = getattr(_local, "recorder", None)
+            profile = None if recorder is None else recorder._profile
+            ctx = context._context
+            plain = ctx is not None and not ctx._thread_local_data.op_callbacks
+            for value in keywords.values():  # a loop, not a generator (a frame per op)
+                if not plain:
+                    break
+                plain = type(value).__module__.partition(".")[0] in _PLAIN_MODULES and (
+                    not isinstance(value, (list, tuple, dict)) or _plain(value)
+                )
+            if (
+                profile is None
+                or not plain
+                or sys.getprofile() is not profile
+                or (_device_functions and not _only_tf_code(ops.get_default_graph()))
+            ):
+                return original(op_type_name, name, **keywords)
+            sys.setprofile(None)
+            try:
+                return original(op_type_name, name, **keywords)
+            finally:
+                profile.enable()
+
+        return _apply_op_helper
+
+    def wrap_device(original: Any) -> Any:
+        def device(self, device_name_or_function):
+            global _device_functions
+            if callable(device_name_or_function):
+                _device_functions = True
+            return original(self, device_name_or_function)
+
+        return device
+
+    def wrap_exit(original: Any) -> Any:
+        # the trace's automatic control dependencies, once the function returned: TF's
+        # code over every op made
+        def __exit__(self, *args):
+            recorder = getattr(_local, "recorder", None)
+            profile = None if recorder is None else recorder._profile
+            if profile is None or sys.getprofile() is not profile:
+                return original(self, *args)
+            sys.setprofile(None)
+            try:
+                return original(self, *args)
+            finally:
+                profile.enable()
+
+        return __exit__
+
+    from tensorflow.python.framework import auto_control_deps
+
+    patch_once(auto_control_deps.AutomaticControlDependencies, "__exit__", wrap_exit)
+    patch_once(ops.Graph, "device", wrap_device)
+    patch_once(ops.Graph, "_create_op_internal", wrap_create)
+    patch_once(op_def_library, "_apply_op_helper", wrap_apply)
 
 
 def _note_converted(f: Any) -> None:
