@@ -483,6 +483,7 @@ def _plain(value: Any, depth: int = 0) -> bool:
     return True
 
 
+_profiler: Callable[[], Any] = sys.getprofile  # the C profiler's object, when it is on
 _device_functions = False  # a device function was pushed on a graph's device stack
 
 
@@ -503,10 +504,10 @@ def _unrecorded_op_making() -> None:
     def wrap_create(original: Any) -> Any:
         def _create_op_internal(self, *args, **kwargs):
             recorder = getattr(_local, "recorder", None)
-            profile = None if recorder is None else recorder._profile
+            profile: Any = None if recorder is None else recorder._profile
             if (
                 profile is None
-                or sys.getprofile() is not profile
+                or _profiler() is not profile
                 or (_device_functions and not _only_tf_code(self))
             ):
                 return original(self, *args, **kwargs)
@@ -521,7 +522,7 @@ def _unrecorded_op_making() -> None:
     def wrap_apply(original: Any) -> Any:
         def _apply_op_helper(op_type_name, name=None, **keywords):
             recorder = getattr(_local, "recorder", None)
-            profile = None if recorder is None else recorder._profile
+            profile: Any = None if recorder is None else recorder._profile
             ctx = context._context
             plain = ctx is not None and not ctx._thread_local_data.op_callbacks
             for value in keywords.values():  # a loop, not a generator (a frame per op)
@@ -533,7 +534,7 @@ def _unrecorded_op_making() -> None:
             if (
                 profile is None
                 or not plain
-                or sys.getprofile() is not profile
+                or _profiler() is not profile
                 or (_device_functions and not _only_tf_code(ops.get_default_graph()))
             ):
                 return original(op_type_name, name, **keywords)
@@ -559,8 +560,8 @@ def _unrecorded_op_making() -> None:
         # code over every op made
         def __exit__(self, *args):
             recorder = getattr(_local, "recorder", None)
-            profile = None if recorder is None else recorder._profile
-            if profile is None or sys.getprofile() is not profile:
+            profile: Any = None if recorder is None else recorder._profile
+            if profile is None or _profiler() is not profile:
                 return original(self, *args)
             sys.setprofile(None)
             try:
