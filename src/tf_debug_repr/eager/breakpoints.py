@@ -577,6 +577,10 @@ def _unrecorded_op_making() -> None:
     patch_once(auto_control_deps.AutomaticControlDependencies, "__exit__", wrap_exit)
     patch_once(ops.Graph, "device", wrap_device)
     patch_once(ops.Graph, "_create_op_internal", wrap_create)
+    try:  # the op callbacks where this TF keeps them (else op making is paused in part)
+        context.context()._thread_local_data.op_callbacks  # noqa: B018
+    except Exception:
+        return
     patch_once(op_def_library, "_apply_op_helper", wrap_apply)
 
 

@@ -604,7 +604,7 @@ class _Ops:
     def assign(self, variable: Any, value: Any) -> None:
         """``variable.assign(value)`` for this module's variables of open shape, without the
         read ``assign`` returns (never used here)."""
-        self._assign(variable.handle, value, validate_shape=False)
+        self._assign(variable.handle, value)  # validate_shape: False by default
 
 
 # Past any dimension's size: a slice's end is clamped to its dimension.
