@@ -79,6 +79,84 @@ def test_a_batch_unknown_at_the_trace_is_kept_while_it_fits():
     assert capture.BUDGET_VARIABLE in text
 
 
+def test_outputs_of_unknown_batch_are_kept_first_fit_by_a_running_total_in_the_step():
+    """The step decides each output in turn: kept while the step's total stays within the
+    budget (an output that does not fit leaves the total as it was, so a later, smaller one
+    can still fit), bit for bit; what did not fit says its shape."""
+    keras.utils.set_random_seed(2)
+    widths = (8, 64, 2)
+    layers = [keras.layers.Dense(w) for w in widths]
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 6], tf.float32)])
+    def step(x):
+        outs = []
+        for layer in layers:
+            outs.append(layer(x))
+        return outs
+
+    capture.set_budget_mb(100 * 8 * 4 / (1 << 20))  # 100 rows of 8 float32: 3,200 bytes
+    rng = np.random.default_rng(3)
+    for rows, fit in ((50, (True, False, True)), (100, (True, False, False))):
+        # 50 rows: 1,600 + (12,800: no) + 400 = 2,000; 100 rows: 3,200 (the budget, kept)
+        # + (25,600: no) + (800: past it)
+        outs = step(rng.random((rows, 6), dtype=np.float32))
+        for layer, width, out, kept_it in zip(layers, widths, outs, fit, strict=True):
+            kept = capture.outputs_of(layer)[0]
+            assert kept.shape == [rows, width]
+            if kept_it:
+                assert kept.value is not None
+                assert kept.value.numpy().tobytes() == out.numpy().tobytes()
+            else:
+                assert kept.value is None, (rows, width)
+                assert str(views.activation(layer)).startswith(
+                    f"not kept: this output ([{rows}, {width}]"
+                )
+
+
+def test_an_output_of_unknown_batch_adds_ten_ops_to_the_step():
+    """The ops a step gets for each output whose batch is unknown at the trace: its shape,
+    its size in bytes (size, times the item's bytes), the running total (add, compare,
+    select), the rows kept (select, slice) and two assigns; the constants they use are
+    made once per graph. (A trace made these under a debugger's trace function for every
+    output: they were 24, through ``tf.where``, ``tf.shape`` and a slice's ``[]``.)"""
+    keras.utils.set_random_seed(2)
+
+    def ops(count: int) -> list[str]:
+        layers = [keras.layers.Dense(4) for _ in range(count)]
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 6], tf.float32)])
+        def step(x):
+            return [layer(x) for layer in layers]
+
+        graph = step.get_concrete_function().graph
+        return sorted(
+            op.type
+            for op in graph.get_operations()
+            if "tf_debug_repr" in op.name and op.type != "Placeholder"  # captured handles
+        )
+
+    one, three = ops(1), ops(3)
+    added = list(three)
+    for op in one:
+        added.remove(op)
+    assert len(added) == 2 * 10, added
+    assert sorted(added) == sorted(
+        2
+        * [
+            "Shape",
+            "Size",
+            "Mul",
+            "AddV2",
+            "LessEqual",
+            "SelectV2",
+            "SelectV2",
+            "StridedSlice",
+            "AssignVariableOp",
+            "AssignVariableOp",
+        ]
+    )
+
+
 def test_nothing_is_added_to_a_step_traced_with_capture_off():
     model = mlp()
     layer = model.layers[0]

@@ -395,8 +395,9 @@ class _Recorder:
     On the tracing thread, Python's C profiler (``cProfile``, without its per-builtin and
     per-caller tables): a Python profile hook is called for every call, return and C call
     of the trace and doubled the CPU a trace takes (a two-block transformer's train step,
-    1.1 s: 2.3 s with the hook, 1.6 s with the C profiler). Its table is read once the trace
-    is done; AutoGraph's ``converted_call`` notes what it converts (``_note_converted``).
+    1.1 s: 2.3 s with the hook, 1.6 s with the C profiler). It is paused while TF makes an
+    op and adds the trace's control dependencies (``_unrecorded_op_making``: 72% of the
+    calls of a Keras ``fit``'s trace). Its table is read once the trace is done; AutoGraph's ``converted_call`` notes what it converts (``_note_converted``).
     Threads started while the trace runs (MirroredStrategy's replicas) get the Python hook
     (``on_thread``), which reads ``converted_call``'s argument from its frame."""
 
@@ -454,6 +455,133 @@ class _Recorder:
             if code is not None:
                 regions.add(code)
         regions.traced = True
+
+
+def _only_tf_code(graph: Any) -> bool:
+    """Does making an op in ``graph`` run TF's code only? Not where a device function of
+    the program's own (``tf.compat.v1.device(fn)``) is on the graph's device stack: TF
+    calls it for each op."""
+    try:
+        specs = graph._device_function_stack.peek_objs()
+    except Exception:
+        return False
+    return all(spec.function is None or spec.fast_string_merge for spec in specs)
+
+
+# Types whose conversion to a tensor runs only their library's code (a subclass of the
+# program's own is of its module, and is not).
+_PLAIN_MODULES = frozenset({"builtins", "numpy", "tensorflow", "keras", "tf_keras"})
+
+
+def _plain(value: Any, depth: int = 0) -> bool:
+    """Does converting ``value`` (an op's input or attr) to a tensor run library code only?"""
+    if type(value).__module__.partition(".")[0] not in _PLAIN_MODULES:
+        return False
+    if isinstance(value, (list, tuple)):
+        return depth < 3 and all(_plain(item, depth + 1) for item in value)
+    if isinstance(value, dict):
+        return depth < 3 and all(_plain(item, depth + 1) for item in value.values())
+    return True
+
+
+_profiler: Callable[[], Any] = sys.getprofile  # the C profiler's object, when it is on
+_device_functions = False  # a device function was pushed on a graph's device stack
+
+
+def _unrecorded_op_making() -> None:
+    """The trace's recorder is paused while TF makes an op: the generated op functions'
+    ``_apply_op_helper`` (its inputs converted, the node made, its shape inference, its
+    device and control inputs) and ``Graph._create_op_internal`` (constants and other ops
+    made without it), and while its automatic control dependencies are added: over half of the Python calls of a Keras ``fit``'s trace, each of
+    which the C profiler saw (profiled, that trace took ~50% more CPU without a debugger).
+    Not paused where the program's own code may run there: an input or attr of a type of
+    the program's own (its conversion to a tensor), op callbacks, a device function
+    (``Graph.device(fn)``: TF calls it for each op; ``_only_tf_code``). The pause leaves
+    the profiler's own stack as it was: no call made while paused returns after it. The
+    wrappers are one Python call each (a debugger's trace function sees each call)."""
+    from tensorflow.python.eager import context
+    from tensorflow.python.framework import op_def_library, ops
+
+    def wrap_create(original: Any) -> Any:
+        def _create_op_internal(self, *args, **kwargs):
+            recorder = getattr(_local, "recorder", None)
+            profile: Any = None if recorder is None else recorder._profile
+            if (
+                profile is None
+                or _profiler() is not profile
+                or (_device_functions and not _only_tf_code(self))
+            ):
+                return original(self, *args, **kwargs)
+            sys.setprofile(None)
+            try:
+                return original(self, *args, **kwargs)
+            finally:
+                profile.enable()
+
+        return _create_op_internal
+
+    def wrap_apply(original: Any) -> Any:
+        def _apply_op_helper(op_type_name, name=None, **keywords):
+            recorder = getattr(_local, "recorder", None)
+            profile: Any = None if recorder is None else recorder._profile
+            ctx = context._context
+            plain = ctx is not None and not ctx._thread_local_data.op_callbacks
+            for value in keywords.values():  # a loop, not a generator (a frame per op)
+                if not plain:
+                    break
+                plain = type(value).__module__.partition(".")[0] in _PLAIN_MODULES and (
+                    not isinstance(value, (list, tuple, dict)) or _plain(value)
+                )
+            if (
+                profile is None
+                or not plain
+                or _profiler() is not profile
+                or (_device_functions and not _only_tf_code(ops.get_default_graph()))
+            ):
+                return original(op_type_name, name, **keywords)
+            sys.setprofile(None)
+            try:
+                return original(op_type_name, name, **keywords)
+            finally:
+                profile.enable()
+
+        return _apply_op_helper
+
+    def wrap_device(original: Any) -> Any:
+        def device(self, device_name_or_function):
+            global _device_functions
+            if callable(device_name_or_function):
+                _device_functions = True
+            return original(self, device_name_or_function)
+
+        return device
+
+    def wrap_exit(original: Any) -> Any:
+        # the trace's automatic control dependencies, once the function returned: TF's
+        # code over every op made
+        def __exit__(self, *args):
+            recorder = getattr(_local, "recorder", None)
+            profile: Any = None if recorder is None else recorder._profile
+            if profile is None or _profiler() is not profile:
+                return original(self, *args)
+            sys.setprofile(None)
+            try:
+                return original(self, *args)
+            finally:
+                profile.enable()
+
+        return __exit__
+
+    from tensorflow.python.framework import auto_control_deps
+
+    patch_once(auto_control_deps.AutomaticControlDependencies, "__exit__", wrap_exit)
+    patch_once(ops.Graph, "device", wrap_device)
+    patch_once(ops.Graph, "_create_op_internal", wrap_create)
+    try:  # the op callbacks where this TF keeps them (else op making is paused in part)
+        context.context()._thread_local_data.op_callbacks  # noqa: B018
+    except Exception:
+        return
+    patch_once(op_def_library, "_apply_op_helper", wrap_apply)
 
 
 def _note_converted(f: Any) -> None:
@@ -619,6 +747,7 @@ def install(tf: Any = None) -> bool:
         patch_once(cls, "_initialize_uninitialized_variables", wrap_initialize_variables)
     patch_once(func_graph, "func_graph_from_py_func", wrap_trace)
     _run_user_lines_eagerly()
+    _unrecorded_op_making()
     _vectorized_bodies_per_element()
     _name_replica_threads()
     _installed = True

@@ -539,19 +539,95 @@ def _keep(tf: Any, step: _Step, shadow: Kept, tensor: Any, in_body: bool = False
             return
         shadow.shape.assign(tf.constant([int(d) for d in tensor.shape], tf.int64))
         return
-    shape = tf.shape(tensor, out_type=tf.int64)
-    nbytes = tf.size(tensor, out_type=tf.int64) * tensor.dtype.size
-    base = tf.constant(step.static_total, tf.int64) if step.total is None else step.total
-    total = base + nbytes
-    fits = total <= _budget
+    ops = _step_ops(tf)
+    shape = ops.shape(tensor)
+    nbytes = ops.nbytes(tensor)
+    base = ops.constant(step.static_total) if step.total is None else step.total
+    total = ops.add(base, nbytes)
+    fits = ops.less_equal(total, ops.budget)
     if not in_body:
-        step.total = tf.where(fits, total, base)
-    shadow.shape.assign(shape)
+        step.total = ops.select(fits, total, base)
+    ops.assign(shadow.shape, shape)
     if tensor.shape.rank == 0:
-        shadow.values.assign(tensor)
+        ops.assign(shadow.values, tensor)
         return
-    rows = tf.where(fits, shape[0], tf.constant(0, tf.int64))
-    shadow.values.assign(tensor[:rows])  # every row: its buffer; none: nothing held
+    # every row: its buffer (an end past the last row is clamped to it: the slice is the
+    # whole tensor, which TF forwards); none: a slice of no rows, holding nothing
+    ops.assign(shadow.values, ops.rows(tensor, ops.select(fits, ops.every_row, ops.no_row)))
+
+
+class _Ops:
+    """The ops ``_keep`` adds for one output, made by TF's generated op functions (none
+    of the Python dispatch, type promotion and error filtering of ``tf.where``, ``tf.shape``,
+    ``+`` or a slice's ``[]``: a trace made each of those under a debugger's trace function,
+    and a Keras ``fit``'s step keeps dozens of outputs), with the constants they share made
+    once per graph."""
+
+    def __init__(self, tf: Any) -> None:
+        from tensorflow.python.ops import (
+            gen_array_ops,
+            gen_math_ops,
+            gen_resource_variable_ops,
+        )
+
+        self._array = gen_array_ops
+        self._math = gen_math_ops
+        self._assign = gen_resource_variable_ops.assign_variable_op
+        self._tf = tf
+        self._constants: dict[Any, Any] = {}
+        self.budget = self.constant(_budget)
+        self.begin = self.constant([0])
+        self.stride = self.constant([1])
+        self.every_row = self.constant([_EVERY_ROW])
+        self.no_row = self.constant([0])
+
+    def constant(self, value: Any) -> Any:
+        key = (type(value), tuple(value) if isinstance(value, list) else value)
+        found = self._constants.get(key)
+        if found is None:  # shared by later ops: no control inputs of where it was made
+            with self._tf.control_dependencies(None):
+                found = self._constants[key] = self._tf.constant(value, self._tf.int64)
+        return found
+
+    def shape(self, tensor: Any) -> Any:
+        return self._array.shape(tensor, out_type=self._tf.int64)
+
+    def nbytes(self, tensor: Any) -> Any:
+        size = self._array.size(tensor, out_type=self._tf.int64)
+        item = tensor.dtype.size
+        return size if item == 1 else self._math.mul(size, self.constant(item))
+
+    def add(self, x: Any, y: Any) -> Any:
+        return self._math.add_v2(x, y)
+
+    def less_equal(self, x: Any, y: Any) -> Any:
+        return self._math.less_equal(x, y)
+
+    def select(self, condition: Any, x: Any, y: Any) -> Any:
+        return self._math.select_v2(condition, x, y)
+
+    def rows(self, tensor: Any, end: Any) -> Any:
+        """``tensor[:end[0]]``, one op."""
+        return self._array.strided_slice(tensor, self.begin, end, self.stride)
+
+    def assign(self, variable: Any, value: Any) -> None:
+        """``variable.assign(value)`` for this module's variables of open shape, without the
+        read ``assign`` returns (never used here)."""
+        self._assign(variable.handle, value)  # validate_shape: False by default
+
+
+# Past any dimension's size: a slice's end is clamped to its dimension.
+_EVERY_ROW = 1 << 62
+_graph_ops: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # graph -> _Ops
+
+
+def _step_ops(tf: Any) -> _Ops:
+    """The ``_Ops`` of the graph being built (a step's, or a control-flow body's in it)."""
+    graph = tf.compat.v1.get_default_graph()
+    ops = _graph_ops.get(graph)
+    if ops is None:
+        ops = _graph_ops[graph] = _Ops(tf)
+    return ops
 
 
 def _keep_eager(tf: Any, owner: Any, structure: Any) -> None:
