@@ -397,7 +397,8 @@ class _Recorder:
     of the trace and doubled the CPU a trace takes (a two-block transformer's train step,
     1.1 s: 2.3 s with the hook, 1.6 s with the C profiler). It is paused while TF makes an
     op and adds the trace's control dependencies (``_unrecorded_op_making``: 72% of the
-    calls of a Keras ``fit``'s trace). Its table is read once the trace is done; AutoGraph's ``converted_call`` notes what it converts (``_note_converted``).
+    calls of a Keras ``fit``'s trace). Its table is read once the trace is done;
+    AutoGraph's ``converted_call`` notes what it converts (``_note_converted``).
     Threads started while the trace runs (MirroredStrategy's replicas) get the Python hook
     (``on_thread``), which reads ``converted_call``'s argument from its frame."""
 
@@ -492,8 +493,9 @@ def _unrecorded_op_making() -> None:
     """The trace's recorder is paused while TF makes an op: the generated op functions'
     ``_apply_op_helper`` (its inputs converted, the node made, its shape inference, its
     device and control inputs) and ``Graph._create_op_internal`` (constants and other ops
-    made without it), and while its automatic control dependencies are added: over half of the Python calls of a Keras ``fit``'s trace, each of
-    which the C profiler saw (profiled, that trace took ~50% more CPU without a debugger).
+    made without it), and while its automatic control dependencies are added: over half
+    of the Python calls of a Keras ``fit``'s trace, each of which the C profiler saw
+    (profiled, that trace took ~50% more CPU without a debugger).
     Not paused where the program's own code may run there: an input or attr of a type of
     the program's own (its conversion to a tensor), op callbacks, a device function
     (``Graph.device(fn)``: TF calls it for each op; ``_only_tf_code``). The pause leaves
