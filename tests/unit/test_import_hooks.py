@@ -90,3 +90,20 @@ def test_the_import_is_left_traced_without_a_debugger_or_with_the_switch(monkeyp
     assert not quiet_import.enabled()
     monkeypatch.setenv(quiet_import.ENV, "0")
     assert quiet_import.enabled()
+
+
+def test_only_pydevds_trace_function_is_lifted():
+    from tf_debug_repr.hosts.pydevd import quiet_import
+
+    def somebody_elses_tracer(frame, event, arg):  # coverage.py's, a profiler's
+        return None
+
+    class Tracer:
+        def __call__(self, frame, event, arg):
+            return None
+
+    assert not quiet_import._pydevds(somebody_elses_tracer)
+    assert not quiet_import._pydevds(Tracer())
+    Tracer.__module__ = "_pydevd_bundle.pydevd_cython"  # pydevd's Cython wrapper's module
+    assert quiet_import._pydevds(Tracer())
+    assert quiet_import._pydevds(Tracer().__call__)

@@ -9,7 +9,8 @@ the import's calls go untraced on the importing thread, and the thread is traced
 the moment the import returns (or raises), when every one of these holds:
 
 - pydevd traces this thread with ``sys.settrace`` (not Python 3.12's ``sys.monitoring``,
-  not its frame evaluation mode) and nothing else replaced its trace function;
+  not its frame evaluation mode) and the trace function is pydevd's own (not, say,
+  coverage.py's);
 - the thread is not stepping and no pause is pending for it (a "step into" on the import
   line goes into TF's code as under stock);
 - no function breakpoint, no "raised exceptions" breakpoint and no framework (template)
@@ -68,6 +69,16 @@ def _nothing_could_stop(py_db: Any) -> bool:
     return all(in_project(filename) for filename in list(py_db.breakpoints))
 
 
+def _pydevds(tracer: Any) -> bool:
+    """Is ``tracer`` pydevd's trace function (its Cython wrapper, a thread tracer's method,
+    ``PyDB.trace_dispatch``)?"""
+    owner = getattr(tracer, "__self__", tracer)
+    for module in (getattr(type(owner), "__module__", ""), getattr(tracer, "__module__", "")):
+        if isinstance(module, str) and module.startswith(("_pydevd", "pydevd")):
+            return True
+    return False
+
+
 def pause() -> Any:
     """Lift pydevd's trace function from the current thread where nothing could stop in
     what it runs next (the module docstring). A token for ``resume``; None where nothing
@@ -78,8 +89,10 @@ def pause() -> Any:
         tracer = sys.gettrace()
         tracing = sys.modules.get("pydevd_tracing")
         set_trace = getattr(tracing, "SetTrace", None)
-        if tracer is None or set_trace is None:
-            return None  # not traced (a kernel with no debugger), or an import inside one
+        if tracer is None or set_trace is None or not _pydevds(tracer):
+            # not traced (a kernel with no debugger), an import inside one, or another
+            # tool's trace function (coverage.py's): left as it is
+            return None
         py_db = _debugger()
         if py_db is None or not _nothing_could_stop(py_db):
             return None
