@@ -69,16 +69,26 @@ def read_values(variables: Sequence[Any]) -> list[Any]:
         from tensorflow.python.ops import gen_resource_variable_ops as ops
 
         for var in variables:
-            inner: Any = getattr(var, "_value", None) if not hasattr(var, "read_value") else var
-            if (
-                plain is not None
-                and type(inner) is plain
-                and getattr(inner, "_caching_device", None) is None
-            ):
+            inner = _raw_readable(var, plain)
+            if inner is not None:
                 found.append(ops.read_variable_op(inner.handle, inner.dtype))
             else:
                 found.append(read_value(var))
     return found
+
+
+def _raw_readable(var: Any, plain: Any) -> Any:
+    """The plain TF resource variable (``plain``, its class) that ``var`` is or that a Keras
+    3 variable holds, where TF's raw read op reads what its ``value()`` reads (no caching
+    device); else None."""
+    inner: Any = getattr(var, "_value", None) if not hasattr(var, "read_value") else var
+    if (
+        plain is not None
+        and type(inner) is plain
+        and getattr(inner, "_caching_device", None) is None
+    ):
+        return inner
+    return None
 
 
 def host_array(value: Any) -> Any:
@@ -90,13 +100,8 @@ def host_array(value: Any) -> Any:
     number. Anything else (a tensor, a number, a distributed variable) through numpy."""
     import numpy as np
 
-    inner: Any = getattr(value, "_value", None) if not hasattr(value, "read_value") else value
-    plain = _plain_resource_variable()
-    if (
-        plain is not None
-        and type(inner) is plain
-        and getattr(inner, "_caching_device", None) is None
-    ):
+    inner = _raw_readable(value, _plain_resource_variable())
+    if inner is not None:
         from tensorflow.python.ops import gen_resource_variable_ops as ops
 
         with harmless():
