@@ -262,7 +262,8 @@ def trace_this_thread() -> None:
         _traced.done = True  # tried once: not again at every call
 
 
-def _debugger() -> Any:
+def pydb() -> Any:
+    """pydevd's debugger (its ``PyDB``), or None: no session, or pydevd not loaded."""
     constants = sys.modules.get("_pydevd_bundle.pydevd_constants")
     get_debugger = getattr(constants, "get_global_debugger", None)
     try:
@@ -275,7 +276,7 @@ def line_breakpoints() -> dict | None:
     """The client's line breakpoints as pydevd keeps them: canonical file name -> {line:
     breakpoint}. pydevd replaces a file's inner dict at each ``setBreakpoints``, so a
     read never sees one half-changed. None without a session."""
-    table = getattr(_debugger(), "breakpoints", None)
+    table = getattr(pydb(), "breakpoints", None)
     return table if isinstance(table, dict) else None
 
 
@@ -317,7 +318,7 @@ def console_message(text: str) -> bool:
     """Show ``text`` in the client's Debug Console (DAP output, category "console"): the
     program's stderr goes to a terminal with ``console: integratedTerminal``. False when no
     session could take it (the caller then writes to stderr)."""
-    py_db = _debugger()
+    py_db = pydb()
     try:
         factory = py_db.cmd_factory
         py_db.writer.add_command(factory.make_console_message(text))
@@ -332,14 +333,14 @@ class PydevdDebugger:
     def suspension(self) -> Any:
         """pydevd's frames tracker of the current thread's suspension, or None."""
         constants = sys.modules.get("_pydevd_bundle.pydevd_constants")
-        py_db = _debugger()
+        py_db = pydb()
         if constants is None or py_db is None:
             return None
         thread_id = constants.get_current_thread_id(threading.current_thread())
         return py_db.suspended_frames_manager.get_frame_tracker(thread_id)
 
     def count_as_library(self, directory: str) -> None:
-        py_db = _debugger()
+        py_db = pydb()
         if py_db is None:
             return
         files = py_db._files_filtering

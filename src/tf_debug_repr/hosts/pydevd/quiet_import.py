@@ -30,6 +30,8 @@ import sys
 import threading
 from typing import Any
 
+from . import client
+
 ENV = "TF_DEBUG_REPR_TRACE_IMPORT"
 NAMES = ("tensorflow", "keras", "tf_keras")  # the packages whose import is run untraced
 _STEPPING_STATES = (2,)  # pydevd's STATE_SUSPEND: a pause asked for this thread
@@ -41,10 +43,9 @@ def enabled() -> bool:
 
 def _debugger() -> Any:
     constants = sys.modules.get("_pydevd_bundle.pydevd_constants")
-    if constants is None or getattr(constants, "PYDEVD_USE_SYS_MONITORING", False):
+    if getattr(constants, "PYDEVD_USE_SYS_MONITORING", False):
         return None  # sys.monitoring (Python 3.12+): no trace function to lift
-    get_debugger = getattr(constants, "get_global_debugger", None)
-    return get_debugger() if get_debugger is not None else None
+    return client.pydb()
 
 
 def _nothing_could_stop(py_db: Any) -> bool:
