@@ -151,16 +151,20 @@ def start_stopped(
     marker: str = "BREAKPOINT",
     env: dict | None = None,
     markers: list[str] | None = None,
+    elsewhere: dict[str, list[int]] | None = None,
     **config,
 ) -> Stopped:
-    """Launch tests/programs/<name> under a real debugpy adapter, stopped at ``marker``.
+    """Launch tests/programs/<name> under a real debugpy adapter, stopped at ``marker``
+    (or at the first of ``markers``, or of ``elsewhere``'s lines: other files' breakpoints).
     The caller closes it (``s.client.close()``)."""
     path = name if os.path.isabs(name) else program_path(name)
     lines = [line_of(path, m) for m in (markers or [marker])]
     client = DapClient(python=sys.executable)
     launch_env = {"TF_CPP_MIN_LOG_LEVEL": "2", **(env or {})}
     try:
-        stop = client.start(launch_config(path, env=launch_env, **config), {path: lines})
+        stop = client.start(
+            launch_config(path, env=launch_env, **config), {**(elsewhere or {}), path: lines}
+        )
         return Stopped(client, stop)
     except BaseException:
         client.close()

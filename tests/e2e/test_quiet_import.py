@@ -9,11 +9,10 @@ from __future__ import annotations
 import ast
 import importlib.util
 import os
-import sys
 
 import pytest
 
-from tf_debug_repr.hosts.demo.dap_client import DapClient, launch_config, line_of
+from tf_debug_repr.hosts.demo.dap_client import line_of
 
 from ..conftest import Stopped, program_path, start_stopped
 
@@ -32,19 +31,6 @@ def _tf_init_first_line() -> tuple[str, int]:
         body = ast.parse(source.read()).body
     first = next(n for n in body if not isinstance(n, ast.Expr))
     return spec.origin, first.lineno
-
-
-def _launch(breakpoints: dict[str, list[int]], **config) -> Stopped:
-    path = program_path(PROGRAM)
-    client = DapClient(python=sys.executable)
-    try:
-        stop = client.start(
-            launch_config(path, env={"TF_CPP_MIN_LOG_LEVEL": "2"}, **config), breakpoints
-        )
-        return Stopped(client, stop)
-    except BaseException:
-        client.close()
-        raise
 
 
 def _value(s: Stopped, expression: str) -> str:
@@ -75,7 +61,7 @@ def test_a_breakpoint_in_tensorflows_own_code_stops_as_under_stock():
     (pydevd stops there, as stock does), and the program's own breakpoint stops after."""
     tf_init, tf_line = _tf_init_first_line()
     path = program_path(PROGRAM)
-    s = _launch({tf_init: [tf_line], path: [line_of(path, "BREAKPOINT")]}, justMyCode=False)
+    s = start_stopped(PROGRAM, elsewhere={tf_init: [tf_line]}, justMyCode=False)
     try:
         assert _at(s) == (os.path.realpath(tf_init), tf_line)
         s.resume_to_next_stop()
@@ -86,12 +72,12 @@ def test_a_breakpoint_in_tensorflows_own_code_stops_as_under_stock():
 
 
 def test_step_into_the_import_line_goes_into_tensorflow_as_under_stock():
-    """ "Step into" from ``import tensorflow`` (justMyCode off), again and again: the thread
+    """A "step into" from ``import tensorflow`` (justMyCode off), again and again: the thread
     is stepping when TF's module code starts, so it runs traced and a step stops in it
     (the first steps stop in the import system's own finders, as under stock)."""
     path = program_path(PROGRAM)
     tf_dir = os.path.dirname(os.path.realpath(_tf_init_first_line()[0]))
-    s = _launch({path: [line_of(path, "IMPORT_LINE")]}, justMyCode=False)
+    s = start_stopped(PROGRAM, "IMPORT_LINE", justMyCode=False)
     try:
         assert _at(s)[1] == line_of(path, "IMPORT_LINE")
         visited = []
