@@ -22,7 +22,6 @@ import json
 import os
 import queue
 import re
-import subprocess
 import sys
 import tempfile
 import threading
@@ -203,7 +202,7 @@ class Stop:
 @dataclasses.dataclass
 class Run:
     program: Program
-    debugger: str  # "plain", "stock" or "plugin"
+    debugger: str  # "stock" or "plugin"
     mode: str
     exit_code: int | None = None
     stdout: str = ""
@@ -254,26 +253,6 @@ def env_for(debugger: str, mode: str, probe_out: str | None = None) -> dict[str,
     if probe_out:
         env["REAL_PROBE_OUT"] = probe_out
     return env
-
-
-def plain_run(program: Program) -> Run:
-    """The program with no debugger: its output is the reference."""
-    run = Run(program, "plain", "")
-    start = time.perf_counter()
-    with tempfile.TemporaryDirectory() as scratch:
-        probe_out = os.path.join(scratch, "reads.json")
-        done = subprocess.run(
-            [sys.executable, program.path],
-            cwd=os.path.dirname(program.path),
-            env={**os.environ, **ENV, "REAL_PROBE_OUT": probe_out},
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        run.cpu = _program_cpu(probe_out)
-    run.exit_code, run.stdout, run.console = done.returncode, done.stdout, done.stderr
-    run.seconds = time.perf_counter() - start
-    return run
 
 
 def _next_event(client: DapClient, names: set[str], timeout: float = 300) -> dict:
@@ -378,10 +357,10 @@ def debug_run(program: Program, debugger: str, mode: str, looks: tuple[Look, ...
 
 class Runs:
     """``runs.get(program, debugger, mode)``: that run, made once. At the first asking for
-    any run of a program, all of its runs (the plugin's per mode, stock's, the plain one:
-    the longest first) are started, ``RUNS_AT_ONCE`` at a time, each in a thread of its own;
-    a run's figures go to ``report`` (one JSON line each) when it ends. The plugin's runs
-    make the ``looks`` of their program and mode."""
+    any run of a program, all of its runs (the plugin's per mode, then stock's) are started,
+    ``RUNS_AT_ONCE`` at a time, each in a thread of its own; a run's figures go to
+    ``report`` (one JSON line each) when it ends. The plugin's runs make the ``looks`` of
+    their program and mode."""
 
     def __init__(
         self, report: str | None = None, at_once: int = RUNS_AT_ONCE, looks: tuple[Look, ...] = ()
@@ -398,10 +377,7 @@ class Runs:
             for look in self._looks
             if debugger == "plugin" and look.program == program.name and mode in look.modes
         )
-        if debugger == "plain":
-            run = plain_run(program)
-        else:
-            run = debug_run(program, debugger, mode, looks)
+        run = debug_run(program, debugger, mode, looks)
         if self._report:
             with self._lock, open(self._report, "a", encoding="utf-8") as out:
                 out.write(summary(run) + "\n")
@@ -409,11 +385,11 @@ class Runs:
 
     def get(self, program: Program, debugger: str, mode: str = "compiled") -> Run:
         if debugger != "plugin":
-            mode = "compiled"  # stock debugpy and the plain run have no modes
+            mode = "compiled"  # stock debugpy has no modes
         with self._lock:
             if (program.name, debugger, mode) not in self._runs:
                 every = [("plugin", m) for m in program.modes]
-                every += [("stock", "compiled"), ("plain", "compiled")]
+                every += [("stock", "compiled")]
                 if (debugger, mode) not in every:  # a mode the program is not listed with
                     every.insert(0, (debugger, mode))
                 for kind, its_mode in every:
@@ -647,28 +623,29 @@ SHAPE = re.compile(r"[(\[](?:\s*(?:None|#)\s*,)*\s*(?:None|#)\s*,?\s*[)\]]")
 DIM = re.compile(r"None|#")
 
 
-def differences_not_said(program: Program, plain: str, plugin: str) -> list[str]:
-    """The lines of the output under the plugin that differ from the plain run's in a way
-    ``EAGER_DIFFERENCES`` does not name; empty when none does. Named: numbers, lines the
-    function's Python code prints (``as_differences_allow``), and Python state a function
-    run eagerly keeps: where the plain run printed a traced tensor's shape, the eager run
-    prints the value's, so a ``None`` of the plain run's shape may be a number (only that:
-    not a number become ``None``, not a dim more or less, not the tensor's text)."""
-    theirs, ours = as_differences_allow(program, plain), as_differences_allow(program, plugin)
+def differences_not_said(program: Program, stock: str, plugin: str) -> list[str]:
+    """The lines of the output under the plugin that differ from stock debugpy's run's
+    (where every function runs compiled, as with no debugger) in a way ``EAGER_DIFFERENCES``
+    does not name; empty when none does. Named: numbers, lines the function's Python code
+    prints (``as_differences_allow``), and Python state a function run eagerly keeps: where
+    the compiled run printed a traced tensor's shape, the eager run prints the value's, so a
+    ``None`` of the compiled run's shape may be a number (only that: not a number become
+    ``None``, not a dim more or less, not the tensor's text)."""
+    theirs, ours = as_differences_allow(program, stock), as_differences_allow(program, plugin)
     if len(theirs) != len(ours):
-        return [f"{len(ours)} lines under the plugin, {len(theirs)} in the plain run"]
+        return [f"{len(ours)} lines under the plugin, {len(theirs)} under stock"]
     return [
-        f"plain {a!r}, under the plugin {b!r}"
+        f"stock {a!r}, under the plugin {b!r}"
         for a, b in zip(theirs, ours)
         if a != b and not _shapes_made_concrete(a, b)
     ]
 
 
-def _shapes_made_concrete(plain: str, plugin: str) -> bool:
+def _shapes_made_concrete(compiled: str, eager: str) -> bool:
     """Do the two lines (numbers already ``#``) differ only in shapes, each the same but
-    for a ``None`` of ``plain`` that is a number in ``plugin``?"""
-    theirs, ours = SHAPE.findall(plain), SHAPE.findall(plugin)
-    if len(theirs) != len(ours) or SHAPE.sub("()", plain) != SHAPE.sub("()", plugin):
+    for a ``None`` of ``compiled`` that is a number in ``eager``?"""
+    theirs, ours = SHAPE.findall(compiled), SHAPE.findall(eager)
+    if len(theirs) != len(ours) or SHAPE.sub("()", compiled) != SHAPE.sub("()", eager):
         return False
     for a, b in zip(theirs, ours):
         dims_a, dims_b = DIM.findall(a), DIM.findall(b)

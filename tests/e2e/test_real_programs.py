@@ -338,8 +338,8 @@ LOOKS = (
 
 
 # ------------------------------------------------------------------ never worse than stock
-# Each program of real_suite.PROGRAMS, run once with no debugger, once under stock debugpy and
-# once under the plugin per mode (compiled; eager: TF_DEBUG_REPR_EAGER=1), stopped at its
+# Each program of real_suite.PROGRAMS, run once under stock debugpy and once under the plugin
+# per mode (compiled; eager: TF_DEBUG_REPR_EAGER=1), stopped at its
 # markers; each check below reads those recorded runs (issue 26). One class per program, so
 # that pytest-xdist's ``--dist loadscope`` keeps a program's checks on one worker, which runs
 # the program once per debugger and mode.
@@ -383,8 +383,6 @@ class RealProgramChecks:
             request.node.add_marker(pytest.mark.xfail(strict=False, reason=SEEN_FAULTS[key]))
 
     def test_runs_to_its_end_under_stock_and_the_plugin(self, runs, mode):
-        plain = runs(self.program, "plain")
-        assert plain.exit_code == 0, plain.console[-3000:]
         for run in (runs(self.program, "stock"), runs(self.program, "plugin", mode)):
             assert run.failure is None and run.exit_code == 0, ran(run)
         plugin = runs(self.program, "plugin", mode)
@@ -440,13 +438,12 @@ class RealProgramChecks:
         more = real_suite.extra_reads(stock, plugin)
         assert not more, f"reads at a stop (plugin, stock): {more}"
 
-    def test_output_is_the_plain_runs_when_nothing_ran_eagerly(self, runs, mode):
-        plain, stock = runs(self.program, "plain"), runs(self.program, "stock")
-        plugin = runs(self.program, "plugin", mode)
-        assert stock.stdout == plain.stdout, "the program's output differs from run to run"
+    def test_output_is_stocks_when_nothing_ran_eagerly(self, runs, mode):
+        stock, plugin = runs(self.program, "stock"), runs(self.program, "plugin", mode)
         if mode == "compiled" and not self.program.compiled:
-            assert plugin.stdout == plain.stdout, (
-                f"no breakpoint in compiled code, yet the output differs:\n{plugin.stdout}"
+            assert plugin.stdout == stock.stdout, (
+                f"no breakpoint in compiled code, yet the output differs:\n"
+                f"under stock:\n{stock.stdout}\nunder the plugin:\n{plugin.stdout}"
             )
 
     def test_compiled_code_run_eagerly_is_said_and_differs_as_said(self, runs, mode):
@@ -455,19 +452,20 @@ class RealProgramChecks:
         run (``EAGER_DIFFERENCES``); the output then differs only in that way: its numbers
         (other random draws, rounding), lines printed by the function's Python code once
         per call instead of once per trace, and Python state the function keeps (a shape's
-        ``None`` become a number: ``real_suite.differences_not_said``)."""
+        ``None`` become a number: ``real_suite.differences_not_said``), compared with stock
+        debugpy's run, where every function runs compiled as with no debugger."""
         if mode == "compiled" and not self.program.compiled:
-            pytest.skip("no stop lies in compiled code: the output is the plain run's")
-        plain, plugin = runs(self.program, "plain"), runs(self.program, "plugin", mode)
+            pytest.skip("no stop lies in compiled code: the output is stock's")
+        stock, plugin = runs(self.program, "stock"), runs(self.program, "plugin", mode)
         told = " ".join(plugin.console.split())
         assert " ".join(EAGER_DIFFERENCES.split()) in told, plugin.console[-3000:]
         if mode == "compiled":
             lines = [real_suite.line_of_marker(self.program, m) for m in self.program.compiled]
             named = re.findall(r"because a breakpoint at [^:]+:(\d+) lies in code it runs", told)
             assert {int(n) for n in named} & set(lines), (lines, plugin.console[-3000:])
-        found = real_suite.differences_not_said(self.program, plain.stdout, plugin.stdout)
+        found = real_suite.differences_not_said(self.program, stock.stdout, plugin.stdout)
         assert not found, (
-            "\n".join(found) + f"\nplain:\n{plain.stdout}\nunder the plugin ({mode}):\n"
+            "\n".join(found) + f"\nunder stock:\n{stock.stdout}\nunder the plugin ({mode}):\n"
             f"{plugin.stdout}"
         )
 

@@ -1,5 +1,5 @@
 """The real-program suite's check that an output under a function run eagerly differs from
-the plain run's only as the console's message (``EAGER_DIFFERENCES``) says
+stock debugpy's run (compiled, as with no debugger) only as the console's message (``EAGER_DIFFERENCES``) says
 (``real_suite.differences_not_said``), held to real outputs of a function that keeps Python
 state: compiled (its trace keeps a symbolic tensor) and run eagerly (it keeps the value)."""
 
@@ -43,10 +43,10 @@ def test_a_kept_shape_made_concrete_is_allowed_and_nothing_else():
     # not allowed: what the kept tensor is (a symbolic tensor, then a value)
     assert (plain[2], eager[2]) == ("SymbolicTensor", "EagerTensor")
     found = real_suite.differences_not_said(PROGRAM, _output(False), _output(True))
-    assert found == ["plain 'SymbolicTensor', under the plugin 'EagerTensor'"], found
+    assert found == ["stock 'SymbolicTensor', under the plugin 'EagerTensor'"], found
     # not allowed: the other way round (a number become None)
     found = real_suite.differences_not_said(PROGRAM, "\n".join(eager[:2]), "\n".join(plain[:2]))
-    assert found == ["plain '(#, #)', under the plugin '(None, #)'"], found
+    assert found == ["stock '(#, #)', under the plugin '(None, #)'"], found
 
 
 def test_only_a_none_in_a_shape_may_become_a_number():
