@@ -501,7 +501,11 @@ def _unrecorded_op_making() -> None:
     the program's own (its conversion to a tensor), op callbacks, a device function
     (``Graph.device(fn)``: TF calls it for each op; ``_only_tf_code``). The pause leaves
     the profiler's own stack as it was: no call made while paused returns after it. The
-    wrappers are one Python call each (a debugger's trace function sees each call)."""
+    wrappers are one Python call each (a debugger's trace function sees each call).
+    Under the same exceptions, inside a trace or Keras's build pass (``_quiet_region``),
+    pydevd's trace function is lifted from the thread for the op where nothing could stop
+    there (``quiet_import.lift_op``: no breakpoint in library code, the thread not
+    stepping), whether or not the recorder is on, and put back when the op is made."""
     from tensorflow.python.eager import context
     from tensorflow.python.framework import op_def_library, ops
 

@@ -179,7 +179,14 @@ def lift_op() -> Any:
                 return None
             _known = (tracer, raw)
         py_db = _debugger()
-        if py_db is None or not _no_stop_but_lines(py_db) or not _lines_in_project_cached(py_db):
+        if (
+            py_db is None
+            or not _no_stop_but_lines(py_db)
+            # "user uncaught exceptions" watch where an exception leaves the user's code:
+            # none runs in a lifted op, but op making stays traced, as under stock
+            or getattr(py_db, "break_on_user_uncaught_exceptions", None)
+            or not _lines_in_project_cached(py_db)
+        ):
             return None
         raw(None)
         return tracer
