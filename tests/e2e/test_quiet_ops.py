@@ -71,6 +71,8 @@ def test_the_programs_conversion_inside_op_making_and_the_body_stop():
         assert _at(s) == (PATH, line_of(PATH, "END"))
         assert _value(s, "float(result)") == "12.5"
         assert _value(s, "traced_in_op_making") == "[False, False, False]", "cool's 3 ops untraced"
+        # after each of the two traces, the thread went back to pydevd's SetTrace once
+        assert _value(s, "set_traces") == "[True, True]"
         assert _value(s, "sys.gettrace() is not None") == "True"
     finally:
         s.client.close()
@@ -119,6 +121,7 @@ def test_the_switch_keeps_op_making_traced():
     s = start_stopped(PROGRAM, "END", env={"TF_DEBUG_REPR_TRACE_OPS": "1"})
     try:
         assert _value(s, "traced_in_op_making") == "[True, True, True]"
+        assert _value(s, "set_traces") == "[]"
         assert _value(s, "float(result)") == "12.5"
     finally:
         s.client.close()

@@ -5,6 +5,7 @@ its stops are not passed): the ``AddV2`` op converts a ``Celsius``, a type of th
 own, with the program's own conversion function, inside TF's op making."""
 
 import sys
+import threading
 
 import tensorflow as tf
 
@@ -48,6 +49,21 @@ def observe(frame, event, arg):
     ):
         traced_in_op_making.append(sys.gettrace() is not None)
 
+
+# pydevd's SetTrace called on this thread from here on (True: a trace function, not None):
+# the thread goes back to pydevd's own trampoline once a trace with lifted ops is done
+set_traces = []
+tracing = sys.modules.get("pydevd_tracing")  # there under a debugger only
+if tracing is not None:
+    pydevds_set_trace = tracing.SetTrace
+    main_thread = threading.get_ident()
+
+    def counted_set_trace(function):
+        if threading.get_ident() == main_thread:
+            set_traces.append(function is not None)
+        return pydevds_set_trace(function)
+
+    tracing.SetTrace = counted_set_trace
 
 sys.setprofile(observe)
 cool.get_concrete_function(tf.TensorSpec([], tf.float32))
