@@ -41,6 +41,7 @@ from typing import Any
 
 from ..core.patching import patch_once
 from ..hosts.pydevd import client as debugger_client
+from ..hosts.pydevd import quiet_import
 
 ENV = "TF_DEBUG_REPR_EAGER"
 # Stops while a function is traced for its first call, or in Keras's symbolic build pass,
@@ -500,7 +501,11 @@ def _unrecorded_op_making() -> None:
     the program's own (its conversion to a tensor), op callbacks, a device function
     (``Graph.device(fn)``: TF calls it for each op; ``_only_tf_code``). The pause leaves
     the profiler's own stack as it was: no call made while paused returns after it. The
-    wrappers are one Python call each (a debugger's trace function sees each call)."""
+    wrappers are one Python call each (a debugger's trace function sees each call).
+    Under the same exceptions, inside a trace or Keras's build pass (``_quiet_region``),
+    pydevd's trace function is lifted from the thread for the op where nothing could stop
+    there (``quiet_import.lift_op``: no breakpoint in library code, the thread not
+    stepping), whether or not the recorder is on, and put back when the op is made."""
     from tensorflow.python.eager import context
     from tensorflow.python.framework import op_def_library, ops
 
@@ -508,17 +513,22 @@ def _unrecorded_op_making() -> None:
         def _create_op_internal(self, *args, **kwargs):
             recorder = getattr(_local, "recorder", None)
             profile: Any = None if recorder is None else recorder._profile
-            if (
-                profile is None
-                or _profiler() is not profile
-                or (_device_functions and not _only_tf_code(self))
-            ):
+            if profile is not None and _profiler() is not profile:
+                profile = None
+            quiet = getattr(_local, "quiet", 0)
+            if (profile is None and not quiet) or (_device_functions and not _only_tf_code(self)):
                 return original(self, *args, **kwargs)
-            sys.setprofile(None)
+            lifted = quiet_import.lift_op() if quiet else None
+            if lifted is not None:
+                _local.lifted = lifted
+            if profile is not None:
+                sys.setprofile(None)
             try:
                 return original(self, *args, **kwargs)
             finally:
-                profile.enable()
+                quiet_import.put_back_op(lifted)
+                if profile is not None:
+                    profile.enable()
 
         return _create_op_internal
 
@@ -534,18 +544,26 @@ def _unrecorded_op_making() -> None:
                 plain = type(value).__module__.partition(".")[0] in _PLAIN_MODULES and (
                     not isinstance(value, (list, tuple, dict)) or _plain(value)
                 )
+            if profile is not None and _profiler() is not profile:
+                profile = None
+            quiet = getattr(_local, "quiet", 0)
             if (
-                profile is None
+                (profile is None and not quiet)
                 or not plain
-                or _profiler() is not profile
                 or (_device_functions and not _only_tf_code(ops.get_default_graph()))
             ):
                 return original(op_type_name, name, **keywords)
-            sys.setprofile(None)
+            lifted = quiet_import.lift_op() if quiet else None
+            if lifted is not None:
+                _local.lifted = lifted
+            if profile is not None:
+                sys.setprofile(None)
             try:
                 return original(op_type_name, name, **keywords)
             finally:
-                profile.enable()
+                quiet_import.put_back_op(lifted)
+                if profile is not None:
+                    profile.enable()
 
         return _apply_op_helper
 
@@ -564,13 +582,22 @@ def _unrecorded_op_making() -> None:
         def __exit__(self, *args):
             recorder = getattr(_local, "recorder", None)
             profile: Any = None if recorder is None else recorder._profile
-            if profile is None or _profiler() is not profile:
+            if profile is not None and _profiler() is not profile:
+                profile = None
+            quiet = getattr(_local, "quiet", 0)
+            if profile is None and not quiet:
                 return original(self, *args)
-            sys.setprofile(None)
+            lifted = quiet_import.lift_op() if quiet else None
+            if lifted is not None:
+                _local.lifted = lifted
+            if profile is not None:
+                sys.setprofile(None)
             try:
                 return original(self, *args)
             finally:
-                profile.enable()
+                quiet_import.put_back_op(lifted)
+                if profile is not None:
+                    profile.enable()
 
         return __exit__
 
@@ -584,6 +611,28 @@ def _unrecorded_op_making() -> None:
     except Exception:
         return
     patch_once(op_def_library, "_apply_op_helper", wrap_apply)
+
+
+def _quiet_region(run: Callable, original: Callable, args: tuple, kwargs: dict) -> Any:
+    """``run(original, args, kwargs)`` with op making untraced by pydevd where nothing could
+    stop in it (``hosts/pydevd/quiet_import.py``): a trace of a graph, Keras's build pass.
+    Only inside such a region, whose end hands the thread back to pydevd's own ``SetTrace``
+    (the per-op lift puts back CPython's trampoline, slower on frames with many locals):
+    TF 1's graph building outside any is left traced, as under stock."""
+    depth = getattr(_local, "quiet", 0)
+    _local.quiet = depth + 1
+    try:
+        return run(original, args, kwargs)
+    finally:
+        _local.quiet = depth
+        lifted = getattr(_local, "lifted", None) if depth == 0 else None
+        if lifted is not None:
+            _local.lifted = None
+            quiet_import.retrampoline(lifted)
+
+
+def _called(original: Callable, args: tuple, kwargs: dict) -> Any:
+    return original(*args, **kwargs)
 
 
 def _note_converted(f: Any) -> None:
@@ -738,7 +787,7 @@ def install(tf: Any = None) -> bool:
 
     def wrap_trace(original_trace: Any) -> Any:
         def func_graph_from_py_func(*args, **kwargs):
-            return _traced(original_trace, args, kwargs)
+            return _quiet_region(_traced, original_trace, args, kwargs)
 
         return func_graph_from_py_func
 
@@ -798,7 +847,7 @@ def _pass_keras_build_pass() -> bool:
             passing = _passing()
             passing.push(True)
             try:
-                return original(fn, *args, **kwargs)
+                return _quiet_region(_called, original, (fn, *args), kwargs)
             finally:
                 passing.pop()
                 if not passing.stack:
