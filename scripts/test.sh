@@ -171,21 +171,15 @@ if [ -f vscode-ext/package.json ]; then
 else
   start_ext() { :; }
 fi
-ext_done() { # the extension's checks: wait for them, print their output; 1 if they failed
-  local status
-  if [ -n "${EXT_PID:-}" ]; then # started on their own (start_ext)
-    status=0
-    wait "$EXT_PID" || status=1
-    EXT_PID=
-  elif [ -f .venv/logs/vscode-ext.status ]; then # run in the full run's background stream
-    status=$(cat .venv/logs/vscode-ext.status)
-  else
-    return 0
-  fi
-  if [ "$status" = 0 ]; then echo "== vscode-ext: passed"; else echo "== vscode-ext: FAILED"; fi
+ext_done() { # wait for the extension's checks; print their output; 1 if they failed
+  [ -n "${EXT_PID:-}" ] || return 0
+  local status=0
+  wait "$EXT_PID" || status=1
+  EXT_PID=
+  if [ $status -eq 0 ]; then echo "== vscode-ext: passed"; else echo "== vscode-ext: FAILED"; fi
   cat .venv/logs/vscode-ext.log
   took
-  [ "$status" = 0 ]
+  return $status
 }
 
 envs_ready() { # wait for the environments' builds (the end-to-end tests need them)
@@ -254,36 +248,37 @@ if [ $# -gt 0 ]; then
 fi
 
 # The unit tests first, beside the environments' builds only (a few bound their time), then
-# the end-to-end tests, which need the environments, beside the other stacks' lanes and the
-# extension's checks (one background stream, below).
+# the end-to-end tests, which need the environments, beside the extension's checks.
 echo "== pytest: unit tests"
 PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" tests/unit || failed=1
 took
+start_ext
 envs_ready # built beside the unit tests
 
-# Keras 2 (issue 15) and TF's 2.9.0-jupyter image (issue 29): the core, gradient and Keras
-# tests again on each other stack (a full run only: no pytest arguments). These "lanes" run
-# one after another in one background stream beside the end-to-end tests: a debug session
-# waits on its debuggee and its adapter much of its time, and the lanes fill the cores the
-# two workers leave idle. Run all at once at the start (as before), they saturated the
-# machine for six minutes and left it ~11% idle for the rest (CPU sampled from /proc,
-# docs/development.md). Not niced: tried (nice -n 10), on CI's 2 cores beside the main run
-# their debuggees took 60 s to import TF and missed the 90 s wait for a first stop. Each
-# lane's output is shown at the end, with whether it passed.
-LANES=()
+# Keras 2 (issue 15): the core, gradient and Keras tests again, on each Keras 2 (a full run
+# only: no pytest arguments). Both runs start with the end-to-end tests, in the
+# background (one process each), beside them: a debug session waits on its debuggee and its
+# adapter much of its time, and their walks fill the cores that the main run leaves idle.
+# Not niced: tried (nice -n 10), on CI's 2 cores beside the main run their debuggees then
+# took 60 s to import TF and missed the 90 s wait for a first stop. Each one's output is
+# shown at the end.
+RUNS=()
 KERAS2_TESTS=(tests/e2e/test_keras_parity.py tests/e2e/test_tensors.py
   tests/e2e/test_gradients_loop.py tests/e2e/test_gradients_reasons.py
   tests/e2e/test_keras_io_walk.py
   tests/e2e/test_compiled_fit_distribute.py::test_layer_outputs_and_the_batch_of_distributed_fit_per_replica)
-lane_tf215() {
+if [ -f "$KERAS2/.ready" ]; then
+  echo "== pytest: Keras 2 (TF 2.15), in the background (.venv/logs/pytest-tf215.log)"
   PATH="$PWD/$KERAS2/bin:$PATH" "$KERAS2/bin/python" -m pytest \
-    -p no:cacheprovider "${KERAS2_TESTS[@]}"
-}
-lane_py39_tf29() {
+    -p no:cacheprovider "${KERAS2_TESTS[@]}" >.venv/logs/pytest-tf215.log 2>&1 &
+  RUNS+=("Keras 2 (TF 2.15):tf215:$!")
+fi
+if [ -f "$PY39_ENV/.ready" ]; then
   # TF's 2.9.0-jupyter image's stack: the classic Notebook's Variable Inspector in a real
   # Python 3.9 kernel, and debug sessions (values, gradients from a tape, a custom loop and
   # compiled fit, layer outputs, breakpoints in a tf.function and its helper and in a
   # Dataset.map and filter function), ~3 min
+  echo "== pytest: Python 3.9 + TF 2.9, in the background (.venv/logs/pytest-py39-tf29.log)"
   PATH="$PWD/$PY39_ENV/bin:$PATH" "$PY39_ENV/bin/python" -m pytest \
     -p no:cacheprovider tests/e2e/test_jupyter_classic_inspector.py tests/e2e/test_tensors.py \
     tests/e2e/test_gradients_loop.py tests/e2e/test_gradients_reasons.py \
@@ -291,59 +286,29 @@ lane_py39_tf29() {
     tests/e2e/test_keras_parity.py::test_compiled_fit_layer_outputs_read_alike \
     tests/e2e/test_compiled_breakpoints.py::test_breakpoint_in_tf_function_stops_with_values_on_every_call \
     tests/e2e/test_compiled_breakpoints.py::test_breakpoint_in_a_helper_stops_from_the_first_call_and_goes_when_removed \
-    tests/e2e/test_compiled_datasets.py::test_breakpoints_in_map_and_filter_functions_stop_at_each_element_in_order
-}
-lane_tf_keras() {
-  TF_USE_LEGACY_KERAS=1 PYTHONPATH="$PWD/.venv/tf-keras" PATH="$PWD/.venv/bin:$PATH" \
-    .venv/bin/python -m pytest -p no:cacheprovider "${KERAS2_TESTS[@]}"
-}
-if [ -f "$KERAS2/.ready" ]; then
-  LANES+=("Keras 2 (TF 2.15):tf215")
+    tests/e2e/test_compiled_datasets.py::test_breakpoints_in_map_and_filter_functions_stop_at_each_element_in_order \
+    >.venv/logs/pytest-py39-tf29.log 2>&1 &
+  RUNS+=("Python 3.9 + TF 2.9:py39-tf29:$!")
 fi
-LANES+=("tf_keras $TF_MINOR (TF_USE_LEGACY_KERAS=1):tf_keras")
-if [ -f "$PY39_ENV/.ready" ]; then
-  LANES+=("Python 3.9 + TF 2.9:py39_tf29")
-fi
-for entry in "${LANES[@]}"; do
-  echo "== pytest: ${entry%:*}, in the background, one after another (.venv/logs/pytest-${entry##*:}.log)"
-done
-if [ -f vscode-ext/package.json ]; then
-  echo "== vscode-ext: npm ci, type check, npm test, in the background, after the lanes (.venv/logs/vscode-ext.log)"
-fi
-run_lanes() { # each lane in turn, then the extension's checks; each verdict in a .status file
-  local entry name
-  for entry in "${LANES[@]}"; do
-    name=${entry##*:}
-    if "lane_$name" >".venv/logs/pytest-$name.log" 2>&1; then
-      echo passed >".venv/logs/pytest-$name.status"
-    else
-      echo FAILED >".venv/logs/pytest-$name.status"
-    fi
-  done
-  if [ -f vscode-ext/package.json ]; then
-    # in the background and waited for: in a `||` list, `set -e` would not stop at a failed step
-    (set -e; vscode_ext) >.venv/logs/vscode-ext.log 2>&1 &
-    if wait $!; then echo 0; else echo 1; fi >.venv/logs/vscode-ext.status
-  fi
-}
-rm -f .venv/logs/pytest-*.status .venv/logs/vscode-ext.status
-run_lanes &
-LANES_PID=$!
+echo "== pytest: tf_keras $TF_MINOR (TF_USE_LEGACY_KERAS=1), in the background (.venv/logs/pytest-tf-keras.log)"
+TF_USE_LEGACY_KERAS=1 PYTHONPATH="$PWD/.venv/tf-keras" PATH="$PWD/.venv/bin:$PATH" \
+  .venv/bin/python -m pytest -p no:cacheprovider "${KERAS2_TESTS[@]}" \
+  >.venv/logs/pytest-tf-keras.log 2>&1 &
+RUNS+=("tf_keras $TF_MINOR (TF_USE_LEGACY_KERAS=1):tf-keras:$!")
 
 echo "== pytest: end-to-end tests"
 PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pytest "${PARALLEL[@]}" tests/e2e || failed=1
 took
 
-wait "$LANES_PID" || true
 ext_done || failed=1
-for entry in "${LANES[@]}"; do
-  name=${entry##*:}
-  status=$(cat ".venv/logs/pytest-$name.status" 2>/dev/null || echo "FAILED (no verdict)")
-  [ "$status" = passed ] || failed=1
-  echo "== pytest: ${entry%:*}: $status"
-  cat ".venv/logs/pytest-$name.log"
+for run in "${RUNS[@]}"; do
+  pid=${run##*:}
+  rest=${run%:*}
+  if wait "$pid"; then status=passed; else status=FAILED; failed=1; fi
+  echo "== pytest: ${rest%:*}: $status"
+  cat ".venv/logs/pytest-${rest##*:}.log"
 done
-if [ ${#LANES[@]} -gt 0 ]; then
+if [ ${#RUNS[@]} -gt 0 ]; then
   took
 fi
 exit $failed
