@@ -24,6 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import sides
+
 from tf_debug_repr.hosts.demo.dap_client import DapClient, launch_config, line_of
 
 HERE = Path(__file__).parent
@@ -42,9 +44,7 @@ def run_side(
         env["TF_DEBUG_REPR_DISABLE"] = "1"
         env["PYTHONPATH"] = os.pathsep.join([STOCK_NODELAY, path]).rstrip(os.pathsep)
     elif side in sources:
-        src = sources[side]
-        extra = [src, os.path.join(src, "tf_debug_repr", "_pydevd_namespace")]
-        env["PYTHONPATH"] = os.pathsep.join([*extra, path]).rstrip(os.pathsep)
+        env["PYTHONPATH"] = sides.pythonpath(sources[side], path)
     env.update(envs.get(side, {}))
     start = time.perf_counter()
     if side == "none":
@@ -90,26 +90,19 @@ def main() -> int:
         "--program", default=str(ROOT / "tests" / "programs" / "real" / "transformer_attention.py")
     )
     parser.add_argument("--marker", default="END_BREAKPOINT")
-    parser.add_argument("--before", help="an earlier copy of the package's src folder")
-    parser.add_argument("--sides", default="", help="comma-separated: none,stock,before,after")
-    parser.add_argument("--src", action="append", default=[], help="SIDE=SRC: another copy")
+    sides.add_arguments(parser)
     parser.add_argument("--env", action="append", default=[], help="SIDE=NAME=VALUE")
     parser.add_argument("--trace", default="multi_step_on_iterator", help="the trace to report")
     parser.add_argument("--names", action="store_true", help="print each outermost trace")
     args = parser.parse_args()
-    sides = args.sides.split(",") if args.sides else ["stock", "after"]
-    if args.before and not args.sides:
-        sides = ["stock", "before", "after"]
-    sources = dict(item.split("=", 1) for item in args.src)
-    if args.before:
-        sources["before"] = args.before
+    order, sources = sides.chosen(args)
     envs: dict[str, dict] = {}
     for item in args.env:
         side, name, value = item.split("=", 2)
         envs.setdefault(side, {})[name] = value
-    found: dict[str, list[tuple[float, float]]] = {side: [] for side in sides}
+    found: dict[str, list[tuple[float, float]]] = {side: [] for side in order}
     for round_ in range(args.rounds):
-        for side in sides:
+        for side in order:
             load = os.getloadavg()[0]
             result = run_side(side, args.program, args.marker, sources, envs)
             picked = [t for t in result["traces"] if args.trace in t["name"] and t["depth"] == 0]
@@ -127,11 +120,11 @@ def main() -> int:
                     if t["depth"] == 0:
                         print(f"    {t['cpu']:7.2f} s CPU  {t['name']}")
     print(f"\nload average at the end: {os.getloadavg()}")
-    print(f"| | {' | '.join(sides)} |")
-    print(f"|---|{'---|' * len(sides)}")
+    print(f"| | {' | '.join(order)} |")
+    print(f"|---|{'---|' * len(order)}")
     for index, what in enumerate((f"{args.trace} trace CPU (s)", "every trace's CPU (s)")):
         cells = []
-        for side in sides:
+        for side in order:
             values = [v[index] for v in found[side]]
             cells.append(f"{statistics.median(values):.2f} ({min(values):.2f}–{max(values):.2f})")
         print(f"| {what}, median (range), n = {args.rounds} | {' | '.join(cells)} |")

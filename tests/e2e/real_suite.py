@@ -236,7 +236,7 @@ class RecordingClient(DapClient):
         return message
 
 
-def _program_cpu(probe_out: str) -> float:
+def program_cpu(probe_out: str) -> float:
     """The CPU seconds the program wrote at its exit (tests/programs/real/probe.py)."""
     if not os.path.exists(probe_out + ".cpu"):
         return 0.0
@@ -346,7 +346,7 @@ def debug_run(program: Program, debugger: str, mode: str, looks: tuple[Look, ...
             time.sleep(0.2)  # the last output events
             client.close()
         run.seconds = time.perf_counter() - start
-        run.cpu = time.thread_time() - cpu + _program_cpu(probe_out)
+        run.cpu = time.thread_time() - cpu + program_cpu(probe_out)
         run.stdout = "".join(client.stdout_parts)
         run.console = "".join(client.other_parts)
         if os.path.exists(probe_out):
