@@ -1,6 +1,9 @@
 """A training loop that changes, between its stops, what a step does not: the learning
 rate (assigned, as ReduceLROnPlateau does), a Keras loss's settings (assigned attributes),
-a custom loss's config (read from a global), and a schedule's step (``iterations``)."""
+a custom loss's config (read from a global), and a schedule's step (``iterations``). And
+what the program's garbage collector looks like while it runs between the stops."""
+
+import gc
 
 import keras
 import tensorflow as tf
@@ -45,3 +48,4 @@ for step in range(2):
     loss_fn.from_logits = False
     loss_fn.reduction = "sum"
     SCALE["value"] = 2
+    collector_while_running = gc.isenabled()  # what the program sees between stops

@@ -18,7 +18,7 @@ import sys
 from types import FrameType
 from typing import Any
 
-from ...core import expressions, time_budget
+from ...core import collector, debugger, expressions, time_budget
 from ...core.bounded import TimedOut
 from ...core.containers import container_kind
 from ...core.tf_types import kind_of
@@ -262,7 +262,10 @@ def _content(child: Child) -> tuple[str, Any, Expression]:
 def _one_look() -> Any:
     """For one request: each compiled step's counter read once, however many gradient
     records its rows ask for (the program is suspended: no step runs meanwhile). Nothing
-    to do, and nothing imported, where gradient capture was never loaded."""
+    to do, and nothing imported, where gradient capture was never loaded. And from a stop's
+    first request on, no full garbage collection walks the program's objects during it
+    (``core.collector``)."""
+    collector.hold_during(debugger.suspension())
     capture = sys.modules.get(_CAPTURE_MODULE)
     return contextlib.nullcontext() if capture is None else capture.one_look(_request())
 
