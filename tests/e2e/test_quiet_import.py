@@ -49,10 +49,6 @@ def test_the_import_runs_untraced_and_the_breakpoint_after_it_stops():
         assert _at(s) == (os.path.realpath(path), line_of(path, "BREAKPOINT"))
         assert _value(s, "traced_during_import") == "[False]"
         assert _value(s, "traced_after") == "True", "the thread must be traced again"
-        # no garbage collection while TF's modules run (~850 in the import without the
-        # plugin; what is left is the import statement's own finding of the package)
-        assert int(_value(s, "collections_during_import")[1:-1]) < 20
-        assert _value(s, "collector_after_import") == "True"
         assert _value(s, "x.numpy().tolist()") == "[1.0, 2.0]"
         s.resume_to_next_stop()  # a later breakpoint of the same frame still stops
         assert _at(s)[1] == line_of(path, "AFTER")

@@ -1,9 +1,7 @@
 """TensorFlow's import, looked at from inside: is the importing thread traced while TF's own
 modules run? (tests/e2e/test_quiet_import.py: pydevd's trace function is lifted for the
-import where nothing in it could stop.) And how often did the garbage collector run in it?
-(core/collector.py: not at all under a debugger.)"""
+import where nothing in it could stop.)"""
 
-import gc
 import sys
 
 traced_during_import = []  # one entry: was a trace function set as tensorflow.python loaded
@@ -15,19 +13,8 @@ def _on_import(event, args):
 
 
 sys.addaudithook(_on_import)
-collections_during_import = [0]
 
-
-def _count(phase, info):
-    if phase == "start":
-        collections_during_import[0] += 1
-
-
-gc.callbacks.append(_count)
 import tensorflow as tf  # IMPORT_LINE  # noqa: E402
-
-gc.callbacks.remove(_count)
-collector_after_import = gc.isenabled()
 
 traced_after = sys.gettrace() is not None
 x = tf.constant([1.0, 2.0])

@@ -22,7 +22,6 @@ def collector_on():
     assert gc.isenabled() and not collector.paused()
     yield
     collector._paused_for = None
-    collector._import_paused = False
     gc.enable()
 
 
@@ -96,35 +95,3 @@ def test_nothing_without_a_stop_or_for_a_stop_without_weak_references():
     collector.hold_during(None)  # not suspended: a notebook's inspector, a direct call
     collector.hold_during(object())  # no weak reference: no sure sign of the stop's end
     assert gc.isenabled() and not collector.paused()
-
-
-def test_an_import_runs_with_it_off_and_it_is_on_again_after():
-    paused = collector.pause_import()
-    assert paused and not gc.isenabled()
-    inner = collector.pause_import()  # Keras's import inside TensorFlow's: nothing more
-    assert not inner
-    collector.resume_import(inner)
-    assert not gc.isenabled()
-    collector.resume_import(paused)
-    assert gc.isenabled()
-
-
-def test_an_import_leaves_a_collector_the_program_or_a_stop_turned_off():
-    gc.disable()
-    paused = collector.pause_import()
-    assert not paused
-    collector.resume_import(paused)
-    assert not gc.isenabled()
-    gc.enable()
-    paused = collector.pause_import()
-    stop = Stop()
-    collector.hold_during(stop)  # a stop inside the import (a breakpoint in TF's code)
-    assert collector.paused()
-    del stop  # the import goes on ...
-    assert not gc.isenabled()
-    stop = Stop()
-    collector.hold_during(stop)  # ... and stops again
-    collector.resume_import(paused)  # the import ends while the program is stopped
-    assert not gc.isenabled()  # still the stop's
-    del stop
-    assert gc.isenabled()

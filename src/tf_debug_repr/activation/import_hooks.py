@@ -61,13 +61,11 @@ class _LoaderWrapper:  # duck-typed: importlib.abc costs ~20 ms at debugger star
         token = _enter(around)
         try:
             self._loader.exec_module(module)
-            # the callbacks too (the plugin's own set-up once TF is in): inside the
-            # import's quiet region, with the garbage collector still off
-            with _lock:
-                callbacks = _pending.pop(self._name, [])
-            _run(callbacks, module)
         finally:
             _leave(around, token)
+        with _lock:
+            callbacks = _pending.pop(self._name, [])
+        _run(callbacks, module)
 
     def __getattr__(self, attr: str):
         # get_data, get_filename, is_package... are asked of the loader by other tools.

@@ -1,5 +1,4 @@
-"""Python's cyclic garbage collector while the program is suspended at a stop, and while
-TensorFlow is imported under a debugger.
+"""Python's cyclic garbage collector while the program is suspended at a stop.
 
 A full collection walks every object the process holds: in a TensorFlow program with a
 model built, ~0.2-0.3 s, holding the GIL. Answering a stop allocates (rows, summaries,
@@ -18,18 +17,8 @@ collection until the resume.
 
 Left alone: a program that switched the collector off itself, and a stop that takes no weak
 reference (no sure sign of its end). The one trace it leaves: ``gc.isenabled()`` evaluated
-during a stop says False.
-
-**TensorFlow's import.** ``import tensorflow`` with Keras makes millions of objects that
-live as long as the process: the collector ran 853 times during it, 6 of them full, 0.66-0.71
-s of the import's 3.6-3.9 s of CPU (in a plain process, three runs; 3.15-3.47 s with it off).
-No code of the program runs in it, so under a debugger (where pydevd traces the importing
-thread: ``hosts/pydevd/quiet_import.py``) the import runs with automatic collections off,
-and they are on again the moment it returns or raises; what it left as garbage goes at the
-next collection.
-
-``TF_DEBUG_REPR_GC=1`` keeps the collector running during stops and the import, as stock
-debugpy does.
+during a stop says False. ``TF_DEBUG_REPR_STOP_GC=1`` keeps the collector running during
+stops, as stock debugpy does.
 """
 
 from __future__ import annotations
@@ -42,8 +31,7 @@ from typing import Any
 
 _lock = threading.RLock()  # the callback may run in a thread that holds it (a drop inside)
 _paused_for: weakref.ref | None = None  # the stop the collector is off for
-_import_paused = False  # off for an import (a stop may come inside it: a breakpoint in TF)
-KEEP_ENV = "TF_DEBUG_REPR_GC"
+KEEP_ENV = "TF_DEBUG_REPR_STOP_GC"
 
 
 def _wanted() -> bool:
@@ -57,7 +45,7 @@ def hold_during(stop: Any) -> None:
     if stop is None or not _wanted():
         return
     with _lock:
-        if _paused_for is not None or not (gc.isenabled() or _import_paused):
+        if _paused_for is not None or not gc.isenabled():
             return  # off already: for this stop, another suspended thread's, or the program's
         try:
             ref = weakref.ref(stop, _resume)
@@ -72,31 +60,9 @@ def _resume(ref: weakref.ref) -> None:
     with _lock:
         if _paused_for is ref:
             _paused_for = None
-            if not _import_paused:
-                gc.enable()
+            gc.enable()
 
 
 def paused() -> bool:
     """Whether the collector is off for a stop now."""
     return _paused_for is not None
-
-
-def pause_import() -> bool:
-    """Automatic collections off for an import no code of the program runs in; True where
-    this turned them off (for ``resume_import``)."""
-    global _import_paused
-    with _lock:
-        if not _wanted() or not gc.isenabled():
-            return False
-        gc.disable()
-        _import_paused = True
-        return True
-
-
-def resume_import(paused_here: bool) -> None:
-    global _import_paused
-    if paused_here:
-        with _lock:
-            _import_paused = False
-            if _paused_for is None:  # not held for a stop now
-                gc.enable()

@@ -19,9 +19,7 @@ the moment the import returns (or raises), when every one of these holds:
   file), which TF's import does not run.
 
 Where one does not hold, the import runs traced, as under stock debugpy.
-``TF_DEBUG_REPR_TRACE_IMPORT=1`` keeps it traced always. Either way, where pydevd traces
-the thread the import runs with the garbage collector's automatic runs off
-(``core.collector``: ~0.4 s of CPU, ``TF_DEBUG_REPR_GC=1`` keeps them on). Never imports pydevd: it is
+``TF_DEBUG_REPR_TRACE_IMPORT=1`` keeps it traced always. Never imports pydevd: it is
 looked up in ``sys.modules``.
 
 The same for each op TensorFlow makes while it traces a graph (``lift_op``/``put_back_op``,
@@ -44,7 +42,6 @@ import sys
 import threading
 from typing import Any
 
-from ...core import collector
 from . import client
 
 ENV = "TF_DEBUG_REPR_TRACE_IMPORT"
@@ -109,44 +106,33 @@ def _pydevds(tracer: Any) -> bool:
 
 
 def pause() -> Any:
-    """Around TF's import under a debugger: lift pydevd's trace function from the current
-    thread where nothing could stop in what it runs next (the module docstring), and turn
-    the garbage collector's automatic runs off (``core.collector``). A token for
-    ``resume``; None where nothing was changed. Never raises."""
+    """Lift pydevd's trace function from the current thread where nothing could stop in
+    what it runs next (the module docstring). A token for ``resume``; None where nothing
+    was changed. Never raises."""
     try:
+        if not enabled():
+            return None
         tracer = sys.gettrace()
-        if tracer is None or not _pydevds(tracer):
+        tracing = sys.modules.get("pydevd_tracing")
+        set_trace = getattr(tracing, "SetTrace", None)
+        if tracer is None or set_trace is None or not _pydevds(tracer):
             # not traced (a kernel with no debugger), an import inside one, or another
             # tool's trace function (coverage.py's): left as it is
             return None
-        return (_lift(tracer), collector.pause_import())
+        py_db = _debugger()
+        if py_db is None or not _nothing_could_stop(py_db):
+            return None
+        set_trace(None)  # pydevd's own call: sys.settrace would print pydevd's warning
+        return (set_trace, tracer)
     except Exception:
         return None
-
-
-def _lift(tracer: Any) -> Any:
-    if not enabled():
-        return None
-    set_trace = getattr(sys.modules.get("pydevd_tracing"), "SetTrace", None)
-    py_db = _debugger()
-    if set_trace is None or py_db is None or not _nothing_could_stop(py_db):
-        return None
-    set_trace(None)  # pydevd's own call: sys.settrace would print pydevd's warning
-    return (set_trace, tracer)
 
 
 def resume(token: Any) -> None:
-    """Put back what ``pause`` changed (nothing for None). Never raises."""
+    """Put back the trace function ``pause`` lifted (nothing for None). Never raises."""
     if token is None:
         return
-    lifted, collector_paused = token
-    try:
-        collector.resume_import(collector_paused)
-    except Exception:
-        pass
-    if lifted is None:
-        return
-    set_trace, tracer = lifted
+    set_trace, tracer = token
     try:
         if sys.gettrace() is None:  # pydevd may have traced the thread again meanwhile
             set_trace(tracer)
