@@ -265,9 +265,16 @@ def _one_look() -> Any:
     to do, and nothing imported, where gradient capture was never loaded. And from a stop's
     first request on, no full garbage collection walks the program's objects during it
     (``core.collector``)."""
-    collector.hold_during(debugger.suspension())
+    _hold_collector()
     capture = sys.modules.get(_CAPTURE_MODULE)
     return contextlib.nullcontext() if capture is None else capture.one_look(_request())
+
+
+def _hold_collector() -> None:
+    try:
+        collector.hold_during(debugger.suspension())
+    except Exception as exc:  # a pydevd without the frames tracker: the collector as it is
+        _debug(f"garbage collector not held: {exc!r}")
 
 
 _CAPTURE_MODULE = __name__.rsplit(".hosts.", 1)[0] + ".gradients.capture"
