@@ -48,4 +48,4 @@ for step in range(2):
     loss_fn.from_logits = False
     loss_fn.reduction = "sum"
     SCALE["value"] = 2
-    collector_while_running = gc.isenabled()  # what the program sees between stops
+    thresholds_while_running = gc.get_threshold()  # what the program sees between stops
