@@ -27,11 +27,12 @@ collections running during stops, as stock debugpy does.
 from __future__ import annotations
 
 import gc
-import os
 import sys
 import threading
 import weakref
 from typing import Any
+
+from .settings import switch_on
 
 _lock = threading.RLock()  # the callback may run in a thread that holds it (a drop inside)
 _paused_for: weakref.ref | None = None  # the stop full collections are held for
@@ -42,9 +43,7 @@ KEEP_ENV = "TF_DEBUG_REPR_STOP_GC"
 
 
 def _wanted() -> bool:
-    if sys.version_info >= (3, 14):
-        return False
-    return os.environ.get(KEEP_ENV, "0").strip().lower() in ("0", "false", "no", "off", "")
+    return sys.version_info < (3, 14) and not switch_on(KEEP_ENV, default=False)
 
 
 def hold_during(stop: Any) -> None:

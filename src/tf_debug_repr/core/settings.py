@@ -1,4 +1,4 @@
-"""Settings read from the environment once, at import: memory budgets in MiB."""
+"""Settings read from the environment: memory budgets in MiB, and on/off switches."""
 
 from __future__ import annotations
 
@@ -17,3 +17,13 @@ def env_bytes(name: str, default_mb: float, invalid: Callable[[str], object] | N
             invalid(text)
         mib = default_mb
     return max(0, int(mib * (1 << 20)))
+
+
+_OFF = ("0", "false", "no", "off")
+
+
+def switch_on(name: str, default: bool) -> bool:
+    """``$name`` as a switch: unset or blank gives ``default``; ``0``, ``false``, ``no`` or
+    ``off`` (any case) is off; any other value is on."""
+    text = os.environ.get(name, "").strip().lower()
+    return default if not text else text not in _OFF

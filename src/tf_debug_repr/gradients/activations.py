@@ -31,13 +31,12 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 import threading
 import weakref
 from collections.abc import Callable
 from typing import Any
 
-from ..core.settings import env_bytes
+from ..core.settings import env_bytes, switch_on
 
 DEFAULT_BUDGET_MB = 64.0
 BUDGET_VARIABLE = "TF_DEBUG_REPR_ACTIVATIONS_MB"
@@ -48,7 +47,7 @@ _failures: dict[str, str] = {}
 
 
 def _switch_from_env() -> bool:
-    return os.environ.get(SWITCH, "").strip().lower() not in ("0", "false", "no", "off")
+    return switch_on(SWITCH, default=True)
 
 
 _budget = env_bytes(BUDGET_VARIABLE, DEFAULT_BUDGET_MB)

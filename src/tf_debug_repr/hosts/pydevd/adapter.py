@@ -271,6 +271,8 @@ def _one_look() -> Any:
 
 
 def _hold_collector() -> None:
+    if collector.paused():  # held for this stop already: every later call of its requests
+        return
     try:
         collector.hold_during(debugger.suspension())
     except Exception as exc:  # a pydevd without the frames tracker: the collector as it is

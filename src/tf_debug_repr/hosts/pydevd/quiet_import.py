@@ -37,11 +37,11 @@ spares a frame's locals a copy at each event), so once the trace is done
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 from typing import Any
 
+from ...core.settings import switch_on
 from . import client
 
 ENV = "TF_DEBUG_REPR_TRACE_IMPORT"
@@ -51,7 +51,7 @@ _STEPPING_STATES = (2,)  # pydevd's STATE_SUSPEND: a pause asked for this thread
 
 
 def enabled() -> bool:
-    return os.environ.get(ENV, "0").strip().lower() in ("0", "false", "no", "off", "")
+    return not switch_on(ENV, default=False)
 
 
 def _debugger() -> Any:
@@ -62,7 +62,7 @@ def _debugger() -> Any:
 
 
 def ops_enabled() -> bool:
-    return os.environ.get(OPS_ENV, "0").strip().lower() in ("0", "false", "no", "off", "")
+    return not switch_on(OPS_ENV, default=False)
 
 
 def _nothing_could_stop(py_db: Any) -> bool:

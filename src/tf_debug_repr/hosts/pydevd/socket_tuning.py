@@ -13,18 +13,18 @@ and a connection made before the plugin was loaded is tuned at once.
 
 from __future__ import annotations
 
-import os
 import socket
 import sys
 from typing import Any
 
 from ...core.patching import patch_once
+from ...core.settings import switch_on
 
 ENV = "TF_DEBUG_REPR_NODELAY"
 
 
 def enabled() -> bool:
-    return os.environ.get(ENV, "1").strip().lower() not in ("0", "false", "no", "off")
+    return switch_on(ENV, default=True)
 
 
 def set_nodelay(sock: Any) -> bool:
