@@ -614,6 +614,23 @@ def test_a_replicated_shadow_reads_as_tfs_aggregated_read_without_its_reduce_pat
     assert ops == ["AddN", "ReadVariableOp"], ops
 
 
+def test_a_replicated_gradients_norm_is_read_from_its_replicas_sample_without_summing_it(
+    two_cpus,
+):
+    """A model's global norm after a replicated step reads each weight's norm from its
+    replicas' values added at the elements a single replica's ring samples (exact for a
+    gradient of at most ``SAMPLE`` elements, marked an estimate above), with one read per
+    replica and no AddN over the whole values (tests/unit/two_cpus_program.py)."""
+    from .conftest import answer
+
+    found = answer(two_cpus, "replica_estimate_of_a_shadow")
+    small, wide = found["[100, 30]"], found["[512, 512]"]
+    assert small["sampled"] is False and small["relative_to_the_exact"] < 1e-9, small
+    assert wide["sampled"] is True and wide["relative_to_the_sample"] < 1e-9, wide
+    assert wide["relative_to_the_exact"] < 0.05, wide  # the ring's estimate, as one replica's
+    assert small["ops"] == wide["ops"] == ["ReadVariableOp"], found
+
+
 def test_a_sites_own_variables_are_read_where_made_and_no_read_joins_a_graph(monkeypatch):
     """A site reads its counter and rings once where it makes them (TF makes a read's
     kernel at the first read of each dtype and shape, which the first stop paid): eagerly,

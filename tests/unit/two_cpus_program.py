@@ -160,4 +160,58 @@ def _():
     ]
 
 
+@check("replica_estimate_of_a_shadow")
+def _():
+    """A replicated step's gradient norm as a model's global norm reads it: from the
+    replicas' values added at the ring's sampled elements (all of a small gradient), with
+    no op but one read per replica, against a numpy recompute from TF's aggregated read."""
+    import math
+
+    import numpy as np
+
+    from tf_debug_repr.gradients import compiled
+
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    found = {}
+    for shape in ([100, 30], [512, 512]):
+        with strategy.scope():
+            v = tf.Variable(
+                tf.zeros(shape),
+                synchronization=tf.VariableSynchronization.ON_READ,
+                aggregation=tf.VariableAggregation.SUM,
+            )
+
+        def write(v=v, shape=shape):
+            rid = tf.distribute.get_replica_context().replica_id_in_sync_group
+            v.assign(tf.random.stateless_normal(shape, seed=[rid, 3]) * 1e2)
+
+        strategy.run(tf.function(write))
+        summed = tf.identity(v).numpy().astype(np.float64).reshape(-1)
+        shadow = compiled._Shadow(v, None, None, 0)
+        ran = []
+        from tensorflow.python.framework import op_callbacks
+
+        def note(op_type, *args, ran=ran, **kwargs):
+            ran.append(op_type)
+
+        op_callbacks.add_op_callback(note)
+        try:
+            norm, sampled = compiled._replica_estimate(shadow, shape)
+        finally:
+            op_callbacks.remove_op_callback(note)
+        step = compiled.sample_step(shape)
+        blocks = compiled.SAMPLE // compiled.BLOCK
+        picked = (
+            summed[: blocks * step].reshape(blocks, step)[:, : compiled.BLOCK] if step else summed
+        )
+        want = math.sqrt(float(np.sum(picked**2)) * (summed.size / compiled.SAMPLE if step else 1))
+        found[str(shape)] = {
+            "sampled": sampled,
+            "relative_to_the_sample": abs(norm - want) / want,
+            "relative_to_the_exact": abs(norm - float(np.linalg.norm(summed))) / want,
+            "ops": sorted(set(ran)),
+        }
+    return found
+
+
 print(json.dumps(results))

@@ -130,8 +130,17 @@ def _replica_sum(tf: Any, variable: Any) -> Any:
     """A per-replica SUM variable's value (a replicated step's shadow) as TF's aggregated
     read computes it, the ``AddN`` of its replicas' reads in their order (the same kernel,
     bit for bit), where every replica's variable is in host memory: without the
-    strategy's reduce path, which took ~3.6 ms of Python per read against ~0.09 ms (a
-    model's global norm reads every weight's at each stop). None elsewhere."""
+    strategy's reduce path, which took ~3.6 ms of Python per read against ~0.09 ms. None
+    elsewhere."""
+    reads = _replica_reads(tf, variable)
+    if reads is None:
+        return None
+    return reads[0] if len(reads) == 1 else tf.raw_ops.AddN(inputs=reads)
+
+
+def _replica_reads(tf: Any, variable: Any) -> list | None:
+    """Each replica's value of a per-replica SUM variable, one raw read each, where every
+    replica's variable is in host memory; None elsewhere."""
     from tensorflow.python.ops import gen_resource_variable_ops, resource_variable_ops
 
     from ..core.guards import is_on_host
@@ -148,8 +157,7 @@ def _replica_sum(tf: Any, variable: Any) -> Any:
         for part in parts
     ):
         return None
-    reads = [gen_resource_variable_ops.read_variable_op(p.handle, p.dtype) for p in parts]
-    return reads[0] if len(reads) == 1 else tf.raw_ops.AddN(inputs=reads)
+    return [gen_resource_variable_ops.read_variable_op(p.handle, p.dtype) for p in parts]
 
 
 class _Kept:
@@ -275,6 +283,43 @@ def _host_norm(kept: _Kept) -> float | None:
     with np.errstate(all="ignore"):
         square = _squares(values.reshape(-1))
     return math.sqrt(square) if math.isfinite(square) else None
+
+
+def _replica_estimate(shadow: _Shadow | None, shape: list[int]) -> tuple[float, bool] | None:
+    """A replicated step's gradient norm as a model's global norm reads it, (norm, whether
+    it is an estimate), without its whole values summed: the replicas' values added at the
+    elements a single replica's step samples for its ring (``sample_step``: all of a
+    gradient of at most ``SAMPLE`` elements, exact), read in host memory with one raw read
+    per replica and no other op. Summing whole (``AddN``) and a pass over the sum took
+    ~1 ms per 512x512 kernel at every stop, most of a distributed model's Locals. None
+    where it cannot be read so (a device's memory, slices, factors, other dtypes)."""
+    import numpy as np
+    import tensorflow as tf
+
+    if shadow is None or shadow.values is None or shadow.indices is not None:
+        return None
+    if shadow.factors is not None:
+        return None
+    reads = _replica_reads(tf, shadow.values)
+    if reads is None:
+        return None
+    arrays = [_host_float(read) for read in reads]
+    count = math.prod(shape) if shape else 1
+    flats = []
+    for array in arrays:
+        if array is None or array.size != count:
+            return None
+        flats.append(array.reshape(-1))
+    step = sample_step(shape)
+    if step:
+        blocks = SAMPLE // BLOCK
+        flats = [flat[: blocks * step].reshape(blocks, step)[:, :BLOCK] for flat in flats]
+    with np.errstate(all="ignore"):
+        total = flats[0]
+        for flat in flats[1:]:
+            total = total + flat  # in the values' dtype, in the replicas' order, as AddN
+        square = _squares(total.reshape(-1)) * (count / SAMPLE if step else 1.0)
+    return math.sqrt(square), step > 0  # NaN and Inf carry through
 
 
 class _Site:
@@ -942,10 +987,12 @@ class _Read:
     is built (``_store_weight``) when something asks for that weight, not at every stop:
     a stop costs each site's counter, whatever the model's size."""
 
-    __slots__ = ("count", "norms", "rings", "samples", "stored")
+    __slots__ = ("count", "estimates", "norms", "rings", "samples", "stored")
 
     def __init__(self, size: int) -> None:
         self.count = 0
+        # a replicated site's weights' norms at count (``_replica_estimate``), as first read
+        self.estimates: dict[int, tuple[float, bool] | None] = {}
         self.rings: tuple[Any, Any] | None = None  # iterations, squares (numpy) at count
         self.samples: tuple[Any, Any] | None = None  # samples, their counts at count
         self.stored = [0] * size
@@ -1134,6 +1181,7 @@ def _look_now() -> list[tuple[Any, _Site, _Read]]:
         count = int(_value(site.counter))
         if count != read.count:
             read.count, read.rings, read.samples = count, None, None
+            read.estimates = {}
             moved = True
         looked.append((optimizer, site, read))
     if moved:
@@ -1253,10 +1301,11 @@ def _sync_looked(store: Callable[..., None], wanted: Any) -> None:
 def pending(variables: list) -> list[tuple[float, bool, str] | None]:
     """Per variable, the last step of a compiled site that its record does not hold yet
     (``sync`` has not built it: nobody asked for that weight since the step): (its norm
-    from the ring, whether that is an estimate, the label its record will have). None
-    where the variable's record tells its latest gradient (nothing pending, no compiled
-    site, several replicas). What a model's global norm needs, with no weight's record
-    built: the ring of squared norms is one read per site."""
+    from the ring, whether that is an estimate, the label its record will have; several
+    replicas: ``_replica_estimate``). None where the variable's record tells its latest
+    gradient (nothing pending, no compiled site, replicas that cannot be read so). What a
+    model's global norm needs, with no weight's record built: the ring of squared norms
+    is one read per site."""
     if not _sites and not _tape_sites:
         return [None] * len(variables)
     from ..core.guards import harmless
@@ -1269,20 +1318,33 @@ def pending(variables: list) -> list[tuple[float, bool, str] | None]:
             looked = _look()
             for variable in variables:
                 latest = None
-                for optimizer, site, read, i, _ in _positions(variable, looked):
+                for optimizer, site, read, i, own in _positions(variable, looked):
                     if read.stored[i] < read.count:
-                        latest = (optimizer, site, read, i)
-                if latest is None or latest[1].replicated:
+                        latest = (optimizer, site, read, i, own)
+                if latest is None:
                     found.append(None)
                     continue
-                optimizer, site, read, i = latest
+                optimizer, site, read, i, own = latest
                 iterations, squares = _rings(site, read)
+                label = _label_of(site, optimizer, read, iterations)
+                if site.replicated:
+                    estimate = _estimate(site, read, i, own)
+                    found.append(None if estimate is None else (*estimate, label))
+                    continue
                 last = (read.count - 1) % HISTORY
                 norm = math.sqrt(float(squares[last, i]))  # NaN and Inf carry through
-                found.append(
-                    (norm, site.steps[i] > 0, _label_of(site, optimizer, read, iterations))
-                )
+                found.append((norm, site.steps[i] > 0, label))
     return found
+
+
+def _estimate(site: _Site, read: _Read, i: int, variable: Any) -> tuple[float, bool] | None:
+    """A replicated site's weight ``i``'s last-step norm (``_replica_estimate``), read
+    once per step."""
+    if i not in read.estimates:
+        shape = [int(d or 0) for d in variable.shape]
+        shadow = _shadows.get((id(site), id(variable)))
+        read.estimates[i] = _replica_estimate(shadow, shape)
+    return read.estimates[i]
 
 
 def _label_of(site: _Site, optimizer: Any, read: _Read, iterations: Any) -> str:
@@ -1293,6 +1355,8 @@ def _label_of(site: _Site, optimizer: Any, read: _Read, iterations: Any) -> str:
         where = site.name.removeprefix(TAPE_SITE)
         return step_label(None, None, read.count, where, "")
     own = optimizer_text(site.name, getattr(optimizer, "name", None))
+    if site.replicated:  # no ring: the last step's iteration
+        return step_label(own, int(iterations), 0, "", "")
     return step_label(own, int(iterations[(read.count - 1) % HISTORY]), 0, "", "")
 
 
@@ -1345,7 +1409,9 @@ def _store_weight(
         # Keras counts one iteration per apply: earlier steps' counted back from the last
         history: list = [(int(iterations) - (count - 1 - k), None, False) for k in steps]
         if kept_values is not None:
-            norm = _Norm(kept_values, None, False)
+            # the global norm's figure: the same whether or not this weight was shown
+            estimate = _estimate(site, read, i, variable)
+            norm = _Norm(kept_values, *(estimate or (None, False)))
             history[-1] = (history[-1][0], norm, False)
     else:  # sqrt keeps NaN and Inf: a step whose gradient held one reads as such
         # A tape's own steps are counted by runs (1 = the first), an optimizer's by
