@@ -94,7 +94,7 @@ def _flat(array: np.ndarray | None) -> np.ndarray | None:
         (np.float32, 5003, 1e-12),  # small: float64 throughout
         # big: float32 within chunks of 65,536 elements, whose rounding is the CPU's BLAS
         # kernel's: a float32 dot of one chunk read 3.5e-6 off on an AMD EPYC's OpenBLAS
-        # (numpy 2.4.6), ~1e-7 on the Intel machines before; 4 significant digits are shown
+        # (numpy 2.4.6), where earlier machines passed at 1e-6; 4 significant digits show
         (np.float32, 1_000_003, 1e-5),
         (np.float64, 300_001, 1e-12),
         (np.float16, 200_001, 1e-5),
