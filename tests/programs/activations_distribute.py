@@ -10,6 +10,11 @@ import numpy as np
 import tensorflow as tf
 from tensorflow import keras  # Keras 3, or Keras 2 where tf.keras is (TF 2.15, tf_keras)
 
+# Grappler fuses Keras 2's MatMul+BiasAdd in the compiled step; on some CPUs (an AMD EPYC
+# here: 197 of 200 small products) the fused kernel rounds apart from the eager ops of
+# ``recompute``. Off, the step's outputs must equal the recompute bit for bit
+# (tests/programs/activations_fit.py's TFDR_NO_FUSION; fusion on: tests/e2e/test_activations.py).
+tf.config.optimizer.set_experimental_options({"remapping": False})
 cpu = tf.config.list_physical_devices("CPU")[0]
 tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
 strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
