@@ -116,14 +116,21 @@ def _snapshot(variable: Any) -> Any:
     variable never shows in it): one raw read op for a resource variable (the shadows
     are made in a trace's ``init_scope``: ``UnliftedInitializerVariable``), whose public
     conversion path costs several ops; a replicated one's aggregated read."""
-    from tensorflow.python.ops import gen_resource_variable_ops, resource_variable_ops
+    from tensorflow.python.ops import resource_variable_ops
 
     if isinstance(variable, resource_variable_ops.BaseResourceVariable):
-        return gen_resource_variable_ops.read_variable_op(variable.handle, variable.dtype)
+        return _raw_read(variable)
     import tensorflow as tf
 
     summed = _replica_sum(tf, variable)
     return summed if summed is not None else tf.identity(variable)
+
+
+def _raw_read(variable: Any) -> Any:
+    """One ``ReadVariableOp`` of a resource variable."""
+    from tensorflow.python.ops import gen_resource_variable_ops
+
+    return gen_resource_variable_ops.read_variable_op(variable.handle, variable.dtype)
 
 
 def _replica_sum(tf: Any, variable: Any) -> Any:
@@ -133,25 +140,30 @@ def _replica_sum(tf: Any, variable: Any) -> Any:
     first replica's read, where every replica's variable is in host memory: without the
     strategy's reduce path, which took ~3.6 ms of Python per read against ~0.09 ms, or
     ``tf.identity``'s ~0.45 ms. None elsewhere."""
-    if getattr(variable, "aggregation", None) == tf.VariableAggregation.ONLY_FIRST_REPLICA:
-        reads = _replica_reads(tf, variable, tf.VariableAggregation.ONLY_FIRST_REPLICA)
-        return None if reads is None else reads[0]
+    first = tf.VariableAggregation.ONLY_FIRST_REPLICA
+    if getattr(variable, "aggregation", None) == first:
+        parts = _replica_parts(tf, variable, first)
+        return None if parts is None else _raw_read(parts[0])
     reads = _replica_reads(tf, variable)
     if reads is None:
         return None
     return reads[0] if len(reads) == 1 else tf.raw_ops.AddN(inputs=reads)
 
 
-def _replica_reads(tf: Any, variable: Any, aggregation: Any = None) -> list | None:
-    """Each replica's value of a per-replica variable of ``aggregation`` (SUM unless
-    said), one raw read each, where every replica's variable is in host memory; None
-    elsewhere."""
-    from tensorflow.python.ops import gen_resource_variable_ops, resource_variable_ops
+def _replica_reads(tf: Any, variable: Any) -> list | None:
+    """Each replica's value of a per-replica SUM variable, one raw read each, where every
+    replica's variable is in host memory; None elsewhere."""
+    parts = _replica_parts(tf, variable, tf.VariableAggregation.SUM)
+    return None if parts is None else [_raw_read(part) for part in parts]
+
+
+def _replica_parts(tf: Any, variable: Any, aggregation: Any) -> tuple | None:
+    """The replicas' resource variables of a per-replica (sync on read) variable of
+    ``aggregation``, where every one is in host memory; None elsewhere."""
+    from tensorflow.python.ops import resource_variable_ops
 
     from ..core.guards import is_on_host
 
-    if aggregation is None:
-        aggregation = tf.VariableAggregation.SUM
     if getattr(variable, "aggregation", None) != aggregation:
         return None
     if getattr(variable, "synchronization", None) != tf.VariableSynchronization.ON_READ:
@@ -164,7 +176,7 @@ def _replica_reads(tf: Any, variable: Any, aggregation: Any = None) -> list | No
         for part in parts
     ):
         return None
-    return [gen_resource_variable_ops.read_variable_op(p.handle, p.dtype) for p in parts]
+    return parts
 
 
 class _Kept:
@@ -382,10 +394,11 @@ def _warm(tf: Any, variables: tuple) -> None:
     (0.4-2.5 ms each, measured), which the first stop's Locals paid for the counter and
     the two rings, and under replicas for each shape of gradient on each replica's device
     (0.7-1.3 ms each, a distributed model's first Locals). Only the capture's own
-    variables are read, eagerly, and a per-replica one replica by replica with raw reads
-    (no op of the program's graph, no strategy's path: nothing where ``init_scope`` is not
+    variables are read, eagerly, a per-replica one as a stop reads it (``_replica_sum``:
+    raw reads of its replicas in host memory, nothing elsewhere), so no op joins the
+    program's graph and no strategy's path runs (nothing where ``init_scope`` is not
     eager, a TF1 graph)."""
-    from tensorflow.python.ops import gen_resource_variable_ops, resource_variable_ops
+    from tensorflow.python.ops import resource_variable_ops
 
     with tf.init_scope():
         if not tf.executing_eagerly():
@@ -393,10 +406,8 @@ def _warm(tf: Any, variables: tuple) -> None:
         for variable in variables:
             if isinstance(variable, resource_variable_ops.BaseResourceVariable):
                 _snapshot(variable)
-                continue
-            for part in getattr(variable, "values", None) or ():
-                if isinstance(part, resource_variable_ops.BaseResourceVariable):
-                    gen_resource_variable_ops.read_variable_op(part.handle, part.dtype)
+            else:
+                _replica_sum(tf, variable)
 
 
 def _variable(tf: Any, replicated: bool, initial: Any, **kwargs: Any) -> Any:
