@@ -122,6 +122,35 @@ def test_labelled_by_the_optimizer_in_the_frame():
     assert optimizer.iterations.numpy() == 3  # read, not counted
 
 
+@pytest.mark.usefixtures("gradient_hooks")  # which optimizer applied a value's gradient
+def test_a_stops_labels_are_read_once_and_each_value_labelled_by_its_own_optimizer(monkeypatch):
+    a, b, c = tf.Variable([1.0]), tf.Variable([2.0]), tf.Variable([3.0])
+    first = keras.optimizers.SGD(0.1, name="first")
+    second = keras.optimizers.SGD(0.1, name="second")
+
+    def step(times: int = 1) -> None:
+        for _ in range(times):
+            first.apply_gradients([(tf.constant([0.5]), a), (tf.constant([0.5]), c)])
+            second.apply_gradients([(tf.constant([0.5]), b)])
+
+    step()
+    for _ in range(2):
+        second.apply_gradients([(tf.constant([0.5]), b)])
+    reads: list = []
+    real = history._iterations
+    monkeypatch.setattr(history, "_iterations", lambda o: reads.append(o) or real(o))
+    for stop in range(2):
+        snapshots.next_stop()
+        steps = []
+        for v in (a, b, c):  # (a comprehension's frame would hide the optimizers)
+            steps.append(tf_debug_repr.history(v).entries[-1].step)
+        assert steps == [1 + stop, 3 + stop, 1 + stop]
+        # each optimizer's iterations read once at this stop, for the three records
+        assert sorted(o.name for o in reads) == ["first", "second"]
+        reads.clear()
+        step()
+
+
 def test_labelled_by_epoch_and_batch_inside_fit_and_the_callbacks_untouched():
     model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
     model.compile(optimizer="sgd", loss="mse")

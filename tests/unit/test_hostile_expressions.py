@@ -91,6 +91,10 @@ def test_attribute_suffix_or_getattr_with_a_literal(tmp_path):
 )
 def test_the_last_net_refuses_code(text):
     assert not expressions.expression_ok(text)
+    assert not expressions.expression_ok(text)  # its remembered verdict
+    # past the remembered length, and as a str subclass (never remembered): the same
+    assert not expressions.expression_ok(text + " " * 300)
+    assert not expressions.expression_ok(type("S", (str,), {})(text))
 
 
 @pytest.mark.parametrize(
@@ -110,6 +114,8 @@ def test_the_last_net_refuses_code(text):
 )
 def test_the_last_net_lets_the_plugins_own_forms_through(text):
     assert expressions.expression_ok(text)
+    assert expressions.expression_ok(text)  # its remembered verdict
+    assert expressions.expression_ok(text + " " * 300)
 
 
 def test_the_adapter_drops_an_expression_that_is_code(tmp_path):

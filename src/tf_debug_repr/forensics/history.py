@@ -390,37 +390,75 @@ def _applied_by(var: Any) -> str | None:
         return None
 
 
-def labels(
-    var: Any | None, frames: list[FrameType] | None = None, scope: dict | None = None
-) -> dict[str, Any]:
-    """``step``, ``epoch`` and ``batch`` at this stop (None where unknown); ``scope``: a
-    namespace to look for the optimizer in first (a notebook's)."""
-    frames = _frames() if frames is None else frames
-    found: dict[str, Any] = {"step": None, "epoch": None, "batch": None}
+@dataclass(frozen=True)
+class _LabelSources:
+    """What a stop's labels are read from: ``fit``'s epoch and batch and its model's
+    optimizer's iterations, else each optimizer found in the scopes with its iterations
+    (``names``: theirs, read only where there are several to choose from)."""
+
+    epoch: int | None
+    batch: int | None
+    fit_step: int | None
+    steps: tuple[int | None, ...]
+    names: tuple[Any, ...]
+
+    def for_value(self, var: Any | None) -> dict[str, Any]:
+        step = self.fit_step
+        if step is None:
+            order = list(range(len(self.steps)))
+            if len(order) > 1 and var is not None:
+                applied = _applied_by(var)
+                order.sort(key=lambda i: self.names[i] != applied)
+            step = next((self.steps[i] for i in order if self.steps[i] is not None), None)
+        return {"step": step, "epoch": self.epoch, "batch": self.batch}
+
+
+def _label_sources(frames: list[FrameType], scope: dict | None) -> _LabelSources:
+    epoch = batch = fit_step = None
     fit = _fit_frame(frames)
     if fit is not None:
         local = fit.f_locals
-        found["epoch"] = _int(local.get("epoch"))
-        found["batch"] = _int(local.get("end_step"))
+        epoch, batch = _int(local.get("epoch")), _int(local.get("end_step"))
         model = local.get("self")
         optimizer = getattr(model, "optimizer", None) if model is not None else None
         if optimizer is not None:
-            found["step"] = _iterations(optimizer)
-    if found["step"] is None and (frames or scope is not None):
+            fit_step = _iterations(optimizer)
+    optimizers: list[Any] = []
+    if fit_step is None and (frames or scope is not None):
         optimizers = _optimizers([scope] if scope is not None else [])
         if frames:
             for found_here in _optimizers(_scopes(frames[0])):
                 if all(found_here is not o for o in optimizers):
                     optimizers.append(found_here)
-        if len(optimizers) > 1 and var is not None:
-            name = _applied_by(var)
-            optimizers.sort(key=lambda o: getattr(o, "name", None) != name)
-        for optimizer in optimizers:
-            step = _iterations(optimizer)
-            if step is not None:
-                found["step"] = step
-                break
-    return found
+    steps = tuple(_iterations(o) for o in optimizers)
+    names = tuple(getattr(o, "name", None) for o in optimizers) if len(optimizers) > 1 else ()
+    return _LabelSources(epoch, batch, fit_step, steps, names)
+
+
+# A debugger stop's label sources, read once per stop and thread: the program's frames
+# and its optimizers' iterations are the same for every value recorded at that stop (a
+# walk of the stack, a scan of its scopes and a variable read per optimizer, each time).
+_stop_sources: tuple[tuple[int, int], _LabelSources] | None = None
+
+
+def labels(
+    var: Any | None,
+    frames: list[FrameType] | None = None,
+    scope: dict | None = None,
+    stop: int = 0,
+) -> dict[str, Any]:
+    """``step``, ``epoch`` and ``batch`` at this stop (None where unknown); ``scope``: a
+    namespace to look for the optimizer in first (a notebook's). With neither ``frames``
+    nor ``scope``, at a debugger ``stop``: from that stop's sources, read once."""
+    global _stop_sources
+    if frames is None and scope is None and stop:
+        key = (stop, threading.get_ident())
+        cached = _stop_sources
+        if cached is None or cached[0] != key:
+            cached = _stop_sources = (key, _label_sources(_frames(), None))
+        return cached[1].for_value(var)
+    sources = _label_sources(_frames() if frames is None else frames, scope)
+    return sources.for_value(var)
 
 
 _ITERATION = re.compile(r"iteration (\d+)")
@@ -492,11 +530,11 @@ def _record(
         fits = _evict(size)
         found = None if measured is None else measured(value)
         if found is not None:
-            entry = entry_of(found, stop, labels(target, frames, scope))
+            entry = entry_of(found, stop, labels(target, frames, scope, stop))
             if not fits:
                 entry.copy, entry.block = None, 1
         else:
-            entry = figures(value, stop, labels(target, frames, scope), want_copy=fits)
+            entry = figures(value, stop, labels(target, frames, scope, stop), want_copy=fits)
         if target is not None:
             series = gradient_series(target)
             if series:
@@ -517,7 +555,7 @@ def _merge(
     return sorted(merged.items())[-ENTRIES:]
 
 
-def _catch_up(stop: int, frames: list[FrameType]) -> None:
+def _catch_up(stop: int, frames: list[FrameType] | None) -> None:
     """At a new stop, record every tracked variable still alive, the ones looked at last
     first, within ``CATCH_UP_SECONDS`` (the rest are recorded when shown)."""
     global _caught_up
@@ -567,10 +605,10 @@ def observe(var: Any, looked: bool) -> Record | None:
         done, record = _done(key, storage, stop)
         if done:
             return record  # not tracked (None), or recorded at this stop already
-    frames = _frames()
+    # frames None: a debugger stop's labels, their sources read once per stop (``labels``)
     if _records and _caught_up != stop:
-        _catch_up(stop, frames)
-    return _record_variable(var, key, storage, stop, frames, looked)
+        _catch_up(stop, None)
+    return _record_variable(var, key, storage, stop, None, looked)
 
 
 def _record_variable(
@@ -578,7 +616,7 @@ def _record_variable(
     key: Any,
     storage: Any,
     stop: int,
-    frames: list[FrameType],
+    frames: list[FrameType] | None,
     start: bool,
     scope: dict | None = None,
 ) -> Record | None:
@@ -617,16 +655,16 @@ def observe_watched(key: tuple, tensor: Any, looked: bool) -> Record | None:
         done, record = _done(key, None, stop)
         if done:
             return record
-    frames = _frames()
+    # frames None: a debugger stop's labels, their sources read once per stop (``labels``)
     if _records and _caught_up != stop:
-        _catch_up(stop, frames)
+        _catch_up(stop, None)
 
     def measured(value: Any) -> one_pass.Figures | None:
         snapshots.observe_watched(key, value, looked=False)
         return snapshots.version_figures(key, None, value)
 
     return _record(
-        key, None, lambda: str(key[-1]), lambda: tensor, stop, frames, looked, None, measured
+        key, None, lambda: str(key[-1]), lambda: tensor, stop, None, looked, None, measured
     )
 
 
@@ -662,8 +700,9 @@ def held_bytes() -> int:
 
 
 def clear() -> None:
-    global _held, _caught_up
+    global _held, _caught_up, _stop_sources
     with _lock:
         _records.clear()
         _held = 0
         _caught_up = 0
+        _stop_sources = None
