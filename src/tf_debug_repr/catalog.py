@@ -90,7 +90,7 @@ def rows() -> dict[Kind, Row]:
             values=lambda tensor: tensor,
             console_values=tensor_views.console_values,
             clipboard_values=tensor_views.clipboard_values,
-            brief=tensor_views.brief,
+            brief=tensor_views.eager_brief,
             source=viewer_payload.tensor_source,
             notebook=True,
             memory=Memory.TENSOR,

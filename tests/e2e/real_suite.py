@@ -83,6 +83,10 @@ class Program:
     # how lines printed by Python code inside a tf.function begin: run eagerly, that code
     # prints at every call (and prints values, not symbolic tensors), not once per trace
     traced_prints: tuple[str, ...] = ()
+    # locals that hold another object when every function runs eagerly, as the Debug
+    # Console says (tf.data's debug mode leaves prefetch out: a dataset made with
+    # .prefetch() is the dataset before it): their names are not compared in that mode
+    eager_objects: tuple[str, ...] = ()
 
     @property
     def path(self) -> str:
@@ -150,6 +154,12 @@ PROGRAMS = (
         "real/vae_sampling.py", ("TRAIN_BREAKPOINT", "CALLBACK_BREAKPOINT"), ("TRAIN_BREAKPOINT",)
     ),
     Program("real/distillation.py", ("STEP_BREAKPOINT", "END_BREAKPOINT"), ("STEP_BREAKPOINT",)),
+    Program(
+        "real/text_generation.py",
+        ("MASK_BREAKPOINT", "GENERATE_BREAKPOINT", "STEP_BREAKPOINT", "END_BREAKPOINT"),
+        ("GENERATE_BREAKPOINT", "STEP_BREAKPOINT"),
+        eager_objects=("dataset",),
+    ),
 )
 
 
@@ -597,12 +607,16 @@ def lost_names(stock: Run, plugin: Run) -> list[str]:
     """Names stock shows on an object that the plugin shows nowhere on it (as a row, in a
     group, or as a row whose expression is that attribute)."""
     ours = {stop.marker: stop for stop in plugin.stops}
+    other = plugin.program.eager_objects if plugin.mode == "eager" else ()
     lost = []
     for stop in stock.stops:
         mine = ours.get(stop.marker)
         if mine is None:
             continue
         for expression, names in stop.names.items():
+            head = re.match(r"[A-Za-z_]\w*", expression)
+            if head is not None and head[0] in other:
+                continue
             reachable = mine.reachable.get(expression)
             if reachable is None:
                 lost.append(f"{stop.marker}: {expression} is not expandable")

@@ -57,6 +57,10 @@ def same_value(row: Variable, result: str) -> bool:
     if any(mark in text for mark in sampled for text in (result, row.value)):
         # the same value, its figures sampled once (extremes or moments): the rest alike
         return FIGURES.sub("", result) == FIGURES.sub("", row.value)
+    if row.value.lstrip("-+") in ("nan", "inf") and result.startswith("‼ "):
+        # a NaN or Inf element: its 0-d tensor's line carries the ‼ flag, the element's row
+        # is the number, which says it itself (TF's text-generation tutorial's -inf mask)
+        result = result.removeprefix("‼ ")
     if row.type == "Note":  # a line of text: its expression gives that text, quoted
         return result == repr(row.value)
     if row.type == "StatsNode":  # the figures of the tensor its expression gives

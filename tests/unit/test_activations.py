@@ -10,6 +10,7 @@ import pytest
 tf = pytest.importorskip("tensorflow")
 keras = pytest.importorskip("keras")
 
+from tf_debug_repr.core.tf_types import Kind  # noqa: E402
 from tf_debug_repr.core.view_model import Note  # noqa: E402
 from tf_debug_repr.gradients import activations as capture  # noqa: E402
 from tf_debug_repr.views import activations as views  # noqa: E402
@@ -223,6 +224,34 @@ def test_an_eager_call_keeps_its_output_and_a_later_compiled_step_wins():
     assert capture.outputs_of(layer)[0].where == "an eager call"
     tf.function(lambda v: layer(v))(x)
     assert capture.outputs_of(layer)[0].where.startswith("compiled step")
+
+
+def test_an_eager_call_that_gave_no_dense_tensor_says_so_and_an_earlier_output_goes():
+    """TF's text-generation tutorial: ``ids_from_chars(['[UNK]'])`` (an int64 tensor),
+    then calls on ragged characters (a RaggedTensor): the row must not go on showing the
+    first call's output as the last one."""
+    ids = keras.layers.StringLookup(vocabulary=list("abc"))
+    ids(tf.constant(["a"]))
+    assert capture.outputs_of(ids)[0].value.numpy().tolist() == [1]
+    ids(tf.strings.unicode_split(["ab"], "UTF-8"))
+    (output,) = capture.outputs_of(ids)
+    assert output.value is None and output.where == "an eager call"
+    assert output.reason == (
+        "not kept: the last call gave a RaggedTensor (only dense numeric tensors are kept)"
+    )
+    rows = {c.name: c for c in views.output_children(ids, Kind.KERAS_LAYER)}
+    (name,) = rows
+    assert name.startswith("→ output (in an eager call")
+    shown = rows[name].compute()
+    assert isinstance(shown, Note) and str(shown) == output.reason
+    # strings out: said as well; a dense numeric output again: kept again
+    chars = keras.layers.StringLookup(vocabulary=list("abc"), invert=True)
+    chars(tf.constant([1, 2]))
+    assert capture.outputs_of(chars)[0].reason == (
+        "not kept: the last call gave a string tensor (only dense numeric tensors are kept)"
+    )
+    ids(tf.constant(["c"]))
+    assert capture.outputs_of(ids)[0].value.numpy().tolist() == [3]
 
 
 def test_the_summary_counts_dead_relus_saturation_and_exploding_values():

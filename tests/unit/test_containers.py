@@ -45,11 +45,17 @@ def test_tracking_containers_are_the_python_containers_they_wrap():
 def test_tracking_containers_of_variables_read_as_their_variables():
     held = Holder()
     assert views.container_summary(held.weights_list) == (
-        "[float32[2, 3] Variable 'a', float32[] Variable 'b']"
+        "[float32[2, 3] Variable 'a', 1.0 float32 Variable 'b']"
     )
     assert views.container_summary(held.by_name) == "{'w': float32[4] Variable 'w'}"
-    assert views.container_summary(held.pair) == "(float32[] Variable 'c',)"
+    assert views.container_summary(held.pair) == "(2.0 float32 Variable 'c',)"
     # nothing of TF's inside: None, and pydevd shows it as it always does
     assert views.container_summary(held.words) is None
     held.more = [tf.Variable(tf.ones([5])) for _ in range(3)]
+    # scalars by their values (as stock's repr shows them): a Keras ``logs`` dict's
+    logs = {"loss": tf.constant(3.909617), "n": tf.constant(float("nan")), "x": tf.ones([3])}
+    assert (
+        views.container_summary(logs)
+        == "{'loss': 3.909617 float32, 'n': nan float32, 'x': float32[3]}"
+    )
     assert views.container_summary(held.more).startswith("3 variables, 60 B: [float32[5]")

@@ -52,7 +52,8 @@ TRACE_STOPS_ENV = "TF_DEBUG_REPR_TRACE_STOPS"
 # tests/e2e/test_compiled_random.py). One constant, so the wording stays in one place.
 EAGER_DIFFERENCES = (
     "What differs from its compiled run: random ops without state of their own "
-    "(tf.random.normal, tf.random.uniform, keras.random without a SeedGenerator) draw other "
+    "(tf.random.normal, tf.random.uniform, tf.random.categorical, keras.random without a "
+    "SeedGenerator) draw other "
     "numbers eagerly, even under tf.random.set_seed, and shift the program's later eager "
     "draws; a tf.random.Generator, stateless ops and Keras SeedGenerators (Dropout, "
     "keras-io's Sampling) draw the same numbers, except in a jit_compile=True function "

@@ -29,6 +29,14 @@ from .breakpoints import EAGER_DIFFERENCES, ENV, mode  # the one reading of TF_D
 __all__ = ["ENV", "apply", "requested"]
 
 
+# What tf.data's debug mode changes in the program's datasets (TF's own documentation
+# of tf.data.experimental.enable_debug_mode; seen in TF's text-generation tutorial).
+DATA_DEBUG_MODE = (
+    "tf.data's debug mode is on: datasets run their functions sequentially, and prefetch "
+    "is left out (a dataset made with .prefetch() is the dataset before it)."
+)
+
+
 def requested() -> bool:
     return mode() == "all"
 
@@ -46,7 +54,7 @@ def apply(tf: ModuleType) -> bool:
     _trace_py_function_threads()
     sys.stderr.write(
         f"tf-debug-repr: {ENV}=1: tf.function and tf.data functions run eagerly "
-        f"(breakpoints inside them are hit; slower). {EAGER_DIFFERENCES}\n"
+        f"(breakpoints inside them are hit; slower). {EAGER_DIFFERENCES} {DATA_DEBUG_MODE}\n"
     )
     return True
 

@@ -203,6 +203,7 @@ class Kept:
 class _Eager:
     def __init__(self) -> None:
         self.tensors: list[tuple[str, Any]] = []
+        self.unkept = ""  # what the last call gave, where none of it could be kept
         self.nbytes = 0
         self.calls = 0
         self.order: Any = None  # the clock when the call ran (a scalar tensor)
@@ -341,6 +342,33 @@ def _flat_tensors(tf: Any, structure: Any) -> list[tuple[str, Any]]:
         text = "" if single else "".join(f"[{p!r}]" for p in path)
         found.append((text, value))
     return found
+
+
+def _unkept_text(tf: Any, structure: Any) -> str:
+    """Why an eager call's output has no tensor ``_flat_tensors`` keeps (a RaggedTensor,
+    a string tensor: ``not kept: …``); "" where it held no TF value at all."""
+    from tensorflow.python.framework import composite_tensor
+    from tensorflow.python.util import nest
+
+    try:
+        leaves = nest.flatten(structure)
+    except Exception:
+        return ""
+    kinds: list[str] = []
+    for value in leaves:
+        if isinstance(value, tf.Tensor):
+            kind = f"a {value.dtype.name} tensor"
+        elif isinstance(value, composite_tensor.CompositeTensor):
+            kind = f"a {type(value).__name__}"
+        else:
+            continue
+        if kind not in kinds:
+            kinds.append(kind)
+    if not kinds:
+        return ""
+    return (
+        f"not kept: the last call gave {', '.join(kinds[:3])} (only dense numeric tensors are kept)"
+    )
 
 
 def _replica(tf: Any) -> tuple[int, str] | None | bool:
@@ -634,7 +662,8 @@ def _keep_eager(tf: Any, owner: Any, structure: Any) -> None:
     ordered against compiled steps by their clock."""
     global _eager_bytes
     tensors = _flat_tensors(tf, structure)
-    if not tensors:
+    unkept = "" if tensors else _unkept_text(tf, structure)
+    if not tensors and not unkept:
         return
     need = sum(_static_bytes(t) or 0 for _, t in tensors)
     from ..core import tf_compat
@@ -653,6 +682,7 @@ def _keep_eager(tf: Any, owner: Any, structure: Any) -> None:
         _eager_bytes -= record.nbytes
         fits = _eager_bytes + need <= _budget
         record.tensors = [(p, t if fits else tf.TensorShape(t.shape)) for p, t in tensors]
+        record.unkept = unkept  # a call that gave nothing kept: an earlier call's goes
         record.nbytes = need if fits else 0
         _eager_bytes += record.nbytes
         record.calls += 1
@@ -829,6 +859,8 @@ def _outputs_of(layer: Any) -> list[Output] | None:
         eager = eager_entry[1] if eager_entry and eager_entry[0]() is layer else None
     last = _last(traces) if traces else None
     if eager is not None and (last is None or _eager_newer(eager, last)):
+        if eager.unkept:
+            return [Output("", None, None, "an eager call", eager.calls, reason=eager.unkept)]
         return [_eager_output(p, t) for p, t in eager.tensors]
     if last is None:
         return None

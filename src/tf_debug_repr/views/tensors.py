@@ -241,18 +241,8 @@ def summary_parts(
     if stats is None:
         stats = summary_stats(tensor)
     if not dims:
-        long_string = string_scalar_text(tensor)
-        value = leaf(host_array(tensor)[()]) if long_string is None else Note(long_string)
-        # A scalar is shown in full (the shortest text of its dtype), not rounded; a long
-        # string by its head.
-        shown = (
-            value.text
-            if isinstance(value, (Scalar, Note))
-            else repr(value)
-            if isinstance(value, (bytes, float, complex))
-            else fmt.number(value)
-        )
         warn = fmt.WARNING if stats.bad else ""  # the value itself says nan/inf
+        shown = _scalar_text(tensor)
         return [P(warn), P(shown, fmt.KEEP, shrink=True), P(dtype), P(device, fmt.FACTS), *tail]
     if stats.size == 1:
         # One element: its value says all that a range, mean and std would.
@@ -276,6 +266,16 @@ def summary_parts(
         shown = strings_cut(tensor, SUMMARY_STRING_BYTES)
         parts.append(P(fmt.inline_values(host_array(shown)), fmt.VALUES))
     return [*parts, *tail]
+
+
+def _scalar_text(tensor: Any) -> str:
+    """A scalar in full (the shortest text of its dtype), not rounded; a long string by its
+    head."""
+    long_string = string_scalar_text(tensor)
+    value = leaf(host_array(tensor)[()]) if long_string is None else Note(long_string)
+    if isinstance(value, (Scalar, Note)):
+        return value.text
+    return repr(value) if isinstance(value, (bytes, float, complex)) else fmt.number(value)
 
 
 def _value_bytes(tensor: Any, size: int) -> int:
@@ -993,3 +993,12 @@ def clipboard_values(tensor: Any) -> str:
 def brief(tensor: Any) -> str:
     """``float32[4, 8]``: a tensor (or what holds one, sparse, ragged) inside a list."""
     return f"{tensor.dtype.name}{fmt.shape_text(tensor.shape)}"
+
+
+def eager_brief(tensor: Any) -> str:
+    """A tensor inside a list or dict: a scalar by its value and dtype (``3.909617
+    float32``, as a Keras ``logs`` dict's loss: stock's repr shows that value too), any
+    other by ``brief``'s dtype and shape."""
+    if tensor.shape.rank == 0 and has_values(tensor):
+        return f"{_scalar_text(tensor)} {_dtype_name(tensor)}"
+    return brief(tensor)

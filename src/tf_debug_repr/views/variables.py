@@ -253,5 +253,11 @@ def _dtype_child(var: Any, keras: bool) -> Child:
 
 
 def brief(var: Any) -> str:
-    """``float32[3] Variable 'w'`` inside a list: what it holds first, as in its summary."""
-    return f"{dtype_name(var)}{fmt.shape_text(var.shape)} Variable {label(var)!r}"
+    """``float32[3] Variable 'w'`` inside a list: what it holds first, as in its summary; a
+    scalar by its value (``0.01 float32 Variable 'lr'``, as stock's repr shows it)."""
+    head = f"{dtype_name(var)}{fmt.shape_text(var.shape)}"
+    if var.shape.rank == 0:
+        value, _ = state(var)
+        if value is not None and tensor_views.has_values(value):
+            head = tensor_views.eager_brief(value)
+    return f"{head} Variable {label(var)!r}"
