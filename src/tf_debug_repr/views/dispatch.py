@@ -11,6 +11,7 @@ imported or at the first question (``wiring``). This module imports no view modu
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -322,7 +323,7 @@ def _sequence_head(obj: Any) -> str:
         try:
             dtype = item.dtype
             itemsize = getattr(dtype, "size", None) or np.dtype(str(dtype)).itemsize
-            total += int(np.prod([int(d) for d in item.shape])) * int(itemsize)
+            total += math.prod(int(d) for d in item.shape) * int(itemsize)
         except Exception:  # an unknown dtype or shape: the count alone
             return f"{fmt.count(len(obj))} {nouns.pop()}: "
     return f"{fmt.count(len(obj))} {nouns.pop()}, {fmt.bytes_text(total)}: "
