@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from tf_debug_repr.hosts.demo.dap_client import line_of
+
+from ..conftest import program_path
+
 pytestmark = pytest.mark.e2e
 
 
@@ -33,3 +37,36 @@ def test_fit_compiled_then_eager(debug_session):
     assert parts["applied by"].value.startswith("Adam 'adam_1' at iteration 3"), parts["applied by"]
     assert "last 4 gradients" in parts["‖g‖ history"].value
     assert s.evaluate(f"{parts['‖g‖'].evaluate_name} > 0")["result"] == "True"
+
+
+def test_a_stop_in_a_layers_call_under_fit_names_the_users_line_and_no_wrong_step_count(
+    debug_session,
+):
+    """TF's word2vec tutorial: a breakpoint in the model's ``call`` under ``fit``. The
+    stopped step runs eagerly (its gradient from its tape), the next two compiled (theirs
+    from the optimizer): the weight's targets name the program's lines, never the plugin's
+    own wrapper of ``train_step``, and its ``Δ since last stop`` gives no count of steps
+    from the later target alone (it read "2 gradient steps" after 3)."""
+    s = debug_session("grad_fit_call_stop.py", markers=["CALL_STOP", "END_STOP"])
+    path = program_path("grad_fit_call_stop.py")
+    scale = s.locals()["self"]
+    s.children(s.child_map(scale)["w"])  # shown: its change is tracked from here
+    s.client.request(
+        "setBreakpoints",
+        {"source": {"path": path}, "breakpoints": [{"line": line_of(path, "END_STOP")}]},
+    )
+    s.resume_to_next_stop()
+    rows = s.locals()
+    assert rows["w"].value.startswith("float32[4, 1]"), rows["w"].value
+    assert s.evaluate("int(model.optimizer.iterations.numpy())")["result"] == "3"
+    w = s.child_map(rows["w"])
+    change = w["Δ since last stop"].value
+    assert "gradient steps between" not in change, change
+    gradient = s.child_map(w["∇ gradient"])
+    every = gradient["all targets"]
+    assert every.value.startswith("2 targets,"), every.value
+    targets = [row.name for row in s.children(every)]
+    assert any(t.startswith("gradients passed to SGD.apply") for t in targets), targets
+    # the stopped step's, from its tape: the program's fit line, not the plugin's wrapper
+    (taped,) = [t for t in targets if not t.startswith("gradients passed to")]
+    assert "activations.py" not in taped and "grad_fit_call_stop.py:" in taped, targets

@@ -118,7 +118,7 @@ class _Entry:
     value: Any  # the snapshot (an eager tensor on the variable's device); None once evicted
     stop: int
     nbytes: int
-    steps: tuple[int | None, int]
+    steps: tuple[int | None, int | None]
     looked: int  # the stop it was last looked at (eviction order)
     change: Change | None = None
     unchanged_stops: int = 0
@@ -217,27 +217,34 @@ def _nbytes(value: Any) -> int:
     return int(value.shape.num_elements() or 0) * int(value.dtype.size)
 
 
-def _steps(var: Any) -> tuple[int | None, int]:
+def _steps(var: Any) -> tuple[int | None, int | None]:
     """(the optimizer's iterations when it last applied a gradient to ``var``, the count
-    of gradients recorded for it), from gradient capture; (None, 0) when none was."""
+    of gradients recorded for it), from gradient capture; (None, 0) when none was. The
+    count is None where its gradients went to several targets (a step run eagerly where a
+    breakpoint lay in it keeps its tape's, the compiled ones the optimizer's): the latest
+    target's count is not the steps' then."""
     try:
         from ..gradients import capture as gradient_capture
 
         record = gradient_capture.record_of(var)
         latest = getattr(record, "latest", None)
-        if latest is not None:
-            return latest.iteration, int(latest.count or 0)
+        if record is not None and latest is not None:
+            targets = {(r.site, r.target) for r in record.all_targets()}
+            count = int(latest.count or 0) if len(targets) <= 1 else None
+            return latest.iteration, count
     except Exception:
         pass
     return None, 0
 
 
-def _steps_between(then: tuple[int | None, int], now: tuple[int | None, int]) -> tuple:
+def _steps_between(
+    then: tuple[int | None, int | None], now: tuple[int | None, int | None]
+) -> tuple:
     """(steps, what they count) between two stops, or (None, "") when unknown."""
     if then[0] is not None and now[0] is not None:
         return now[0] - then[0], "optimizer steps"
-    if now[1] > then[1]:  # none recorded at the earlier stop counts as none yet
-        return now[1] - then[1], "gradient steps"
+    if then[1] is not None and now[1] is not None and now[1] > then[1]:
+        return now[1] - then[1], "gradient steps"  # none recorded before counts as none yet
     return None, ""
 
 
@@ -339,7 +346,7 @@ def _observe(
     target: Any,
     name: Callable[[], str],
     read: Callable[[], Any],
-    steps_of: Callable[[], tuple[int | None, int]],
+    steps_of: Callable[[], tuple[int | None, int | None]],
     looked: bool,
     want_figures: bool = True,
     displace: bool = True,
@@ -406,7 +413,7 @@ def _keep(
     entry: _Entry | None,
     now: Any,
     stop: int,
-    steps: tuple[int | None, int],
+    steps: tuple[int | None, int | None],
     looked: bool,
     change: Change | None,
     figures: one_pass.Figures | None = None,
@@ -487,7 +494,7 @@ def _compare(
     entry: _Entry,
     now: Any,
     stop: int,
-    steps: tuple[int | None, int],
+    steps: tuple[int | None, int | None],
     delta: one_pass.Delta | None = None,
 ) -> Change:
     then = entry.value

@@ -46,10 +46,11 @@ __all__ = ["HISTORY", "GradientRecord", "SourceRecord", "TapeRecord", "norm_of"]
 DEFAULT_BUDGET_MB = 64.0
 BUDGET_VARIABLE = "TF_DEBUG_REPR_GRADIENT_BUDGET_MB"
 _THIS_FILE = __file__  # the hooks' frames, skipped when naming who asked
-# Frames of these libraries are skipped when naming the line that asked for a gradient
-# (and the plugin's eager/ wrappers: its wrapper of AutoGraph's converted_call sits in
-# traced calls).
-_LIBRARY_PARTS = re.compile(r"[/\\](tensorflow|keras|tf_keras|tf_debug_repr[/\\]eager)[/\\]")
+# Frames of these libraries are skipped when naming the line that asked for a gradient,
+# and the plugin's own: its wrapper of AutoGraph's converted_call sits in traced calls, and
+# its wrapper of a Keras train_step (gradients/activations.py) in a step run eagerly
+# (word2vec's fit named "loss at activations.py:1058" before).
+_LIBRARY_PARTS = re.compile(r"[/\\](tensorflow|keras|tf_keras|tf_debug_repr)[/\\]")
 
 
 def _parse_mode(value: str | None) -> str:

@@ -225,7 +225,9 @@ class Targets(Node):
         return GradientInfo(self.source, self.records[index])
 
     def summary(self) -> str:
-        return f"{len(self.records)} targets, each with its own latest gradient and history"
+        count = len(self.records)
+        noun = "target" if count == 1 else "targets"
+        return f"{count} {noun}, each with its own latest gradient and history"
 
     def children(self) -> list[Child]:
         return [
