@@ -61,6 +61,7 @@ LONG_SCOPES = (
     "test_real_programs.py::TestReal_keras_io_walk",
     "test_real_programs.py::TestReal_vae_sampling",
     "test_real_programs.py::TestReal_text_generation",
+    "test_real_programs.py::TestReal_word2vec",
     "test_real_programs.py",
     "test_wheel.py",
     "test_pydevd_xml.py",

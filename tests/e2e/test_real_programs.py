@@ -463,7 +463,9 @@ class RealProgramChecks:
             lines = [real_suite.line_of_marker(self.program, m) for m in self.program.compiled]
             named = re.findall(r"because a breakpoint at [^:]+:(\d+) lies in code it runs", told)
             assert {int(n) for n in named} & set(lines), (lines, plugin.console[-3000:])
-        found = real_suite.differences_not_said(self.program, stock.stdout, plugin.stdout)
+        found = real_suite.differences_not_said(
+            self.program, stock.stdout, plugin.stdout, eager=mode == "eager"
+        )
         assert not found, (
             "\n".join(found) + f"\nunder stock:\n{stock.stdout}\nunder the plugin ({mode}):\n"
             f"{plugin.stdout}"
