@@ -23,6 +23,7 @@ from .views import composite as composite_views
 from .views import dispatch
 from .views import distribute as distribute_views
 from .views import functions as function_views
+from .views import lookup_tables as table_views
 from .views import metrics as metric_views
 from .views import models as model_views
 from .views import optimizers as optimizer_views
@@ -196,6 +197,7 @@ def rows() -> dict[Kind, Row]:
         Kind.CHECKPOINT_MANAGER: Row(
             checkpoint_views.manager_summary, checkpoint_views.manager_children
         ),
+        Kind.LOOKUP_TABLE: Row(table_views.table_summary, table_views.table_children),
     }
 
 

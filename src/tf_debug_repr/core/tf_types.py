@@ -44,6 +44,7 @@ class Kind(Enum):
     SIGNATURES = "SavedModel signatures"
     CHECKPOINT = "checkpoint"
     CHECKPOINT_MANAGER = "checkpoint manager"
+    LOOKUP_TABLE = "lookup table"
 
 
 _DISTRIBUTE = "tensorflow.python.distribute.values"
@@ -125,6 +126,7 @@ _CLASS_KINDS: tuple[tuple[str, Kind], ...] = (
         "tensorflow.python.training.checkpoint_management.CheckpointManager",
         Kind.CHECKPOINT_MANAGER,
     ),
+    ("tensorflow.python.ops.lookup_ops.LookupInterface", Kind.LOOKUP_TABLE),
 )
 _NAMES = dict(_CLASS_KINDS)
 
