@@ -437,3 +437,49 @@ def test_capture_works_where_tf_has_no_private_has_strategy(monkeypatch):
     g = _grad(v, lambda v: tf.reduce_sum(v * v))
     assert capture.record_of(v).gradient is g
     assert capture.failures == failures_before
+
+
+def test_a_jacobians_rows_are_not_read_as_the_programs_gradients():
+    """TF's advanced-autodiff guide: ``tape.jacobian`` and ``batch_jacobian`` call
+    ``tape.gradient`` once per row of their result (a loop_fn that pfor traces, or a while
+    loop runs). Those are not the program's gradients: nothing is recorded (before, one
+    row's gradient read as the variable's, at TF's control_flow_ops.py), no op goes into
+    pfor's loop body, and the results are TF's."""
+    x = tf.Variable([1.0, 2.0, 3.0])
+    with tf.GradientTape(persistent=True) as tape:
+        y = x * x
+        z = tf.reshape(x, [1, 3]) * tf.ones([2, 1])
+    eager = tape.jacobian(y, x)
+    looped = tape.jacobian(y, x, experimental_use_pfor=False)
+    batch = tape.batch_jacobian(z, tf.ones([2, 3]), unconnected_gradients="zero")
+    assert capture.record_of(x) is None
+    expected = np.diag([2.0, 4.0, 6.0])
+    assert np.array_equal(eager.numpy(), expected) and np.array_equal(looped.numpy(), expected)
+    assert batch.shape == (2, 3, 3)
+
+    @tf.function
+    def compiled(v):
+        with tf.GradientTape() as inner:
+            out = v * v
+        return inner.jacobian(out, v)
+
+    assert np.array_equal(compiled(x).numpy(), expected)
+    assert capture.record_of(x) is None
+    with tf.GradientTape() as plain:
+        loss = tf.reduce_sum(x * x)
+    plain.gradient(loss, x)  # the program's own gradient: recorded as ever
+    assert capture.record_of(x) is not None
+
+
+def test_a_non_persistent_tape_after_its_jacobian_reads_used_up():
+    from tf_debug_repr import views
+
+    views.build_table()
+    x = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        y = x * x
+    assert views.summary(tape).startswith("stopped")
+    tape.jacobian(y, x)
+    assert "used up" in views.summary(tape), views.summary(tape)
+    never = tf.GradientTape()
+    assert "not started" in views.summary(never)

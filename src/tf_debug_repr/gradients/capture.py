@@ -450,8 +450,33 @@ def _replica() -> int | None:
     return replica if isinstance(replica, int) else None
 
 
+# TF's own methods that call ``tape.gradient`` once per row of their result, from a
+# ``loop_fn`` that pfor traces (or a while loop runs): those gradients are rows of a jacobian,
+# not the program's gradients of its target.
+_JACOBIANS = ("jacobian", "batch_jacobian")
+_BACKPROP = os.path.join("eager", "backprop.py")
+_STACK_LOOKED = 400  # frames: a pfor trace of loop_fn sits deep under jacobian
+
+
+def _inside_jacobian() -> bool:
+    """Is this ``tape.gradient`` one that ``GradientTape.jacobian`` or ``batch_jacobian``
+    takes (TF's advanced-autodiff guide: one row's gradient read as the weight's, at
+    ``control_flow_ops.py``; and capture ops in pfor's loop body)?"""
+    frame: FrameType | None = sys._getframe(2)
+    for _ in range(_STACK_LOOKED):
+        if frame is None:
+            return False
+        code = frame.f_code
+        if code.co_name in _JACOBIANS and code.co_filename.endswith(_BACKPROP):
+            return True
+        frame = frame.f_back
+    return False
+
+
 def on_tape_gradient(tape: Any, target: Any, sources: Any, result: Any) -> None:
     """Called after ``tape.gradient`` returned ``result`` for ``sources``."""
+    if _inside_jacobian():
+        return
     flat_sources = _flatten(sources)
     flat_grads = _flatten(result)
     if len(flat_sources) != len(flat_grads):

@@ -23,8 +23,8 @@ def _state(tape: Any, info: capture.TapeRecord | None) -> str:
         return "recording"
     if getattr(tape, "_tape", None) is not None:
         return "stopped (can still compute gradients)"
-    if info is not None and info.calls and not getattr(tape, "_persistent", False):
-        return "used (non-persistent: its one gradient call is done)"
+    if _used_up(tape, info):
+        return "used (non-persistent: its one gradient or jacobian call is done)"
     return "not started" if not tape.watched_variables() else "used"
 
 
@@ -51,9 +51,20 @@ def _short_state(tape: Any, info: capture.TapeRecord | None) -> str:
         return "recording"
     if getattr(tape, "_tape", None) is not None:
         return "stopped (can still compute gradients)"
-    if info is not None and info.calls and not getattr(tape, "_persistent", False):
+    if _used_up(tape, info):
         return "used up"
     return "not started" if not tape.watched_variables() else "used"
+
+
+def _used_up(tape: Any, info: capture.TapeRecord | None) -> bool:
+    """A non-persistent tape that is neither recording nor holding its record: TF let go
+    of it after its one gradient, or its jacobian (whose per-row gradients are TF's and
+    leave no call on record), once it had watched something."""
+    if getattr(tape, "_persistent", False):
+        return False
+    if info is not None and info.calls:
+        return True
+    return bool(tape.watched_variables()) or bool(_watched_tensors(info))
 
 
 def tape_summary(tape: Any) -> str:
