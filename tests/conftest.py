@@ -62,6 +62,7 @@ LONG_SCOPES = (
     "test_real_programs.py::TestReal_vae_sampling",
     "test_real_programs.py::TestReal_text_generation",
     "test_real_programs.py::TestReal_word2vec",
+    "test_real_programs.py::TestReal_advanced_autodiff",
     "test_real_programs.py",
     "test_wheel.py",
     "test_pydevd_xml.py",

@@ -87,6 +87,9 @@ class Program:
     # Console says (tf.data's debug mode leaves prefetch out: a dataset made with
     # .prefetch() is the dataset before it): their names are not compared in that mode
     eager_objects: tuple[str, ...] = ()
+    # stops whose locals hold nothing three levels deep (a custom gradient's ``dy``): walked
+    # as deep as they go
+    shallow: tuple[str, ...] = ()
 
     @property
     def path(self) -> str:
@@ -165,6 +168,18 @@ PROGRAMS = (
         ("SAMPLE_BREAKPOINT", "CALL_BREAKPOINT", "END_BREAKPOINT"),
         ("CALL_BREAKPOINT",),
         eager_objects=("dataset",),
+    ),
+    Program(
+        "real/advanced_autodiff.py",
+        (
+            "CUSTOM_BREAKPOINT",
+            "NESTED_BREAKPOINT",
+            "JACOBIAN_BREAKPOINT",
+            "COMPILED_BREAKPOINT",
+            "END_BREAKPOINT",
+        ),
+        ("COMPILED_BREAKPOINT",),
+        shallow=("CUSTOM_BREAKPOINT",),
     ),
 )
 
