@@ -191,3 +191,19 @@ def test_a_watch_giving_the_same_tensor_again_is_not_measured_again(monkeypatch)
     snapshots.next_stop()
     change = snapshots.observe_watched(key, tf.constant([1.0, -2.0, 5.0]), looked=False)
     assert passes == [1] and change is not None and change.changed == 1 and change.norm == 1.0
+
+
+def test_a_watch_rebound_to_another_shape_says_so_without_element_figures():
+    """TF's advanced-autodiff guide: ``dy_dx`` a scalar, later a [201] tensor. The row
+    says the shape changed; no ‖Δ‖ or max |Δ| rows reading nan."""
+    key = ("watch", "/w/autodiff.py", "<module>", "dy_dx")
+    snapshots.next_stop()
+    snapshots.observe_watched(key, tf.constant(3.0), looked=True)
+    snapshots.next_stop()
+    change = snapshots.observe_watched(key, tf.linspace(-10.0, 10.0, 201), looked=False)
+    assert change is not None and change.note == "shape or dtype changed: was float32[]"
+    node = change_views.ChangeNode(change)
+    rows = {c.name: c.value for c in node.children()}
+    assert str(rows["note"]) == change.note
+    assert not {"‖Δ‖", "changed", "max |Δ|", "share changed"} & set(rows), sorted(rows)
+    assert node.summary().startswith("shape or dtype changed: was float32[] (stop ")

@@ -82,22 +82,26 @@ class ChangeNode(Node):
 
     def children(self) -> list[Child]:
         c = self.change
-        rows = [
-            Child("‖Δ‖", c.norm, ".change.norm"),
-            Child("changed", c.changed, ".change.changed"),
-            Child("of", c.size, ".change.size"),
-            Child("share changed", c.share_changed, ".change.share_changed"),
-            Child("max |Δ|", c.largest, ".change.largest"),
-        ]
+        if c.note:  # another shape or dtype: no element-wise figures (they read nan)
+            rows = [Child("note", Note(c.note))]
+        else:
+            rows = [
+                Child("‖Δ‖", c.norm, ".change.norm"),
+                Child("changed", c.changed, ".change.changed"),
+                Child("of", c.size, ".change.size"),
+                Child("share changed", c.share_changed, ".change.share_changed"),
+                Child("max |Δ|", c.largest, ".change.largest"),
+            ]
         if c.where is not None:
             rows.append(Child("at", Note(_where(c.where))))
         rows.append(Child("since stop", c.since_stop, ".change.since_stop"))
         rows.append(Child("at stop", c.at_stop, ".change.at_stop"))
         if c.steps is not None:
             rows.append(Child(f"{c.steps_of} between", c.steps, ".change.steps"))
-        rows.append(Child("unchanged stops in a row", c.unchanged_stops, ".change.unchanged_stops"))
-        if c.note:
-            rows.append(Child("note", Note(c.note)))
+        if not c.note:
+            rows.append(
+                Child("unchanged stops in a row", c.unchanged_stops, ".change.unchanged_stops")
+            )
         return rows
 
 
