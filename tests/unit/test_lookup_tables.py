@@ -43,10 +43,15 @@ def test_tables_read_as_their_dtypes_size_and_default():
     )
 
 
-def test_each_rows_expression_gives_its_value():
+def test_each_rows_expression_gives_its_value(monkeypatch):
     views.build_table()
     table = _table()
+    exports = []
+    real = type(table).export
+    monkeypatch.setattr(type(table), "export", lambda t, *a: exports.append(1) or real(t, *a))
     rows = _rows(table)
+    assert exports == [1]  # one copy of the table for its keys and values rows
+    monkeypatch.undo()
     assert [name for name in rows][:6] == [
         "size",
         "key_dtype",

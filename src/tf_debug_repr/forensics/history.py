@@ -555,9 +555,10 @@ def _merge(
     return sorted(merged.items())[-ENTRIES:]
 
 
-def _catch_up(stop: int, frames: list[FrameType] | None) -> None:
+def _catch_up(stop: int) -> None:
     """At a new stop, record every tracked variable still alive, the ones looked at last
-    first, within ``CATCH_UP_SECONDS`` (the rest are recorded when shown)."""
+    first, within ``CATCH_UP_SECONDS`` (the rest are recorded when shown); their labels are
+    the stop's (``labels``)."""
     global _caught_up
     with _lock:
         if _caught_up == stop:
@@ -571,7 +572,7 @@ def _catch_up(stop: int, frames: list[FrameType] | None) -> None:
         if time.perf_counter() - started > CATCH_UP_SECONDS:
             break
         try:
-            _record_variable(var, key, var, stop, frames, False)
+            _record_variable(var, key, var, stop, None, False)
         except Exception:
             continue
 
@@ -607,7 +608,7 @@ def observe(var: Any, looked: bool) -> Record | None:
             return record  # not tracked (None), or recorded at this stop already
     # frames None: a debugger stop's labels, their sources read once per stop (``labels``)
     if _records and _caught_up != stop:
-        _catch_up(stop, None)
+        _catch_up(stop)
     return _record_variable(var, key, storage, stop, None, looked)
 
 
@@ -657,7 +658,7 @@ def observe_watched(key: tuple, tensor: Any, looked: bool) -> Record | None:
             return record
     # frames None: a debugger stop's labels, their sources read once per stop (``labels``)
     if _records and _caught_up != stop:
-        _catch_up(stop, None)
+        _catch_up(stop)
 
     def measured(value: Any) -> one_pass.Figures | None:
         snapshots.observe_watched(key, value, looked=False)

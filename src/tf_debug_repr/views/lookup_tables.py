@@ -10,6 +10,7 @@ a program's subclass may override anything, so it is left to its attributes.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ..core import formatting as fmt
@@ -72,11 +73,13 @@ def table_summary(table: Any) -> str:
     return fmt.clip(", ".join(parts))
 
 
-def _exported(table: Any, index: int) -> Any:
+def _exported(table: Any) -> tuple[Any, Any] | Note:
+    """(keys, values) as TF's ``export`` gives them, or why they are not read."""
     if _size(table) > EXPORTED:
         return Note(f"not read: more than {fmt.count(EXPORTED)} entries")
     with harmless():
-        return table.export()[index]
+        keys, values = table.export()
+    return keys, values
 
 
 def table_children(table: Any) -> list[Child]:
@@ -94,10 +97,17 @@ def table_children(table: Any) -> list[Child]:
             rows.append(guarded("default_value", lambda: _default(table), f".{attribute}"))
             covered.add("default_value")
         if hasattr(table, "export"):
-            # TF's order (the hash table's): keys[i] goes to values[i]
+            # One export for both rows (each is a copy of the whole table), in TF's order
+            # (the hash table's): keys[i] goes to values[i].
+            exported = functools.cache(lambda: _exported(table))
+
+            def part(index: int) -> Any:
+                found = exported()
+                return found if isinstance(found, Note) else found[index]
+
             rows += [
-                guarded("keys", lambda: _exported(table, 0), ".export()[0]"),
-                guarded("values", lambda: _exported(table, 1), ".export()[1]"),
+                guarded("keys", lambda: part(0), ".export()[0]"),
+                guarded("values", lambda: part(1), ".export()[1]"),
             ]
     attributes = attribute_views.read_attributes(table)
     return rows + attribute_views.attribute_rows(table, attributes, covered)
