@@ -95,6 +95,41 @@ def test_range_rows_figures_taken_together_are_each_ranges_own(values):
     assert together >= len(ranges) - 2
 
 
+@pytest.mark.parametrize(
+    "values",
+    [
+        np.random.default_rng(8).standard_normal(1_000_000).astype(np.float32) * 3 + 1e4,
+        np.random.default_rng(9).standard_normal((3_000, 7)).astype(np.float64),
+        np.random.default_rng(10).standard_normal(20_000).astype(np.float16),
+        np.random.default_rng(11).standard_normal(10_001).astype(np.float32),
+    ],
+    ids=["float32 10^6", "float64 rows", "float16", "a last range of one row"],
+)
+def test_a_range_rows_line_from_its_siblings_shared_parts_is_the_general_ones(
+    values, monkeypatch
+):
+    """A clean float range row's line is made from the parts every range of its length
+    shares (``_range_line``): the same text as the general way (``summary`` of the range's
+    host view) at both levels of nested ranges; a range holding a NaN or an Inf, and a
+    range of few elements, take the general way."""
+    values = values.copy()
+    values.reshape(-1)[values.size // 2] = np.nan
+    values.reshape(-1)[7] = np.inf
+    x = tf.constant(values)
+    ranges = [c.resolve() for c in views.children(x) if c.name.startswith("[")]
+    inner = [c.resolve() for c in views.children(ranges[1]) if c.name.startswith("[")]
+    nodes = ranges + [r for r in inner if isinstance(r, tensor_views.AxisRange)]
+    fast = [tensor_views._range_line(n.tensor, n.start, n.stop) for n in nodes]
+    assert sum(line is not None for line in fast) >= len(nodes) - 3
+    assert fast[0] is None  # the Inf
+    general = [
+        tensor_views.summary(tensor_views._range_part(n.tensor, n.start, n.stop)) for n in nodes
+    ]
+    assert [f for f in fast if f is not None] == [g for f, g in zip(fast, general) if f]
+    monkeypatch.setattr(tensor_views, "_range_line", lambda *args: None)
+    assert [n.summary() for n in nodes] == general
+
+
 def test_range_nodes_nest_so_no_level_exceeds_a_hundred():
     x = tf.zeros([123_456])
     top = [c for c in views.children(x) if c.name.startswith("[")]
