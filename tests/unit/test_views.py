@@ -105,9 +105,7 @@ def test_range_rows_figures_taken_together_are_each_ranges_own(values):
     ],
     ids=["float32 10^6", "float64 rows", "float16", "a last range of one row"],
 )
-def test_a_range_rows_line_from_its_siblings_shared_parts_is_the_general_ones(
-    values, monkeypatch
-):
+def test_a_range_rows_line_from_its_siblings_shared_parts_is_the_general_ones(values, monkeypatch):
     """A clean float range row's line is made from the parts every range of its length
     shares (``_range_line``): the same text as the general way (``summary`` of the range's
     host view) at both levels of nested ranges; a range holding a NaN or an Inf, and a
