@@ -226,3 +226,41 @@ def test_memory_report_rows_with_hostile_keys_and_names(tmp_path):
     for text in expressions_found:
         evaluate_like_pydevd(text, namespace)
         assert not marker.exists(), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "__tf_debug_repr_parent__[0:10000]",
+        "__tf_debug_repr_parent__[0:10000][400:500]",
+        "x[3, -1]",
+        "x[0]",
+        "x[-12:0, 3]",
+        "exec[0]",
+        "eval[0:1]",
+        "breakpoint[2]",
+        "open[0:2]",
+        "__import__[0:2]",
+        "None[0]",
+        "if[0]",
+        "x[007]",
+        "x²[0]",
+        "x[1:2:3]",
+        "x[1,2]",
+        "x[+1]",
+        "x[0] ",
+        "x [0]",
+        "_[0]",
+        "é[0]",
+    ],
+)
+def test_an_indexed_names_verdict_without_the_parse_is_the_parses(text):
+    """Rows' texts that are a name and integer indices or slices take a shorter way
+    (``_INDEXED``): the same verdict as the parse and walk, a forbidden name's included."""
+    assert expressions._verdict(text) == expressions._parsed_verdict(text), text
+
+
+def test_an_indexed_forbidden_name_is_refused():
+    assert not expressions.expression_ok("exec[0]")
+    assert not expressions.expression_ok("open[0:2]")
+    assert expressions.expression_ok("__tf_debug_repr_parent__[0:10000]")
