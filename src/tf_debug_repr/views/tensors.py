@@ -645,10 +645,10 @@ def _range_line(tensor: Any, start: int, stop: int) -> str | None:
     100 range rows each made those parts again (~65 of ~90 us a row). None where the general
     way is taken (other tensors, a NaN or Inf, few elements: their values inline)."""
     width = stop - start
-    entry = _RANGE_STATS.get(id(tensor))
+    entry = _range_entry(tensor)
     table = None
-    if entry is not None and entry[0]() is tensor and width > 0:
-        table = entry[1].get((width, start % width))  # its siblings' row made it
+    if entry is not None and width > 0:
+        table = entry.get((width, start % width))  # its siblings' row made it
     if table is not None:
         stats = table.get(start)
     elif (
@@ -660,24 +660,24 @@ def _range_line(tensor: Any, start: int, stop: int) -> str | None:
         return None
     else:
         stats = _range_stats(tensor, start, stop)
-        entry = _RANGE_STATS.get(id(tensor))
-    if stats is None or stats.bad or entry is None or entry[0]() is not tensor:
+        entry = _range_entry(tensor)
+    if stats is None or stats.bad or entry is None:
         return None
-    shared = entry[1].get(("parts", width))
+    shared = entry.get(("parts", width))
     if shared is None:
         rest = tuple(int(d) for d in tensor.shape[1:])
         size = width * math.prod(rest)
         if size <= fmt.INLINE_ELEMENTS:  # its values go inline: the general way
-            shared = entry[1][("parts", width)] = ()
+            shared = entry[("parts", width)] = ()
         else:
-            facts = (
+            texts = (
                 fmt.big_bytes_text(size * host_view(tensor).itemsize),
                 f"n={fmt.count(size)}",
                 fmt.device_text(getattr(tensor, "device", "")),
             )
-            shared = entry[1][("parts", width)] = (
+            shared = entry[("parts", width)] = (
                 fmt.Part(f"{_dtype_name(tensor)}{fmt.shape_text((width, *rest))}"),
-                tuple(fmt.Part(text, fmt.FACTS) for text in facts),
+                tuple(fmt.Part(text, fmt.FACTS) for text in texts),
             )
     if not shared:
         return None
@@ -693,6 +693,12 @@ def _range_line(tensor: Any, start: int, stop: int) -> str | None:
             *facts,
         ]
     )
+
+
+def _range_entry(tensor: Any) -> dict | None:
+    """``_RANGE_STATS``'s tables of this very tensor, if it has them."""
+    entry = _RANGE_STATS.get(id(tensor))
+    return entry[1] if entry is not None and entry[0]() is tensor else None
 
 
 def _ranges_figures(view: np.ndarray, width: int, origin: int) -> dict[int, Stats]:
