@@ -28,7 +28,7 @@ def test_none_reasons_bad_values_and_a_recording_tape(debug_session):
     # Stopped inside a recording persistent tape: its state, and looking changes nothing.
     scope = s.locals()
     live = scope["live"]
-    assert live.value.startswith("recording, persistent, watches 1 variables"), live.value
+    assert live.value.startswith("recording, persistent, watches 1 variable,"), live.value
     parts = s.child_map(live)
     assert parts["recording"].value == "True"
     assert [v.name for v in s.children(parts["watched variables"])] == ["[0] w:0"]

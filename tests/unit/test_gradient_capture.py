@@ -182,7 +182,7 @@ def test_looking_at_a_tape_never_uses_it():
     with tf.GradientTape() as tape:
         loss = v * v
         # Non-persistent is the default: only "persistent" is said.
-        assert tape_views.tape_summary(tape) == "recording, watches 1 variables, GradientTape"
+        assert tape_views.tape_summary(tape) == "recording, watches 1 variable, GradientTape"
         for child in tape_views.tape_children(tape):
             child.resolve()
         views.children(v)  # reading a watched variable while the tape records

@@ -83,10 +83,10 @@ def tape_summary(tape: Any) -> str:
             computed += f" (call #{info.calls})"
         parts.append(computed)
     parts.append(_short_state(tape, info) + (", persistent" if persistent else ""))
-    watches = f"watches {len(tape.watched_variables())} variables"
+    watches = f"watches {fmt.counted(len(tape.watched_variables()), 'variable')}"
     tensors = len(_watched_tensors(info))
     if tensors:
-        watches += f" + {tensors} tensors"
+        watches += f" + {fmt.counted(tensors, 'tensor')}"
     parts.append(watches)
     if not getattr(tape, "_watch_accessed_variables", True):
         parts.append("watch_accessed_variables=False")
@@ -162,7 +162,7 @@ class WatchedTensors(Node):
         self.tensors = tensors
 
     def summary(self) -> str:
-        return f"{len(self.tensors)} tensors given to tape.watch"
+        return f"{fmt.counted(len(self.tensors), 'tensor')} given to tape.watch"
 
     def children(self) -> list[Child]:
         return [Child(f"[{i}]", t, f"[{i}]") for i, t in enumerate(self.tensors[:LISTED])]
