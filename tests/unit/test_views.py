@@ -59,6 +59,18 @@ def test_a_range_rows_summary_is_the_sliced_tensors_without_a_slice(values, monk
     assert [r.summary() for r in ranges] == want
 
 
+def _range_nodes_with_a_nan_and_an_inf(values: np.ndarray) -> tuple[list, list]:
+    """(the top range rows, those and the second one's inner ranges) of a tensor of
+    ``values`` with a NaN in its middle and an Inf at element 7."""
+    values = values.copy()
+    values.reshape(-1)[values.size // 2] = np.nan
+    values.reshape(-1)[7] = np.inf
+    x = tf.constant(values)
+    ranges = [c.resolve() for c in views.children(x) if c.name.startswith("[")]
+    inner = [c.resolve() for c in views.children(ranges[1]) if c.name.startswith("[")]
+    return ranges, ranges + [r for r in inner if isinstance(r, tensor_views.AxisRange)]
+
+
 @pytest.mark.parametrize(
     "values",
     [
@@ -75,14 +87,9 @@ def test_range_rows_figures_taken_together_are_each_ranges_own(values):
     one, take the range's own way (their counts)."""
     from tf_debug_repr.core.stats import array_stats
 
-    values = values.copy()
-    values.reshape(-1)[values.size // 2] = np.nan
-    values.reshape(-1)[7] = np.inf
-    x = tf.constant(values)
-    ranges = [c.resolve() for c in views.children(x) if c.name.startswith("[")]
-    inner = [c.resolve() for c in views.children(ranges[1]) if c.name.startswith("[")]
+    ranges, nodes = _range_nodes_with_a_nan_and_an_inf(values)
     together = 0
-    for node in ranges + [r for r in inner if isinstance(r, tensor_views.AxisRange)]:
+    for node in nodes:
         part = tensor_views._range_part(node.tensor, node.start, node.stop)
         alone = array_stats(part.array)
         known = part.known()
@@ -110,13 +117,7 @@ def test_a_range_rows_line_from_its_siblings_shared_parts_is_the_general_ones(va
     shares (``_range_line``): the same text as the general way (``summary`` of the range's
     host view) at both levels of nested ranges; a range holding a NaN or an Inf, and a
     range of few elements, take the general way."""
-    values = values.copy()
-    values.reshape(-1)[values.size // 2] = np.nan
-    values.reshape(-1)[7] = np.inf
-    x = tf.constant(values)
-    ranges = [c.resolve() for c in views.children(x) if c.name.startswith("[")]
-    inner = [c.resolve() for c in views.children(ranges[1]) if c.name.startswith("[")]
-    nodes = ranges + [r for r in inner if isinstance(r, tensor_views.AxisRange)]
+    _, nodes = _range_nodes_with_a_nan_and_an_inf(values)
     fast = [tensor_views._range_line(n.tensor, n.start, n.stop) for n in nodes]
     assert sum(line is not None for line in fast) >= len(nodes) - 3
     assert fast[0] is None  # the Inf
