@@ -70,3 +70,15 @@ def test_a_stop_in_a_layers_call_under_fit_names_the_users_line_and_no_wrong_ste
     # the stopped step's, from its tape: the program's fit line, not the plugin's wrapper
     (taped,) = [t for t in targets if not t.startswith("gradients passed to")]
     assert "activations.py" not in taped and "grad_fit_call_stop.py:" in taped, targets
+    # SGD's three steps are one series, the eager step's gradient and the compiled ones'
+    # (it read "last 2 gradients": the later target's alone)
+    norms = gradient["‖g‖ history"]
+    assert "last 3 gradients" in norms.value, norms.value
+    steps = s.children(norms)
+    assert [row.name for row in steps] == [
+        "#3 SGD iteration 2",
+        "#2 SGD iteration 1",
+        "#1 SGD iteration 0",
+    ], [row.name for row in steps]
+    for row in steps:  # each row's expression gives its norm
+        assert s.evaluate(row.evaluate_name)["result"] == row.value, row

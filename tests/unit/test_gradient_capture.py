@@ -483,3 +483,45 @@ def test_a_non_persistent_tape_after_its_jacobian_reads_used_up():
     assert "used up" in views.summary(tape), views.summary(tape)
     never = tf.GradientTape()
     assert "not started" in views.summary(never)
+
+
+def _record(target: str, site: str, optimizer: str | None, steps: list[tuple[int, float]]):
+    from tf_debug_repr.gradients.records import GradientRecord
+
+    record = GradientRecord(name="w", target=target, site=site, applied_by=optimizer)
+    for step, norm in steps:
+        record.count += 1
+        label = f"{optimizer} iteration {step}" if optimizer else f"call #{record.count}"
+        record.history.append((record.count, label, norm))
+    return record
+
+
+def test_one_optimizers_steps_over_two_targets_read_as_one_series():
+    """A step run eagerly for a breakpoint in it files its gradient at its tape's line, the
+    compiled ones at the optimizer's apply: the latest gradient's history reads the
+    optimizer's steps in order, numbered by them; each target's own keeps its own, and
+    another optimizer's steps stay apart."""
+    from tf_debug_repr.gradients.records import SourceRecord
+
+    eager = _record("loss", "train.py:12", "Adam", [(0, 9.0)])
+    compiled = _record("gradients passed to Adam.apply", "", "Adam", [(1, 8.0), (2, 7.5)])
+    other = _record("loss", "probe.py:3", "SGD", [(0, 1.0)])
+    source = SourceRecord(name="w")
+    source.targets = {("a", "loss", None): eager, ("", "apply", None): compiled}
+    source.latest = compiled
+    assert source.norms_of(compiled) == [
+        (1, "Adam iteration 0", 9.0),
+        (2, "Adam iteration 1", 8.0),
+        (3, "Adam iteration 2", 7.5),
+    ]
+    assert source.norms() == source.norms_of(compiled)
+    assert [n for _, _, n in source.norms_of(eager)] == [9.0, 8.0, 7.5]
+    info = views.gradients.GradientInfo(source)
+    assert "last 3 gradients 9 → 7.5" in info.norms.summary()
+    assert info.norms.at(1) == 9.0
+    assert views.gradients.GradientInfo(source, compiled).norms.norms == compiled.norms()
+    source.targets[("b", "loss", None)] = other
+    assert [n for _, _, n in source.norms_of(compiled)] == [9.0, 8.0, 7.5]
+    unapplied = _record("loss", "train.py:12", None, [(0, 3.0)])
+    source.targets = {("a", "loss", None): unapplied, ("", "apply", None): compiled}
+    assert source.norms_of(compiled) == compiled.norms()

@@ -6,6 +6,7 @@ several threads at once: eager ``MirroredStrategy`` runs each replica on its own
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import deque
 from dataclasses import dataclass, field
@@ -14,6 +15,8 @@ from typing import Any
 from .figures import Figures, as_float
 
 HISTORY = 64  # norms kept per source and target
+# the optimizer's step in a history entry's label (``Adam iteration 4``, ``step_label``)
+ITERATION = re.compile(r"\biteration (\d+)")
 
 
 class _ChangeLock:
@@ -229,7 +232,36 @@ class SourceRecord:
         return self._latest("history", deque())
 
     def norms(self) -> list[tuple[int, str, float | None]]:
-        return [] if self.latest is None else self.latest.norms()
+        return [] if self.latest is None else self.norms_of(self.latest)
+
+    def norms_of(self, record: GradientRecord) -> list[tuple[int, str, float | None]]:
+        """``record``'s norms with those of this source's other targets whose gradients
+        the same optimizer applied, in its iterations' order and numbered by them (the
+        ``n``-th step's is ``#n``): one optimizer's steps read as one series, whether a step
+        ran compiled (its gradient filed at the optimizer's ``apply``) or eagerly for a
+        breakpoint in it (filed at its tape's line). ``record``'s own where no other target
+        shares its optimizer, or an entry's label names no iteration."""
+        own = record.norms()
+        optimizer = record.optimizer
+        if optimizer is None or len(self.targets) < 2:
+            return own
+        with reading:
+            peers = [
+                r
+                for r in self.targets.values()
+                if r is not record and r.optimizer == optimizer and r.replica == record.replica
+            ]
+        if not peers:
+            return own
+        steps: dict[int, tuple[str, float | None]] = {}
+        for kept in (record, *peers):
+            for _, label, norm in kept.norms():
+                found = ITERATION.search(label)
+                if found is None:
+                    return own
+                steps.setdefault(int(found.group(1)), (label, norm))
+        ordered = sorted(steps.items())[-HISTORY:]
+        return [(step + 1, label, norm) for step, (label, norm) in ordered]
 
     @property
     def symbolic_now(self) -> bool:

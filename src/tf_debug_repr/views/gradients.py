@@ -59,7 +59,8 @@ def _reroot(child: Child, prefix: str) -> Child:
 
 
 class NormHistory(Node):
-    """The norms of a source's latest gradients (from one target), oldest first."""
+    """The norms of a source's latest gradients, oldest first: one target's, or one
+    optimizer's steps over its targets (``SourceRecord.norms_of``)."""
 
     def __init__(self, norms: list[tuple[int, str, float | None]]) -> None:
         self.norms = norms
@@ -127,7 +128,10 @@ class GradientInfo(Node):
         self.tape_call = None if r is None else r.tape_call
         self.site_call = None if r is None else r.site_call
         self.iteration = None if r is None else r.iteration
-        self.norms = NormHistory([] if r is None else r.norms())
+        # the latest gradient's with the same optimizer's other targets' (one series of
+        # its steps); a target's own row in ``all targets`` keeps its own
+        norms = [] if r is None else source.norms_of(r) if record is None else r.norms()
+        self.norms = NormHistory(norms)
 
     def _head(self) -> str:
         r = self.record
