@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import sys
 import threading
 import time
@@ -461,21 +460,19 @@ def labels(
     return sources.for_value(var)
 
 
-_ITERATION = re.compile(r"iteration (\d+)")
-
-
 def gradient_series(var: Any) -> list[tuple[int, float | None]]:
     """The weight's gradient-norm ring on the step axis: (iterations after the ``apply``
     of that gradient, its norm); [] when none was recorded with an optimizer's iteration."""
     try:
         from ..gradients import capture as gradient_capture
+        from ..gradients.records import ITERATION
 
         record = gradient_capture.record_of(var)
         if record is None:
             return []
         series = []
         for _, label, norm in record.norms():
-            match = _ITERATION.search(label)
+            match = ITERATION.search(label)
             if match is not None:
                 series.append((int(match.group(1)) + 1, norm))
         return series

@@ -130,7 +130,9 @@ class GradientInfo(Node):
         self.iteration = None if r is None else r.iteration
         # the latest gradient's with the same optimizer's other targets' (one series of
         # its steps); a target's own row in ``all targets`` keeps its own
-        norms = [] if r is None else source.norms_of(r) if record is None else r.norms()
+        norms: list[tuple[int, str, float | None]] = []
+        if r is not None:
+            norms = source.norms_of(r) if record is None else r.norms()
         self.norms = NormHistory(norms)
 
     def _head(self) -> str:
